@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include <QDateTime>
+#include <QString>
+
+namespace marquee {
+
+/** @brief ISO 8601 in UTC with milliseconds and a 'Z' suffix, the wire format of every timestamp. */
+QString toIsoUtc(const QDateTime &time);
+/** @brief Parse an ISO 8601 timestamp with an offset or 'Z'; an invalid QDateTime on bad input. */
+QDateTime fromIso(const QString &text);
+
+} // namespace marquee

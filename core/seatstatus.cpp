@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "seatstatus.h"
+
+namespace marquee {
+
+QString toString(SeatStatus status)
+{
+    switch (status) {
+    case SeatStatus::Available:
+        return QStringLiteral("available");
+    case SeatStatus::Held:
+        return QStringLiteral("held");
+    case SeatStatus::Booked:
+        return QStringLiteral("booked");
+    }
+    return {};
+}
+
+std::optional<SeatStatus> seatStatusFromString(const QString &text)
+{
+    if (text == QLatin1String("available"))
+        return SeatStatus::Available;
+    if (text == QLatin1String("held"))
+        return SeatStatus::Held;
+    if (text == QLatin1String("booked"))
+        return SeatStatus::Booked;
+    return std::nullopt;
+}
+
+char seatStatusCode(SeatStatus status)
+{
+    switch (status) {
+    case SeatStatus::Available:
+        return 'a';
+    case SeatStatus::Held:
+        return 'h';
+    case SeatStatus::Booked:
+        return 'b';
+    }
+    return '?';
+}
+
+std::optional<SeatStatus> seatStatusFromCode(char code)
+{
+    switch (code) {
+    case 'a':
+        return SeatStatus::Available;
+    case 'h':
+        return SeatStatus::Held;
+    case 'b':
+        return SeatStatus::Booked;
+    default:
+        return std::nullopt;
+    }
+}
+
+} // namespace marquee

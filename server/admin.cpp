@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+// marquee-admin: database administration. Each command prints its result (token, confirmation) as its last line.
+#include "demoseed.h"
+#include "marqueeserver.h"
+#include "serverconfig.h"
+#include "store/authrepository.h"
+#include "store/embeddedpostgres.h"
+#include "store/migrations.h"
+
+#include <QCoreApplication>
+#include <QTextStream>
+
+using namespace marquee;
+
+namespace {
+QString usage()
+{
+    return QStringLiteral(
+        "Usage: marquee-admin [--database-url URL | --data-dir DIR] COMMAND\n"
+        "Commands:\n"
+        "  migrate                                         apply pending schema migrations\n"
+        "  seed-demo                                       load demo cities, cinemas, movies, a week of shows, a stadium\n"
+        "  device add --name NAME --role kiosk|till        enrol a device; prints its bearer token last\n"
+        "  staff add --name NAME --role cashier|manager|admin   add staff; password from standard input\n"
+        "  status                                          schema version and database URL\n"
+        "Without --database-url (or MARQUEE_DATABASE_URL) the embedded cluster in the data directory is used.\n");
+}
+
+QString optionValue(QStringList &args, const QString &name)
+{
+    const qsizetype i = args.indexOf(name);
+    if (i < 0 || i + 1 >= args.size())
+        return {};
+    const QString value = args[i + 1];
+    args.remove(i, 2);
+    return value;
+}
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    QStringList args = app.arguments().mid(1);
+    QString url = optionValue(args, QStringLiteral("--database-url"));
+    if (url.isEmpty())
+        url = qEnvironmentVariable("MARQUEE_DATABASE_URL");
+    QString dataDir = optionValue(args, QStringLiteral("--data-dir"));
+    if (dataDir.isEmpty())
+        dataDir = qEnvironmentVariable("MARQUEE_DATA_DIR", ServerConfig::defaultDataDirectory());
+    if (args.isEmpty() || args.contains(QStringLiteral("--help"))) {
+        out << usage();
+        return args.isEmpty() ? 2 : 0;
+    }
+
+    std::unique_ptr<store::EmbeddedPostgres> embedded;
+    QString error;
+    const auto config = resolveDatabase(url, dataDir, embedded, false, &error);
+    if (!config) {
+        err << "marquee-admin: " << error << "\n";
+        return 1;
+    }
+    store::Database database(*config);
+    store::Migrations migrations(database);
+    const QString command = args.takeFirst();
+
+    // Every command but status needs a current schema; migrating first is what an operator expects.
+    if (command != QLatin1String("status") && !migrations.migrate()) {
+        err << "marquee-admin: " << migrations.errorString() << "\n";
+        return 1;
+    }
+    int rc = 0;
+    if (command == QLatin1String("migrate")) {
+        out << "schema at version " << migrations.currentVersion() << Qt::endl;
+    } else if (command == QLatin1String("status")) {
+        out << "database " << config->toUrl() << "\nschema version " << migrations.currentVersion() << " (binary "
+            << store::Migrations::latestVersion() << ")" << Qt::endl;
+    } else if (command == QLatin1String("seed-demo")) {
+        const auto result = seedDemo(database, &error);
+        if (!result) {
+            err << "marquee-admin: " << error << "\n";
+            rc = 1;
+        } else if (result->alreadySeeded) {
+            out << "demo data already present; nothing changed" << Qt::endl;
+        } else {
+            out << "seeded " << result->cities << " city, " << result->venues << " venues, " << result->screens << " screens, "
+                << result->movies << " movies, " << result->shows << " shows; stadium show " << result->stadiumShowId << Qt::endl;
+        }
+    } else if ((command == QLatin1String("device") || command == QLatin1String("staff")) && !args.isEmpty()
+               && args.takeFirst() == QLatin1String("add")) {
+        const QString name = optionValue(args, QStringLiteral("--name"));
+        const auto role = roleFromString(optionValue(args, QStringLiteral("--role")));
+        if (name.isEmpty() || !role || !args.isEmpty()) {
+            err << "marquee-admin: " << command << " add needs --name NAME and a valid --role\n";
+            rc = 2;
+        } else {
+            store::AuthRepository auth(database);
+            if (command == QLatin1String("device")) {
+                const auto token = auth.addDevice(name, *role, &error);
+                if (!token) {
+                    err << "marquee-admin: " << error << "\n";
+                    rc = 1;
+                } else {
+                    out << "device '" << name << "' enrolled as " << toString(*role) << "; its token:\n" << *token << Qt::endl;
+                }
+            } else {
+                QTextStream in(stdin);
+                const QString password = in.readLine().trimmed();
+                if (!auth.addStaff(name, *role, password, &error)) {
+                    err << "marquee-admin: " << error << "\n";
+                    rc = 1;
+                } else {
+                    out << "staff '" << name << "' added as " << toString(*role) << Qt::endl;
+                }
+            }
+        }
+    } else {
+        err << "marquee-admin: unknown command\n" << usage();
+        rc = 2;
+    }
+    database.closeThreadConnection();
+    return rc;
+}

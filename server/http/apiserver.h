@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "router.h"
+
+#include <QAbstractHttpServer>
+
+namespace marquee {
+struct ServerContext;
+}
+
+namespace marquee::http {
+
+/**
+ * @brief One worker thread's HTTP server: routing, size limit, authentication and role checks happen here,
+ * once, before any handler runs; handlers only see valid, authorised requests.
+ */
+class ApiServer : public QAbstractHttpServer
+{
+    Q_OBJECT
+public:
+    ApiServer(const Router &router, ServerContext &context, QObject *parent = nullptr);
+
+    /** @brief Route and answer one request (also used by tests without a socket). */
+    HttpResponse dispatch(const QHttpServerRequest &request);
+
+protected:
+    bool handleRequest(const QHttpServerRequest &request, QTcpSocket *socket) override;
+    void missingHandler(const QHttpServerRequest &request, QTcpSocket *socket) override;
+
+private:
+    const Router &m_router;
+    ServerContext &m_context;
+};
+
+} // namespace marquee::http

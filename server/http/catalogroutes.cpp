@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "routes.h"
+#include "servercontext.h"
+
+#include <QUrlQuery>
+
+namespace marquee::http {
+
+using Method = QHttpServerRequest::Method;
+
+namespace {
+HttpResponse badId(const QString &what)
+{
+    return HttpResponse::error(ApiError::badRequest(QStringLiteral("invalid_id"), QStringLiteral("The %1 id must be a positive integer.").arg(what)));
+}
+HttpResponse storeFailure()
+{
+    return HttpResponse::error(ApiError::unavailable(QStringLiteral("The booking database is not answering; try again shortly.")));
+}
+} // namespace
+
+void registerCatalogRoutes(Router &router, ServerContext &context)
+{
+    router.add(Method::Get, QStringLiteral("/api/v1/cities"), Access::roles_(kAllRoles), [&context](RequestContext &) {
+        const auto cities = context.catalog.cities();
+        return cities ? HttpResponse::json(200, *cities) : storeFailure();
+    });
+
+    router.add(Method::Get, QStringLiteral("/api/v1/cities/{city_id}/movies"), Access::roles_(kAllRoles), [&context](RequestContext &request) {
+        const auto cityId = request.idParam(QStringLiteral("city_id"));
+        if (!cityId)
+            return badId(QStringLiteral("city"));
+        bool exists = false;
+        if (!context.catalog.cityExists(*cityId, &exists))
+            return storeFailure();
+        if (!exists)
+            return HttpResponse::error(ApiError::notFound(QStringLiteral("city_not_found"), QStringLiteral("There is no city with this id.")));
+        const auto movies = context.catalog.moviesInCity(*cityId);
+        return movies ? HttpResponse::json(200, *movies) : storeFailure();
+    });
+
+    router.add(Method::Get, QStringLiteral("/api/v1/movies/{movie_id}/shows"), Access::roles_(kAllRoles), [&context](RequestContext &request) {
+        const auto movieId = request.idParam(QStringLiteral("movie_id"));
+        if (!movieId)
+            return badId(QStringLiteral("movie"));
+        const QUrlQuery query = request.request.query();
+        std::optional<qint64> cityId;
+        if (query.hasQueryItem(QStringLiteral("city")) && !query.queryItemValue(QStringLiteral("city")).isEmpty()) {
+            bool ok = false;
+            const qint64 id = query.queryItemValue(QStringLiteral("city")).toLongLong(&ok);
+            if (!ok || id <= 0)
+                return HttpResponse::error(ApiError::badRequest(QStringLiteral("invalid_query"), QStringLiteral("city must be a positive integer id.")));
+            cityId = id;
+        }
+        std::optional<QDate> date;
+        if (query.hasQueryItem(QStringLiteral("date")) && !query.queryItemValue(QStringLiteral("date")).isEmpty()) {
+            const QDate parsed = QDate::fromString(query.queryItemValue(QStringLiteral("date")), QStringLiteral("yyyy-MM-dd"));
+            if (!parsed.isValid())
+                return HttpResponse::error(ApiError::badRequest(QStringLiteral("invalid_query"), QStringLiteral("date must be YYYY-MM-DD.")));
+            date = parsed;
+        }
+        if (cityId) {
+            bool exists = false;
+            if (!context.catalog.cityExists(*cityId, &exists))
+                return storeFailure();
+            if (!exists)
+                return HttpResponse::error(ApiError::notFound(QStringLiteral("city_not_found"), QStringLiteral("There is no city with this id.")));
+        }
+        const auto shows = context.catalog.showsOfMovie(*movieId, cityId, date);
+        if (!shows)
+            return HttpResponse::error(ApiError::notFound(QStringLiteral("movie_not_found"), QStringLiteral("There is no movie with this id.")));
+        return HttpResponse::json(200, *shows);
+    });
+
+    router.add(Method::Get, QStringLiteral("/api/v1/shows/{show_id}"), Access::roles_(kAllRoles), [&context](RequestContext &request) {
+        const auto showId = request.idParam(QStringLiteral("show_id"));
+        if (!showId)
+            return badId(QStringLiteral("show"));
+        const auto show = context.catalog.show(*showId);
+        if (!show)
+            return HttpResponse::error(ApiError::notFound(QStringLiteral("show_not_found"), QStringLiteral("There is no show with this id.")));
+        return HttpResponse::json(200, *show);
+    });
+
+    router.add(Method::Get, QStringLiteral("/api/v1/shows/{show_id}/seatmap"), Access::roles_(kAllRoles), [&context](RequestContext &request) {
+        const auto showId = request.idParam(QStringLiteral("show_id"));
+        if (!showId)
+            return badId(QStringLiteral("show"));
+        RenderedSeatMap map;
+        bool notModified = false;
+        switch (context.seatMaps.render(*showId, &map, request.header("If-None-Match"), &notModified)) {
+        case SeatMapService::Outcome::NotFound:
+            return HttpResponse::error(ApiError::notFound(QStringLiteral("show_not_found"), QStringLiteral("There is no show with this id.")));
+        case SeatMapService::Outcome::Error:
+            return storeFailure();
+        case SeatMapService::Outcome::Ok:
+            break;
+        }
+        HttpResponse response = notModified ? HttpResponse::noBody(304) : HttpResponse::rawJson(200, std::move(map.body));
+        response.withHeader("ETag", map.etag).withHeader("Cache-Control", "no-cache");
+        return response;
+    });
+}
+
+} // namespace marquee::http

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "router.h"
+
+namespace marquee::http {
+
+std::optional<qint64> RequestContext::idParam(const QString &name) const
+{
+    bool ok = false;
+    const qint64 id = params.value(name).toLongLong(&ok);
+    if (!ok || id <= 0)
+        return std::nullopt;
+    return id;
+}
+
+QByteArray RequestContext::header(const QByteArray &name) const
+{
+    for (const auto &[key, value] : request.headers()) {
+        if (key.compare(name, Qt::CaseInsensitive) == 0)
+            return value;
+    }
+    return {};
+}
+
+QByteArray methodName(QHttpServerRequest::Method method)
+{
+    switch (method) {
+    case QHttpServerRequest::Method::Get:
+        return "GET";
+    case QHttpServerRequest::Method::Post:
+        return "POST";
+    case QHttpServerRequest::Method::Put:
+        return "PUT";
+    case QHttpServerRequest::Method::Patch:
+        return "PATCH";
+    case QHttpServerRequest::Method::Delete:
+        return "DELETE";
+    case QHttpServerRequest::Method::Head:
+        return "HEAD";
+    case QHttpServerRequest::Method::Options:
+        return "OPTIONS";
+    default:
+        return "OTHER";
+    }
+}
+
+void Router::add(QHttpServerRequest::Method method, const QString &pattern, Access access, Handler handler)
+{
+    m_routes.push_back(Route{method, pattern.split(QLatin1Char('/'), Qt::SkipEmptyParts), access, std::move(handler), pattern});
+}
+
+Router::Match Router::match(QHttpServerRequest::Method method, const QString &path) const
+{
+    Match result;
+    const QStringList segments = path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    for (const Route &route : m_routes) {
+        if (route.segments.size() != segments.size())
+            continue;
+        QHash<QString, QString> params;
+        bool matches = true;
+        for (qsizetype i = 0; i < segments.size() && matches; ++i) {
+            const QString &expected = route.segments[i];
+            if (expected.startsWith(QLatin1Char('{')) && expected.endsWith(QLatin1Char('}')))
+                params.insert(expected.mid(1, expected.size() - 2), segments[i]);
+            else
+                matches = expected == segments[i];
+        }
+        if (!matches)
+            continue;
+        if (route.method == method) {
+            result.route = &route;
+            result.params = std::move(params);
+            return result;
+        }
+        result.pathKnown = true;
+        if (!result.allowedMethods.isEmpty())
+            result.allowedMethods += ", ";
+        result.allowedMethods += methodName(route.method);
+    }
+    return result;
+}
+
+} // namespace marquee::http

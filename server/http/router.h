@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "core/role.h"
+#include "httpresponse.h"
+#include "store/authrepository.h"
+
+#include <QHash>
+#include <QHttpServerRequest>
+#include <QStringList>
+#include <functional>
+#include <optional>
+
+namespace marquee::http {
+
+/** @brief Everything a handler may look at: the request, the path parameters and the caller. */
+struct RequestContext {
+    const QHttpServerRequest &request;
+    QHash<QString, QString> params;
+    std::optional<store::Principal> principal;
+
+    /** @brief A path parameter that must be a positive integer id; std::nullopt when it is not. */
+    std::optional<qint64> idParam(const QString &name) const;
+    /** @brief A header, looked up case-insensitively; empty when absent. */
+    QByteArray header(const QByteArray &name) const;
+    const store::Principal &caller() const { return *principal; }
+};
+
+using Handler = std::function<HttpResponse(RequestContext &)>;
+
+/** @brief Who may call a route: nobody needs a token (public) or a token of one of the roles. */
+struct Access {
+    bool isPublic = false;
+    RoleMask roles = 0;
+    static Access anyone() { return {true, 0}; }
+    static Access roles_(RoleMask mask) { return {false, mask}; }
+};
+
+/**
+ * @brief Maps method + path pattern (`/api/v1/shows/{show_id}/hold`) to a handler and its access rule.
+ *
+ * Built once at start-up and then only read, so every worker thread shares one router.
+ */
+class Router
+{
+public:
+    struct Route {
+        QHttpServerRequest::Method method;
+        QStringList segments;
+        Access access;
+        Handler handler;
+        QString pattern;
+    };
+    struct Match {
+        const Route *route = nullptr;
+        QHash<QString, QString> params;
+        bool pathKnown = false; ///< some route has this path, with another method (405)
+        QByteArray allowedMethods;
+    };
+
+    void add(QHttpServerRequest::Method method, const QString &pattern, Access access, Handler handler);
+    Match match(QHttpServerRequest::Method method, const QString &path) const;
+    const std::vector<Route> &routes() const { return m_routes; }
+
+private:
+    std::vector<Route> m_routes;
+};
+
+QByteArray methodName(QHttpServerRequest::Method method);
+
+} // namespace marquee::http

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "router.h"
+
+namespace marquee {
+struct ServerContext;
+}
+
+namespace marquee::http {
+
+/** @brief /healthz and /readyz. */
+void registerHealthRoutes(Router &router, ServerContext &context);
+/** @brief POST /api/v1/sessions (staff sign-in). */
+void registerSessionRoutes(Router &router, ServerContext &context);
+/** @brief Cities, movies, shows and seat maps. */
+void registerCatalogRoutes(Router &router, ServerContext &context);
+/** @brief Placing, reading and releasing holds. */
+void registerHoldRoutes(Router &router, ServerContext &context);
+
+/** @brief Every route of the server, registered in one place. */
+void registerAllRoutes(Router &router, ServerContext &context);
+
+} // namespace marquee::http

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "serverpool.h"
+
+#include "apiserver.h"
+#include "servercontext.h"
+
+#include <QEventLoop>
+#include <QLoggingCategory>
+#include <QSemaphore>
+#include <QTcpServer>
+#include <arpa/inet.h>
+#include <cerrno>
+#include <cstring>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+Q_DECLARE_LOGGING_CATEGORY(lcHttp)
+
+namespace marquee::http {
+
+namespace {
+// A listening socket that shares its port with the other workers' sockets.
+int reusePortListener(const QHostAddress &address, quint16 port, QString *error)
+{
+    const bool v6 = address.protocol() == QAbstractSocket::IPv6Protocol;
+    const int fd = ::socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        *error = QString::fromLocal8Bit(std::strerror(errno));
+        return -1;
+    }
+    const int one = 1;
+    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    ::setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one);
+    int rc = -1;
+    if (v6) {
+        sockaddr_in6 sa{};
+        sa.sin6_family = AF_INET6;
+        sa.sin6_port = htons(port);
+        const Q_IPV6ADDR ip = address.toIPv6Address();
+        std::memcpy(&sa.sin6_addr, &ip, sizeof ip);
+        rc = ::bind(fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa);
+    } else {
+        sockaddr_in sa{};
+        sa.sin_family = AF_INET;
+        sa.sin_port = htons(port);
+        sa.sin_addr.s_addr = htonl(address.toIPv4Address());
+        rc = ::bind(fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa);
+    }
+    if (rc != 0 || ::listen(fd, 4096) != 0) {
+        *error = QStringLiteral("cannot listen on %1:%2: %3").arg(address.toString()).arg(port).arg(QString::fromLocal8Bit(std::strerror(errno)));
+        ::close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+quint16 boundPort(int fd)
+{
+    sockaddr_storage sa{};
+    socklen_t length = sizeof sa;
+    ::getsockname(fd, reinterpret_cast<sockaddr *>(&sa), &length);
+    if (sa.ss_family == AF_INET6)
+        return ntohs(reinterpret_cast<sockaddr_in6 *>(&sa)->sin6_port);
+    return ntohs(reinterpret_cast<sockaddr_in *>(&sa)->sin_port);
+}
+} // namespace
+
+ServerPool::ServerPool(const Router &router, ServerContext &context)
+    : m_router(router)
+    , m_context(context)
+{
+}
+
+ServerPool::~ServerPool()
+{
+    stop();
+}
+
+bool ServerPool::start(const QHostAddress &address, quint16 port, int threads)
+{
+    std::vector<int> sockets;
+    for (int i = 0; i < threads; ++i) {
+        const int fd = reusePortListener(address, i == 0 ? port : m_port, &m_error);
+        if (fd < 0) {
+            for (int open : sockets)
+                ::close(open);
+            return false;
+        }
+        if (i == 0)
+            m_port = boundPort(fd);
+        sockets.push_back(fd);
+    }
+    for (int i = 0; i < threads; ++i) {
+        const int fd = sockets[size_t(i)];
+        auto ready = std::make_shared<QSemaphore>();
+        std::unique_ptr<QThread> thread(QThread::create([this, fd, ready, i] {
+            QThread::currentThread()->setObjectName(QStringLiteral("http-%1").arg(i));
+            ApiServer server(m_router, m_context);
+            QTcpServer *tcp = new QTcpServer(&server);
+            if (!tcp->setSocketDescriptor(fd))
+                qCCritical(lcHttp) << "cannot adopt listening socket:" << tcp->errorString();
+            tcp->setMaxPendingConnections(4096);
+            server.bind(tcp);
+            ready->release();
+            QEventLoop loop; // QThread::quit() ends it
+            loop.exec();
+            m_context.database.closeThreadConnection();
+        }));
+        thread->start();
+        ready->acquire();
+        m_threads.push_back(std::move(thread));
+    }
+    qCInfo(lcHttp) << "serving on" << address.toString() << m_port << "with" << threads << "threads";
+    return true;
+}
+
+void ServerPool::stop()
+{
+    for (auto &thread : m_threads) {
+        thread->quit();
+        thread->wait();
+    }
+    m_threads.clear();
+}
+
+} // namespace marquee::http

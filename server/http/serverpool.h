@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "router.h"
+
+#include <QHostAddress>
+#include <QString>
+#include <QThread>
+#include <memory>
+#include <vector>
+
+namespace marquee {
+struct ServerContext;
+}
+
+namespace marquee::http {
+
+/**
+ * @brief N worker threads, each with its own event loop, HTTP server and database connection, all accepting on
+ * one port through SO_REUSEPORT listeners (the kernel spreads connections across them).
+ */
+class ServerPool
+{
+public:
+    ServerPool(const Router &router, ServerContext &context);
+    ~ServerPool();
+
+    /** @brief Bind and start; port 0 picks a free port (see port()). False with errorString(). */
+    bool start(const QHostAddress &address, quint16 port, int threads);
+    void stop();
+    quint16 port() const { return m_port; }
+    QString errorString() const { return m_error; }
+
+private:
+    const Router &m_router;
+    ServerContext &m_context;
+    std::vector<std::unique_ptr<QThread>> m_threads;
+    quint16 m_port = 0;
+    QString m_error;
+};
+
+} // namespace marquee::http

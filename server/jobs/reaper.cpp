@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "reaper.h"
+
+#include "store/database.h"
+#include "store/holdrepository.h"
+
+#include <QLoggingCategory>
+
+Q_LOGGING_CATEGORY(lcJobs, "marquee.jobs")
+
+namespace marquee::jobs {
+
+Reaper::Reaper(store::HoldRepository &holds, const store::Database &database, int intervalMs)
+    : m_holds(holds)
+    , m_database(database)
+    , m_intervalMs(intervalMs)
+{
+    setObjectName(QStringLiteral("reaper"));
+}
+
+Reaper::~Reaper()
+{
+    stopAndWait();
+}
+
+void Reaper::stopAndWait()
+{
+    m_stop = true;
+    wait();
+}
+
+void Reaper::run()
+{
+    constexpr int batch = 1000;
+    while (!m_stop) {
+        int freed = 0;
+        // Drain in batches so that one sweep never holds many row locks for long.
+        do {
+            freed = m_holds.reapExpired(batch);
+            if (freed > 0) {
+                m_freed += freed;
+                qCDebug(lcJobs) << "reaper freed" << freed << "seats";
+            }
+        } while (freed == batch && !m_stop);
+        for (int slept = 0; slept < m_intervalMs && !m_stop; slept += 10)
+            QThread::msleep(10);
+    }
+    m_database.closeThreadConnection();
+}
+
+} // namespace marquee::jobs

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+// marquee-server: parse options, run MarqueeServer until SIGINT/SIGTERM.
+#include "marqueeserver.h"
+#include "signalwatcher.h"
+
+#include <QCoreApplication>
+#include <QTextStream>
+#include <csignal>
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("marquee"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(MARQUEE_VERSION));
+    ::signal(SIGPIPE, SIG_IGN);
+    QTextStream err(stderr);
+    QString error;
+    const auto config = marquee::ServerConfig::fromArguments(app.arguments().mid(1), &error);
+    if (!config) {
+        if (!error.isEmpty())
+            err << "marquee-server: " << error << "\n\n";
+        err << marquee::ServerConfig::usage();
+        return error.isEmpty() ? 0 : 2;
+    }
+    marquee::MarqueeServer server(*config);
+    marquee::SignalWatcher signals;
+    QObject::connect(&signals, &marquee::SignalWatcher::terminationRequested, &app, &QCoreApplication::quit);
+    if (!server.start()) {
+        err << "marquee-server: " << server.errorString() << "\n";
+        return 1;
+    }
+    QTextStream(stdout) << "marquee-server listening on http://" << config->listenAddress.toString() << ':' << server.port()
+                        << " (database " << server.databaseUrl() << ")" << Qt::endl;
+    const int rc = app.exec();
+    server.stop();
+    return rc;
+}

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "marqueeserver.h"
+
+#include "http/routes.h"
+#include "http/serverpool.h"
+#include "jobs/reaper.h"
+#include "servercontext.h"
+#include "store/embeddedpostgres.h"
+#include "store/migrations.h"
+
+namespace marquee {
+
+std::optional<store::DatabaseConfig> resolveDatabase(const QString &url, const QString &dataDirectory,
+                                                     std::unique_ptr<store::EmbeddedPostgres> &embedded, bool adoptRunning,
+                                                     QString *error)
+{
+    if (!url.isEmpty())
+        return store::DatabaseConfig::fromUrl(url, error);
+    embedded = std::make_unique<store::EmbeddedPostgres>(dataDirectory);
+    embedded->setAdoptRunning(adoptRunning);
+    if (!embedded->start()) {
+        *error = QStringLiteral("cannot start the embedded PostgreSQL: %1").arg(embedded->errorString());
+        embedded.reset();
+        return std::nullopt;
+    }
+    return embedded->config();
+}
+
+MarqueeServer::MarqueeServer(ServerConfig config)
+    : m_config(std::move(config))
+{
+}
+
+MarqueeServer::~MarqueeServer()
+{
+    stop();
+}
+
+bool MarqueeServer::start()
+{
+    const auto databaseConfig = resolveDatabase(m_config.databaseUrl, m_config.dataDirectory, m_embedded, true, &m_error);
+    if (!databaseConfig)
+        return false;
+    m_context = std::make_unique<ServerContext>(m_config, *databaseConfig);
+    store::Migrations migrations(m_context->database);
+    if (!migrations.migrate()) {
+        m_error = migrations.errorString();
+        stop();
+        return false;
+    }
+    http::registerAllRoutes(m_router, *m_context);
+    m_pool = std::make_unique<http::ServerPool>(m_router, *m_context);
+    if (!m_pool->start(m_config.listenAddress, m_config.listenPort, m_config.threads)) {
+        m_error = m_pool->errorString();
+        stop();
+        return false;
+    }
+    m_reaper = std::make_unique<jobs::Reaper>(m_context->holds, m_context->database, m_config.reaperIntervalMs);
+    m_reaper->start();
+    return true;
+}
+
+void MarqueeServer::stop()
+{
+    if (m_reaper)
+        m_reaper->stopAndWait();
+    m_reaper.reset();
+    if (m_pool)
+        m_pool->stop();
+    m_pool.reset();
+    if (m_context)
+        m_context->database.closeThreadConnection();
+    m_context.reset();
+    if (m_embedded)
+        m_embedded->stop();
+    m_embedded.reset();
+}
+
+quint16 MarqueeServer::port() const
+{
+    return m_pool ? m_pool->port() : 0;
+}
+
+QString MarqueeServer::databaseUrl() const
+{
+    return m_context ? m_context->database.config().toUrl() : QString();
+}
+
+} // namespace marquee

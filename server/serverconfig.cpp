@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "serverconfig.h"
+
+#include <QFile>
+#include <QStandardPaths>
+#include <unistd.h>
+
+namespace marquee {
+
+QString ServerConfig::defaultDataDirectory()
+{
+    if (::geteuid() == 0)
+        return QStringLiteral("/var/lib/marquee");
+    const QString base = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation);
+    return (base.isEmpty() ? QStringLiteral("/tmp") : base) + QStringLiteral("/marquee");
+}
+
+bool parseListen(const QString &text, QHostAddress *address, quint16 *port)
+{
+    const qsizetype colon = text.lastIndexOf(QLatin1Char(':'));
+    if (colon <= 0)
+        return false;
+    QString host = text.left(colon);
+    if (host.startsWith(QLatin1Char('[')) && host.endsWith(QLatin1Char(']')))
+        host = host.mid(1, host.size() - 2);
+    bool ok = false;
+    const uint value = text.mid(colon + 1).toUInt(&ok);
+    if (!ok || value > 65535)
+        return false;
+    QHostAddress parsed;
+    if (host == QLatin1String("localhost"))
+        parsed = QHostAddress::LocalHost;
+    else if (!parsed.setAddress(host))
+        return false;
+    *address = parsed;
+    *port = quint16(value);
+    return true;
+}
+
+QString ServerConfig::usage()
+{
+    return QStringLiteral(
+        "Usage: marquee-server [options]\n"
+        "  --listen HOST:PORT          address to serve HTTP on (default 127.0.0.1:8080)\n"
+        "  --threads N                 worker threads, each with its own event loop and database connection (default 4)\n"
+        "  --database-url URL          postgresql://user:password@host:port/db (default: embedded cluster)\n"
+        "  --data-dir DIR              where the embedded cluster lives (default %1)\n"
+        "  --hold-ttl SECONDS          how long a hold lasts (default 480)\n"
+        "  --max-seats-per-hold N      largest hold (default 10)\n"
+        "  --session-ttl SECONDS       staff session lifetime (default 43200)\n"
+        "  --config FILE               read 'option = value' lines (same names, without the dashes)\n"
+        "Environment: MARQUEE_DATABASE_URL, MARQUEE_LISTEN, MARQUEE_DATA_DIR.\n")
+        .arg(defaultDataDirectory());
+}
+
+std::optional<ServerConfig> ServerConfig::fromArguments(const QStringList &input, QString *error)
+{
+    ServerConfig config;
+    config.dataDirectory = qEnvironmentVariable("MARQUEE_DATA_DIR", defaultDataDirectory());
+    config.databaseUrl = qEnvironmentVariable("MARQUEE_DATABASE_URL");
+    QStringList arguments;
+    if (qEnvironmentVariableIsSet("MARQUEE_LISTEN"))
+        arguments << QStringLiteral("--listen") << qEnvironmentVariable("MARQUEE_LISTEN");
+
+    // Expand --config FILE into options first, so that the command line still wins over the file.
+    QStringList fromFile;
+    QStringList rest;
+    for (qsizetype i = 0; i < input.size(); ++i) {
+        if (input[i] == QLatin1String("--config") && i + 1 < input.size()) {
+            QFile file(input[++i]);
+            if (!file.open(QIODevice::ReadOnly | QIODevice::Text)) {
+                *error = QStringLiteral("cannot read config file %1").arg(file.fileName());
+                return std::nullopt;
+            }
+            while (!file.atEnd()) {
+                const QString line = QString::fromUtf8(file.readLine()).trimmed();
+                if (line.isEmpty() || line.startsWith(QLatin1Char('#')))
+                    continue;
+                const qsizetype eq = line.indexOf(QLatin1Char('='));
+                if (eq <= 0) {
+                    *error = QStringLiteral("bad config line: %1").arg(line);
+                    return std::nullopt;
+                }
+                fromFile << QStringLiteral("--") + line.left(eq).trimmed() << line.mid(eq + 1).trimmed();
+            }
+        } else {
+            rest << input[i];
+        }
+    }
+    arguments += fromFile + rest;
+
+    auto intValue = [&](const QString &name, const QString &text, int min, int max, int *out) {
+        bool ok = false;
+        const int value = text.toInt(&ok);
+        if (!ok || value < min || value > max) {
+            *error = QStringLiteral("%1 must be an integer from %2 to %3").arg(name).arg(min).arg(max);
+            return false;
+        }
+        *out = value;
+        return true;
+    };
+
+    for (qsizetype i = 0; i < arguments.size(); ++i) {
+        const QString &option = arguments[i];
+        if (option == QLatin1String("--help") || option == QLatin1String("-h")) {
+            *error = QString();
+            return std::nullopt;
+        }
+        if (i + 1 >= arguments.size()) {
+            *error = QStringLiteral("unknown option or missing value: %1").arg(option);
+            return std::nullopt;
+        }
+        const QString value = arguments[++i];
+        if (option == QLatin1String("--listen")) {
+            if (!parseListen(value, &config.listenAddress, &config.listenPort)) {
+                *error = QStringLiteral("--listen expects HOST:PORT, got %1").arg(value);
+                return std::nullopt;
+            }
+        } else if (option == QLatin1String("--threads")) {
+            if (!intValue(option, value, 1, 64, &config.threads))
+                return std::nullopt;
+        } else if (option == QLatin1String("--database-url")) {
+            config.databaseUrl = value;
+        } else if (option == QLatin1String("--data-dir")) {
+            config.dataDirectory = value;
+        } else if (option == QLatin1String("--hold-ttl")) {
+            if (!intValue(option, value, 1, 24 * 3600, &config.holdTtlSeconds))
+                return std::nullopt;
+        } else if (option == QLatin1String("--max-seats-per-hold")) {
+            if (!intValue(option, value, 1, 100, &config.maxSeatsPerHold))
+                return std::nullopt;
+        } else if (option == QLatin1String("--session-ttl")) {
+            if (!intValue(option, value, 60, 7 * 24 * 3600, &config.sessionTtlSeconds))
+                return std::nullopt;
+        } else if (option == QLatin1String("--reaper-interval-ms")) {
+            if (!intValue(option, value, 10, 600000, &config.reaperIntervalMs))
+                return std::nullopt;
+        } else {
+            *error = QStringLiteral("unknown option %1").arg(option);
+            return std::nullopt;
+        }
+    }
+    return config;
+}
+
+} // namespace marquee

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include <QHostAddress>
+#include <QString>
+#include <QStringList>
+#include <optional>
+
+namespace marquee {
+
+/** @brief Every setting of marquee-server, from the command line, the environment or a config file. */
+struct ServerConfig {
+    QHostAddress listenAddress = QHostAddress::LocalHost;
+    quint16 listenPort = 8080;
+    int threads = 4;
+    QString databaseUrl;     ///< empty: run the embedded cluster under dataDirectory
+    QString dataDirectory;
+    int holdTtlSeconds = 8 * 60;
+    int maxSeatsPerHold = 10;
+    qint64 maxBodyBytes = 64 * 1024;
+    int sessionTtlSeconds = 12 * 60 * 60;
+    int reaperIntervalMs = 1000;
+
+    /** @brief Default data directory: /var/lib/marquee for root, else the user's data location. */
+    static QString defaultDataDirectory();
+    /**
+     * @brief Parse arguments (argv without the program name is fine too). Environment: MARQUEE_DATABASE_URL,
+     * MARQUEE_LISTEN, MARQUEE_DATA_DIR. A `--config FILE` of `key = value` lines uses the option names.
+     * std::nullopt with @p error on bad input.
+     */
+    static std::optional<ServerConfig> fromArguments(const QStringList &arguments, QString *error);
+    static QString usage();
+};
+
+/** @brief Parse "host:port" into address and port. */
+bool parseListen(const QString &text, QHostAddress *address, quint16 *port);
+
+} // namespace marquee

@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "servercontext.h"
+
+namespace marquee {
+
+ServerContext::ServerContext(ServerConfig config_, store::DatabaseConfig databaseConfig)
+    : config(std::move(config_))
+    , database(std::move(databaseConfig))
+    , auth(database)
+    , catalog(database)
+    , holds(database)
+    , seatMaps(catalog)
+{
+}
+
+} // namespace marquee

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "seatmapservice.h"
+#include "serverconfig.h"
+#include "store/authrepository.h"
+#include "store/catalogrepository.h"
+#include "store/database.h"
+#include "store/holdrepository.h"
+
+namespace marquee {
+
+/**
+ * @brief The services one server process shares between its worker threads. Repositories are thread-safe:
+ * they hold no connection, only the Database that hands each thread its own.
+ */
+struct ServerContext {
+    ServerContext(ServerConfig config, store::DatabaseConfig databaseConfig);
+
+    ServerConfig config;
+    store::Database database;
+    store::AuthRepository auth;
+    store::CatalogRepository catalog;
+    store::HoldRepository holds;
+    SeatMapService seatMaps;
+};
+
+} // namespace marquee

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "authrepository.h"
+
+#include "core/tokenhash.h"
+
+#include <QLoggingCategory>
+
+Q_DECLARE_LOGGING_CATEGORY(lcStore)
+
+namespace marquee::store {
+
+QString Principal::owner() const
+{
+    return (kind == Kind::Device ? QStringLiteral("device:") : QStringLiteral("session:")) + QString::number(id);
+}
+
+AuthRepository::AuthRepository(const Database &database, int cacheSeconds)
+    : m_database(database)
+    , m_cacheSeconds(cacheSeconds)
+{
+}
+
+void AuthRepository::clearCache()
+{
+    QMutexLocker lock(&m_mutex);
+    m_cache.clear();
+}
+
+std::optional<Principal> AuthRepository::authenticate(const QString &token)
+{
+    if (token.isEmpty() || token.size() > 200)
+        return std::nullopt;
+    const QByteArray hash = tokenHash(token);
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    {
+        QMutexLocker lock(&m_mutex);
+        const auto it = m_cache.constFind(hash);
+        if (it != m_cache.constEnd() && now - it->fetchedAtMs < m_cacheSeconds * 1000) {
+            const auto &principal = it->principal;
+            if (principal && principal->expiresAt.isValid() && principal->expiresAt.toMSecsSinceEpoch() <= now)
+                return std::nullopt;
+            return principal;
+        }
+    }
+    QSqlDatabase db = m_database.connection();
+    QSqlQuery query(db);
+    prepareQuery(query, QStringLiteral(
+        "SELECT 'device', d.device_id, 0, d.name, d.role, NULL::timestamptz FROM devices d "
+        " WHERE d.token_hash = :h AND d.revoked_at IS NULL "
+        "UNION ALL "
+        "SELECT 'session', s.session_id, st.staff_id, st.name, st.role, s.expires_at FROM sessions s "
+        "  JOIN staff st USING (staff_id) "
+        " WHERE s.token_hash = :h AND s.ended_at IS NULL AND s.expires_at > now() AND st.disabled_at IS NULL"));
+    query.bindValue(QStringLiteral(":h"), QString::fromLatin1(hash));
+    if (!execQuery(query, "authenticate"))
+        return std::nullopt; // fail closed, and do not cache a database error
+    std::optional<Principal> principal;
+    if (query.next()) {
+        Principal p;
+        p.kind = query.value(0).toString() == QLatin1String("device") ? Principal::Kind::Device : Principal::Kind::Session;
+        p.id = query.value(1).toLongLong();
+        p.staffId = query.value(2).toLongLong();
+        p.name = query.value(3).toString();
+        p.role = roleFromString(query.value(4).toString()).value_or(Role::Kiosk);
+        p.expiresAt = query.value(5).toDateTime();
+        principal = p;
+    }
+    QMutexLocker lock(&m_mutex);
+    if (m_cache.size() > 100000)
+        m_cache.clear();
+    m_cache.insert(hash, CacheEntry{principal, now});
+    return principal;
+}
+
+std::optional<QString> AuthRepository::addDevice(const QString &name, Role role, QString *error)
+{
+    if (!isDeviceRole(role)) {
+        *error = QStringLiteral("a device's role is kiosk or till");
+        return std::nullopt;
+    }
+    const QString token = newBearerToken();
+    QSqlQuery query(m_database.connection());
+    prepareQuery(query, QStringLiteral("INSERT INTO devices (name, role, token_hash) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING"));
+    query.addBindValue(name);
+    query.addBindValue(toString(role));
+    query.addBindValue(QString::fromLatin1(tokenHash(token)));
+    if (!execQuery(query, "add device")) {
+        *error = query.lastError().text();
+        return std::nullopt;
+    }
+    if (query.numRowsAffected() != 1) {
+        *error = QStringLiteral("a device named '%1' already exists").arg(name);
+        return std::nullopt;
+    }
+    return token;
+}
+
+bool AuthRepository::addStaff(const QString &name, Role role, const QString &password, QString *error)
+{
+    if (isDeviceRole(role)) {
+        *error = QStringLiteral("a staff member's role is cashier, manager or admin");
+        return false;
+    }
+    if (password.size() < 8) {
+        *error = QStringLiteral("the password must have at least 8 characters");
+        return false;
+    }
+    QSqlQuery query(m_database.connection());
+    prepareQuery(query, QStringLiteral("INSERT INTO staff (name, role, password_hash) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING"));
+    query.addBindValue(name);
+    query.addBindValue(toString(role));
+    query.addBindValue(hashPassword(password));
+    if (!execQuery(query, "add staff")) {
+        *error = query.lastError().text();
+        return false;
+    }
+    if (query.numRowsAffected() != 1) {
+        *error = QStringLiteral("a staff member named '%1' already exists").arg(name);
+        return false;
+    }
+    return true;
+}
+
+std::optional<NewSession> AuthRepository::createSession(const QString &name, const QString &password, int ttlSeconds)
+{
+    QSqlDatabase db = m_database.connection();
+    QSqlQuery query(db);
+    prepareQuery(query, QStringLiteral("SELECT staff_id, role, password_hash FROM staff WHERE name = ? AND disabled_at IS NULL"));
+    query.addBindValue(name);
+    if (!execQuery(query, "find staff"))
+        return std::nullopt;
+    // Hash even for an unknown name so that timing does not reveal which names exist.
+    static const QString dummy = hashPassword(QStringLiteral("not-a-password"));
+    const bool found = query.next();
+    const QString stored = found ? query.value(2).toString() : dummy;
+    const bool ok = verifyPassword(password, stored);
+    if (!found || !ok)
+        return std::nullopt;
+    NewSession session;
+    session.token = newBearerToken();
+    session.role = roleFromString(query.value(1).toString()).value_or(Role::Cashier);
+    QSqlQuery insert(db);
+    prepareQuery(insert, QStringLiteral("INSERT INTO sessions (staff_id, token_hash, expires_at) "
+                                        "VALUES (?, ?, now() + make_interval(secs => ?)) RETURNING expires_at"));
+    insert.addBindValue(query.value(0).toLongLong());
+    insert.addBindValue(QString::fromLatin1(tokenHash(session.token)));
+    insert.addBindValue(ttlSeconds);
+    if (!execQuery(insert, "create session") || !insert.next())
+        return std::nullopt;
+    session.expiresAt = insert.value(0).toDateTime();
+    return session;
+}
+
+bool AuthRepository::endSession(qint64 sessionId)
+{
+    QSqlQuery query(m_database.connection());
+    prepareQuery(query, QStringLiteral("UPDATE sessions SET ended_at = now() WHERE session_id = ? AND ended_at IS NULL"));
+    query.addBindValue(sessionId);
+    const bool ok = execQuery(query, "end session");
+    clearCache();
+    return ok;
+}
+
+} // namespace marquee::store

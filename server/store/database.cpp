@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "database.h"
+
+#include <QLoggingCategory>
+#include <QThread>
+#include <QUuid>
+
+Q_LOGGING_CATEGORY(lcStore, "marquee.store")
+
+namespace marquee::store {
+
+Database::Database(DatabaseConfig config)
+    : m_config(std::move(config))
+    , m_prefix(QStringLiteral("marquee-%1-").arg(QUuid::createUuid().toString(QUuid::Id128).left(8)))
+{
+}
+
+QString Database::connectionName() const
+{
+    QThread *thread = QThread::currentThread();
+    const QString threadName = thread->objectName().isEmpty() ? QStringLiteral("thread") : thread->objectName();
+    return m_prefix + threadName + QLatin1Char('-') + QString::number(reinterpret_cast<quintptr>(thread), 16);
+}
+
+QSqlDatabase Database::connection() const
+{
+    const QString name = connectionName();
+    QSqlDatabase db = QSqlDatabase::contains(name) ? QSqlDatabase::database(name, false) : QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), name);
+    if (db.isOpen())
+        return db;
+    db.setHostName(m_config.host);
+    db.setPort(m_config.port);
+    db.setDatabaseName(m_config.database);
+    db.setUserName(m_config.user);
+    db.setPassword(m_config.password);
+    db.setConnectOptions(QStringLiteral("connect_timeout=10;application_name=marquee"));
+    if (!db.open()) {
+        qCWarning(lcStore) << "cannot open database" << m_config.toUrl() << db.lastError().text();
+        return db;
+    }
+    QSqlQuery setup(db);
+    // UTC everywhere: timestamps go on the wire as ISO 8601 UTC.
+    setup.exec(QStringLiteral("SET TIME ZONE 'UTC'"));
+    return db;
+}
+
+bool Database::ping() const
+{
+    QSqlDatabase db = connection();
+    if (!db.isOpen())
+        return false;
+    QSqlQuery query(db);
+    if (query.exec(QStringLiteral("SELECT 1")))
+        return true;
+    // The server may have dropped the connection (restart, idle timeout): reopen once.
+    db.close();
+    db = connection();
+    return db.isOpen() && QSqlQuery(db).exec(QStringLiteral("SELECT 1"));
+}
+
+void Database::closeThreadConnection() const
+{
+    const QString name = connectionName();
+    if (!QSqlDatabase::contains(name))
+        return;
+    {
+        QSqlDatabase db = QSqlDatabase::database(name, false);
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(name);
+}
+
+Transaction::Transaction(QSqlDatabase db)
+    : m_db(std::move(db))
+{
+    m_active = m_db.isOpen() && m_db.transaction();
+    if (!m_active)
+        qCWarning(lcStore) << "cannot begin a transaction:" << m_db.lastError().text();
+}
+
+Transaction::~Transaction()
+{
+    if (m_active)
+        m_db.rollback();
+}
+
+bool Transaction::commit()
+{
+    if (!m_active)
+        return false;
+    m_active = false;
+    if (!m_db.commit()) {
+        qCWarning(lcStore) << "commit failed:" << m_db.lastError().text();
+        m_db.rollback();
+        return false;
+    }
+    return true;
+}
+
+bool prepareQuery(QSqlQuery &query, const QString &sql)
+{
+    if (query.prepare(sql))
+        return true;
+    qCWarning(lcStore) << "prepare failed:" << query.lastError().text() << sql.left(200);
+    return false;
+}
+
+bool execQuery(QSqlQuery &query, const char *what)
+{
+    if (query.exec())
+        return true;
+    qCWarning(lcStore) << what << "failed:" << query.lastError().text();
+    return false;
+}
+
+QString toPgTextArray(const QStringList &items)
+{
+    QString out = QStringLiteral("{");
+    for (qsizetype i = 0; i < items.size(); ++i) {
+        if (i)
+            out += QLatin1Char(',');
+        QString item = items[i];
+        item.replace(QLatin1Char('\\'), QStringLiteral("\\\\")).replace(QLatin1Char('"'), QStringLiteral("\\\""));
+        out += QLatin1Char('"') + item + QLatin1Char('"');
+    }
+    out += QLatin1Char('}');
+    return out;
+}
+
+QStringList fromPgTextArray(const QString &literal)
+{
+    QStringList items;
+    if (literal.size() < 2 || literal.front() != QLatin1Char('{') || literal.back() != QLatin1Char('}'))
+        return items;
+    QString current;
+    bool quoted = false;
+    bool inQuotes = false;
+    for (qsizetype i = 1; i < literal.size() - 1; ++i) {
+        const QChar c = literal[i];
+        if (inQuotes) {
+            if (c == QLatin1Char('\\') && i + 1 < literal.size() - 1) {
+                current += literal[++i];
+            } else if (c == QLatin1Char('"')) {
+                inQuotes = false;
+            } else {
+                current += c;
+            }
+        } else if (c == QLatin1Char('"')) {
+            inQuotes = true;
+            quoted = true;
+        } else if (c == QLatin1Char(',')) {
+            items.append(current);
+            current.clear();
+            quoted = false;
+        } else {
+            current += c;
+        }
+    }
+    if (!current.isEmpty() || quoted)
+        items.append(current);
+    return items;
+}
+
+} // namespace marquee::store

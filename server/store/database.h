@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "databaseconfig.h"
+
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QString>
+
+namespace marquee::store {
+
+/**
+ * @brief Hands out the calling thread's own PostgreSQL connection.
+ *
+ * Qt SQL connections must never cross threads, so each thread gets one connection, named after the thread,
+ * opened on first use and reopened after the server dropped it. Repositories take a Database and ask it for
+ * the connection on every call.
+ */
+class Database
+{
+public:
+    explicit Database(DatabaseConfig config);
+
+    /** @brief The calling thread's open connection, or an invalid one with lastError() set. */
+    QSqlDatabase connection() const;
+    const DatabaseConfig &config() const { return m_config; }
+    /** @brief True when a trivial query succeeds on this thread's connection. */
+    bool ping() const;
+    /** @brief Close and forget this thread's connection (call before a thread ends). */
+    void closeThreadConnection() const;
+
+private:
+    QString connectionName() const;
+    DatabaseConfig m_config;
+    QString m_prefix;
+};
+
+/**
+ * @brief A transaction on one connection that rolls back unless commit() succeeded.
+ */
+class Transaction
+{
+public:
+    explicit Transaction(QSqlDatabase db);
+    ~Transaction();
+    bool isActive() const { return m_active; }
+    bool commit();
+    QString errorString() const { return m_db.lastError().text(); }
+
+private:
+    QSqlDatabase m_db;
+    bool m_active = false;
+};
+
+/** @brief Prepare @p sql on @p db; logs and returns false on failure. */
+bool prepareQuery(QSqlQuery &query, const QString &sql);
+/** @brief Execute a prepared query; logs the error with @p what on failure. */
+bool execQuery(QSqlQuery &query, const char *what);
+
+/** @brief A Postgres array literal for a text[] parameter, quoting every element. */
+QString toPgTextArray(const QStringList &items);
+/** @brief Parse a Postgres text[] literal as returned by the driver. */
+QStringList fromPgTextArray(const QString &literal);
+
+} // namespace marquee::store

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "holdrepository.h"
+
+#include "core/isotime.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QUuid>
+
+namespace marquee::store {
+
+HoldRepository::HoldRepository(const Database &database)
+    : m_database(database)
+{
+}
+
+HoldOutcome HoldRepository::placeHold(const QString &owner, const QString &idempotencyKey, const QByteArray &requestHash,
+                                      qint64 showId, const QStringList &seatIds, int ttlSeconds)
+{
+    QSqlDatabase db = m_database.connection();
+    if (!db.isOpen())
+        return {};
+    QSqlQuery query(db);
+    if (!prepareQuery(query, QStringLiteral("SELECT status, body::text FROM mq_place_hold(?, ?, ?, ?, ?::text[], ?)")))
+        return {};
+    query.addBindValue(owner);
+    query.addBindValue(idempotencyKey.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(idempotencyKey));
+    query.addBindValue(QString::fromLatin1(requestHash));
+    query.addBindValue(showId);
+    query.addBindValue(toPgTextArray(seatIds));
+    query.addBindValue(ttlSeconds);
+    if (!execQuery(query, "place hold") || !query.next()) {
+        // A dropped connection is reopened on the next call; this request fails closed.
+        if (!db.isOpen() || query.lastError().type() == QSqlError::ConnectionError)
+            db.close();
+        return {};
+    }
+    return HoldOutcome{true, query.value(0).toInt(), query.value(1).toString().toUtf8()};
+}
+
+std::optional<bool> HoldRepository::releaseHold(const QString &owner, const QString &holdId)
+{
+    if (QUuid::fromString(holdId).isNull())
+        return false;
+    QSqlQuery query(m_database.connection());
+    if (!prepareQuery(query, QStringLiteral("SELECT mq_release_hold(?, ?::uuid)")))
+        return std::nullopt;
+    query.addBindValue(owner);
+    query.addBindValue(holdId);
+    if (!execQuery(query, "release hold") || !query.next())
+        return std::nullopt;
+    return query.value(0).toBool();
+}
+
+std::optional<QJsonObject> HoldRepository::hold(const QString &owner, const QString &holdId, bool *ok)
+{
+    *ok = true;
+    if (QUuid::fromString(holdId).isNull())
+        return std::nullopt;
+    QSqlQuery query(m_database.connection());
+    prepareQuery(query, QStringLiteral(
+        "SELECT h.hold_id::text, h.show_id, array_to_json(h.seat_ids)::text, "
+        "       coalesce((SELECT max(ss.hold_expires_at) FROM show_seats ss WHERE ss.show_id = h.show_id "
+        "                  AND ss.held_by = h.hold_id AND ss.status = 'held'), h.expires_at), "
+        "       h.released_at IS NOT NULL, "
+        "       EXISTS (SELECT 1 FROM show_seats ss WHERE ss.show_id = h.show_id AND ss.held_by = h.hold_id "
+        "                AND ss.status = 'held' AND ss.hold_expires_at > now()), "
+        "       h.created_at "
+        "  FROM holds h WHERE h.hold_id = ?::uuid AND h.owner = ?"));
+    query.addBindValue(holdId);
+    query.addBindValue(owner);
+    if (!execQuery(query, "read hold")) {
+        *ok = false;
+        return std::nullopt;
+    }
+    if (!query.next())
+        return std::nullopt;
+    QString state;
+    if (query.value(4).toBool())
+        state = QStringLiteral("released");
+    else if (query.value(5).toBool())
+        state = QStringLiteral("active");
+    else
+        state = QStringLiteral("expired");
+    return QJsonObject{{QStringLiteral("hold_id"), query.value(0).toString()},
+                       {QStringLiteral("show_id"), query.value(1).toLongLong()},
+                       {QStringLiteral("seat_ids"), QJsonDocument::fromJson(query.value(2).toString().toUtf8()).array()},
+                       {QStringLiteral("expires_at"), toIsoUtc(query.value(3).toDateTime())},
+                       {QStringLiteral("created_at"), toIsoUtc(query.value(6).toDateTime())},
+                       {QStringLiteral("state"), state}};
+}
+
+int HoldRepository::reapExpired(int batch)
+{
+    QSqlQuery query(m_database.connection());
+    prepareQuery(query, QStringLiteral("SELECT mq_reap_expired_holds(?)"));
+    query.addBindValue(batch);
+    if (!execQuery(query, "reap expired holds") || !query.next())
+        return -1;
+    return query.value(0).toInt();
+}
+
+} // namespace marquee::store

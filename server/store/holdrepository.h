@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "database.h"
+
+#include <QJsonObject>
+#include <optional>
+
+namespace marquee::store {
+
+/** @brief What the database decided for a hold request: the HTTP status and body to send. */
+struct HoldOutcome {
+    bool ok = false;       ///< false on a database error (nothing was changed)
+    int status = 500;
+    QByteArray body;
+};
+
+/**
+ * @brief Seat holds. Every decision is made by PostgreSQL in one round trip (see mq_place_hold in
+ * 001_core.sql): all-or-nothing, rows locked in canonical order, the conditional UPDATE as the only arbiter.
+ */
+class HoldRepository
+{
+public:
+    explicit HoldRepository(const Database &database);
+
+    /**
+     * @brief Try to hold @p seatIds of @p showId for @p owner for @p ttlSeconds.
+     * @param idempotencyKey empty for a request without the header (then nothing is deduplicated)
+     * @param requestHash digest of the request body, to refuse a reused key with another body
+     */
+    HoldOutcome placeHold(const QString &owner, const QString &idempotencyKey, const QByteArray &requestHash, qint64 showId,
+                          const QStringList &seatIds, int ttlSeconds);
+    /** @brief Release at once; std::nullopt on a database error, false when unknown or not the owner's. */
+    std::optional<bool> releaseHold(const QString &owner, const QString &holdId);
+    /**
+     * @brief The hold as its owner sees it: {hold_id, show_id, seat_ids, expires_at, state}, where state is
+     * active, expired, released or converted. std::nullopt when unknown or not the owner's (or on error, see @p ok).
+     */
+    std::optional<QJsonObject> hold(const QString &owner, const QString &holdId, bool *ok);
+    /** @brief Free the seats of expired holds, at most @p batch seats; -1 on error. */
+    int reapExpired(int batch);
+
+private:
+    const Database &m_database;
+};
+
+} // namespace marquee::store

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "testserver.h"
+
+#include "demoseed.h"
+#include "store/showrepository.h"
+#include "testcluster.h"
+
+#include <QSqlQuery>
+#include <cstdio>
+#include <cstdlib>
+
+namespace marquee::test {
+
+TestServer::TestServer()
+    : TestServer(Options{})
+{
+}
+
+TestServer::TestServer(const Options &options)
+{
+    m_databaseConfig = TestCluster::instance().createDatabase();
+    ServerConfig config;
+    config.listenAddress = QHostAddress::LocalHost;
+    config.listenPort = 0;
+    config.threads = options.threads;
+    config.databaseUrl = m_databaseConfig.toUrl();
+    config.holdTtlSeconds = options.holdTtlSeconds;
+    config.reaperIntervalMs = options.reaperIntervalMs;
+    config.maxSeatsPerHold = options.maxSeatsPerHold;
+    m_server = std::make_unique<MarqueeServer>(config);
+    if (!m_server->start()) {
+        std::fprintf(stderr, "test server did not start: %s\n", qPrintable(m_server->errorString()));
+        std::abort();
+    }
+}
+
+TestServer::~TestServer()
+{
+    m_server->stop();
+}
+
+std::unique_ptr<HttpClient> TestServer::client(const QString &token) const
+{
+    auto client = std::make_unique<HttpClient>(QStringLiteral("127.0.0.1"), port());
+    client->setToken(token);
+    return client;
+}
+
+QString TestServer::deviceToken(const QString &role)
+{
+    QString error;
+    const auto token = context().auth.addDevice(QStringLiteral("device-%1").arg(++m_counter), *roleFromString(role), &error);
+    if (!token) {
+        std::fprintf(stderr, "cannot enrol device: %s\n", qPrintable(error));
+        std::abort();
+    }
+    return *token;
+}
+
+QString TestServer::staffToken(const QString &role)
+{
+    QString error;
+    const QString name = QStringLiteral("staff-%1").arg(++m_counter);
+    if (!context().auth.addStaff(name, *roleFromString(role), QStringLiteral("correct horse battery"), &error)) {
+        std::fprintf(stderr, "cannot add staff: %s\n", qPrintable(error));
+        std::abort();
+    }
+    return context().auth.createSession(name, QStringLiteral("correct horse battery"), 3600)->token;
+}
+
+qint64 TestServer::createShow(int rows, int seatsPerRow, QDateTime startsAt, QDateTime salesOpenAt)
+{
+    store::ShowRepository shows(context().database);
+    const int n = ++m_counter;
+    if (!m_cityId)
+        m_cityId = *shows.addCity(QStringLiteral("Testville"), QStringLiteral("XX"), QStringLiteral("UTC"));
+    const qint64 venue = *shows.addVenue(m_cityId, QStringLiteral("Venue %1").arg(n), QString());
+    store::NewLayout layout;
+    layout.name = QStringLiteral("Test layout %1").arg(n);
+    layout.width = seatsPerRow * 10 + 20;
+    layout.height = rows * 10 + 40;
+    layout.stage = QJsonObject{{QStringLiteral("label"), QStringLiteral("SCREEN")}};
+    for (int r = 0; r < rows; ++r) {
+        // Row labels A..Z then R26, R27...: distinct and short.
+        const QString row = r < 26 ? QString(QChar(u'A' + r)) : QStringLiteral("R%1").arg(r);
+        layout.rows.push_back({row, 0, 30 + r * 10});
+        for (int s = 1; s <= seatsPerRow; ++s) {
+            store::NewLayoutSeat seat;
+            seat.seatId = row + QString::number(s);
+            seat.row = row;
+            seat.number = s;
+            seat.x = 10 + s * 10;
+            seat.y = 30 + r * 10;
+            seat.tier = r >= rows - 2 ? QStringLiteral("premium") : QStringLiteral("standard");
+            if (r == 0 && s == 1)
+                seat.attributes = {QStringLiteral("wheelchair")};
+            layout.seats.push_back(seat);
+        }
+    }
+    const qint64 layoutId = *shows.addLayout(layout);
+    const qint64 screen = *shows.addScreen(venue, QStringLiteral("Screen %1").arg(n), layoutId);
+    m_movieId = *shows.addMovie(QStringLiteral("Test Movie %1").arg(n), QStringLiteral("movie"), 100, QStringLiteral("U"),
+                                {QStringLiteral("Drama")}, QString());
+    store::NewShow show;
+    show.movieId = m_movieId;
+    show.screenId = screen;
+    show.startsAt = startsAt.isValid() ? startsAt : QDateTime::currentDateTimeUtc().addDays(1);
+    show.salesOpenAt = salesOpenAt.isValid() ? salesOpenAt : QDateTime::currentDateTimeUtc().addSecs(-60);
+    if (show.salesOpenAt > show.startsAt)
+        show.salesOpenAt = show.startsAt;
+    show.currency = QStringLiteral("EUR");
+    show.prices = {{QStringLiteral("standard"), 1250}, {QStringLiteral("premium"), 1800}};
+    QString error;
+    const auto showId = shows.addShow(show, &error);
+    if (!showId) {
+        std::fprintf(stderr, "cannot create show: %s\n", qPrintable(error));
+        std::abort();
+    }
+    return *showId;
+}
+
+QVariant TestServer::scalar(const QString &sql)
+{
+    QSqlQuery query(context().database.connection());
+    if (!query.exec(sql) || !query.next())
+        return {};
+    return query.value(0);
+}
+
+} // namespace marquee::test

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "httpclient.h"
+#include "marqueeserver.h"
+#include "servercontext.h"
+
+#include <QDateTime>
+#include <memory>
+
+namespace marquee::test {
+
+/**
+ * @brief A real marquee-server in this process, on a loopback port, with its own migrated database in the
+ * test cluster. Helpers enrol devices, add staff and create small shows.
+ */
+class TestServer
+{
+public:
+    struct Options {
+        int threads = 4;
+        int holdTtlSeconds = 480;
+        int reaperIntervalMs = 200;
+        int maxSeatsPerHold = 10;
+    };
+    TestServer();
+    explicit TestServer(const Options &options);
+    ~TestServer();
+
+    quint16 port() const { return m_server->port(); }
+    ServerContext &context() { return m_server->context(); }
+    const store::DatabaseConfig &databaseConfig() const { return m_databaseConfig; }
+    QString databaseUrl() const { return m_databaseConfig.toUrl(); }
+
+    /** @brief A new client pointed at this server, optionally with a bearer token. */
+    std::unique_ptr<HttpClient> client(const QString &token = {}) const;
+    /** @brief Enrol a device and return its token. */
+    QString deviceToken(const QString &role = QStringLiteral("kiosk"));
+    /** @brief Add a staff member and sign in; returns the session token. */
+    QString staffToken(const QString &role = QStringLiteral("cashier"));
+    /**
+     * @brief A show on a fresh @p rows × @p seatsPerRow layout (seats "A1".."A<n>", "B1"...), tiers
+     * standard/premium, starting at @p startsAt (default: tomorrow), sales open now.
+     */
+    qint64 createShow(int rows, int seatsPerRow, QDateTime startsAt = {}, QDateTime salesOpenAt = {});
+    /** @brief Ids of the catalog created by createShow(): city and movie of the last show. */
+    qint64 lastCityId() const { return m_cityId; }
+    qint64 lastMovieId() const { return m_movieId; }
+    /** @brief Run a query on the test thread's own connection and return the first column of the first row. */
+    QVariant scalar(const QString &sql);
+
+private:
+    store::DatabaseConfig m_databaseConfig;
+    std::unique_ptr<MarqueeServer> m_server;
+    int m_counter = 0;
+    qint64 m_cityId = 0;
+    qint64 m_movieId = 0;
+};
+
+} // namespace marquee::test
