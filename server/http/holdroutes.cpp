@@ -51,6 +51,8 @@ void registerHoldRoutes(Router &router, ServerContext &context)
                                                                    seats, context.config.holdTtlSeconds);
         if (!outcome.ok)
             return storeFailure();
+        if (outcome.status == 200)
+            context.seatMaps.markChanged(*showId);
         return HttpResponse::rawJson(outcome.status, outcome.body);
     });
 
@@ -64,10 +66,11 @@ void registerHoldRoutes(Router &router, ServerContext &context)
 
     router.add(Method::Delete, QStringLiteral("/api/v1/holds/{hold_id}"), Access::roles_(kAllRoles), [&context](RequestContext &request) {
         const auto released = context.holds.releaseHold(request.caller().owner(), request.params.value(QStringLiteral("hold_id")));
-        if (!released)
+        if (!released.ok)
             return storeFailure();
-        if (!*released)
+        if (!released.found)
             return holdNotFound();
+        context.seatMaps.markChanged(released.showId);
         return HttpResponse::json(200, QJsonObject{{QStringLiteral("hold_id"), request.params.value(QStringLiteral("hold_id"))},
                                                    {QStringLiteral("state"), QStringLiteral("released")}});
     });

@@ -41,6 +41,7 @@ QSqlDatabase Database::connection() const
     QSqlQuery setup(db);
     // UTC everywhere: timestamps go on the wire as ISO 8601 UTC.
     setup.exec(QStringLiteral("SET TIME ZONE 'UTC'"));
+    setup.exec(QStringLiteral("SET client_min_messages = warning"));
     return db;
 }
 

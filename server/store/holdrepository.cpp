@@ -21,7 +21,7 @@ HoldOutcome HoldRepository::placeHold(const QString &owner, const QString &idemp
     if (!db.isOpen())
         return {};
     QSqlQuery query(db);
-    if (!prepareQuery(query, QStringLiteral("SELECT status, body::text FROM mq_place_hold(?, ?, ?, ?, ?::text[], ?)")))
+    if (!prepareQuery(query, QStringLiteral("SELECT o_status, o_body::text FROM mq_place_hold(?, ?, ?, ?, ?::text[], ?)")))
         return {};
     query.addBindValue(owner);
     query.addBindValue(idempotencyKey.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(idempotencyKey));
@@ -38,18 +38,18 @@ HoldOutcome HoldRepository::placeHold(const QString &owner, const QString &idemp
     return HoldOutcome{true, query.value(0).toInt(), query.value(1).toString().toUtf8()};
 }
 
-std::optional<bool> HoldRepository::releaseHold(const QString &owner, const QString &holdId)
+HoldRepository::Release HoldRepository::releaseHold(const QString &owner, const QString &holdId)
 {
     if (QUuid::fromString(holdId).isNull())
-        return false;
+        return {true, false, 0};
     QSqlQuery query(m_database.connection());
     if (!prepareQuery(query, QStringLiteral("SELECT mq_release_hold(?, ?::uuid)")))
-        return std::nullopt;
+        return {};
     query.addBindValue(owner);
     query.addBindValue(holdId);
     if (!execQuery(query, "release hold") || !query.next())
-        return std::nullopt;
-    return query.value(0).toBool();
+        return {};
+    return {true, !query.value(0).isNull(), query.value(0).toLongLong()};
 }
 
 std::optional<QJsonObject> HoldRepository::hold(const QString &owner, const QString &holdId, bool *ok)

@@ -31,8 +31,14 @@ public:
      */
     HoldOutcome placeHold(const QString &owner, const QString &idempotencyKey, const QByteArray &requestHash, qint64 showId,
                           const QStringList &seatIds, int ttlSeconds);
-    /** @brief Release at once; std::nullopt on a database error, false when unknown or not the owner's. */
-    std::optional<bool> releaseHold(const QString &owner, const QString &holdId);
+    /** @brief Outcome of a release. */
+    struct Release {
+        bool ok = false;    ///< false on a database error
+        bool found = false; ///< false when the hold is unknown or not the owner's
+        qint64 showId = 0;
+    };
+    /** @brief Release at once; releasing a released or expired hold again succeeds and changes nothing. */
+    Release releaseHold(const QString &owner, const QString &holdId);
     /**
      * @brief The hold as its owner sees it: {hold_id, show_id, seat_ids, expires_at, state}, where state is
      * active, expired, released or converted. std::nullopt when unknown or not the owner's (or on error, see @p ok).

@@ -174,7 +174,7 @@ CREATE TABLE outbox (
 -- Places an all-or-nothing hold in one round trip and one transaction.
 -- Returns the HTTP status and JSON body to send; with an idempotency key the result is stored and replayed.
 CREATE FUNCTION mq_place_hold(p_owner text, p_idem_key text, p_request_hash text, p_show bigint,
-                              p_seats text[], p_ttl_s integer, OUT status integer, OUT body jsonb)
+                              p_seats text[], p_ttl_s integer, OUT o_status integer, OUT o_body jsonb)
 LANGUAGE plpgsql AS $$
 DECLARE
     v_show      shows%ROWTYPE;
@@ -188,8 +188,8 @@ BEGIN
     IF p_idem_key IS NOT NULL THEN
         -- A concurrent request with the same key holds this lock until it commits: report it in flight.
         IF NOT pg_try_advisory_xact_lock(hashtextextended(p_owner || E'\x1f' || p_idem_key, 7)) THEN
-            status := 409;
-            body := jsonb_build_object('error', 'request_in_progress',
+            o_status := 409;
+            o_body := jsonb_build_object('error', 'request_in_progress',
                                        'message', 'A request with this Idempotency-Key is still being processed.');
             RETURN;
         END IF;
@@ -197,12 +197,12 @@ BEGIN
          WHERE owner = p_owner AND key = p_idem_key AND expires_at > now();
         IF FOUND THEN
             IF v_stored.request_hash <> p_request_hash THEN
-                status := 422;
-                body := jsonb_build_object('error', 'idempotency_key_reused',
+                o_status := 422;
+                o_body := jsonb_build_object('error', 'idempotency_key_reused',
                                            'message', 'This Idempotency-Key was used with a different request.');
             ELSE
-                status := v_stored.response_status;
-                body := v_stored.response_body;
+                o_status := v_stored.response_status;
+                o_body := v_stored.response_body;
             END IF;
             RETURN;
         END IF;
@@ -210,16 +210,16 @@ BEGIN
 
     SELECT * INTO v_show FROM shows WHERE show_id = p_show;
     IF NOT FOUND THEN
-        status := 404;
-        body := jsonb_build_object('error', 'show_not_found', 'message', 'There is no show with this id.');
+        o_status := 404;
+        o_body := jsonb_build_object('error', 'show_not_found', 'message', 'There is no show with this id.');
         RETURN; -- nothing to remember: the same request would get the same answer
     END IF;
 
     SELECT array_agg(s ORDER BY s) INTO v_seats FROM unnest(p_seats) AS s;
 
     IF now() >= v_show.starts_at OR now() > v_show.sales_close_at OR now() < v_show.sales_open_at THEN
-        status := 422;
-        body := jsonb_build_object('error', 'sales_closed',
+        o_status := 422;
+        o_body := jsonb_build_object('error', 'sales_closed',
                                    'message', CASE WHEN now() < v_show.sales_open_at
                                                    THEN 'Sales for this show have not opened yet.'
                                                    ELSE 'Sales for this show are closed.' END);
@@ -229,8 +229,8 @@ BEGIN
         PERFORM 1 FROM show_seats WHERE show_id = p_show AND seat_id = ANY (v_seats) ORDER BY seat_id FOR UPDATE;
         GET DIAGNOSTICS v_found = ROW_COUNT;
         IF v_found <> cardinality(v_seats) THEN
-            status := 400;
-            body := jsonb_build_object('error', 'unknown_seat',
+            o_status := 400;
+            o_body := jsonb_build_object('error', 'unknown_seat',
                 'message', 'Some seat ids do not exist in this show.',
                 'unknown_seats', (SELECT jsonb_agg(s ORDER BY s) FROM unnest(v_seats) AS s
                                    WHERE NOT EXISTS (SELECT 1 FROM show_seats ss
@@ -251,29 +251,29 @@ BEGIN
                 RAISE EXCEPTION USING ERRCODE = 'MQ409';
             END IF;
         EXCEPTION WHEN SQLSTATE 'MQ409' THEN
-            status := 409;
-            body := jsonb_build_object('error', 'seats_unavailable',
+            o_status := 409;
+            o_body := jsonb_build_object('error', 'seats_unavailable',
                 'message', 'Some of these seats were just taken; none of them is held for you.',
                 'held_seats', (SELECT coalesce(jsonb_agg(s ORDER BY s), '[]') FROM unnest(v_seats) AS s
                                 WHERE s <> ALL (v_claimed)));
         END;
 
-        IF status IS NULL THEN
+        IF o_status IS NULL THEN
             INSERT INTO holds (hold_id, show_id, owner, seat_ids, expires_at)
             VALUES (v_hold, p_show, p_owner, v_seats, v_expires);
-            status := 200;
-            body := jsonb_build_object('hold_id', v_hold, 'show_id', p_show, 'seat_ids', to_jsonb(v_seats),
+            o_status := 200;
+            o_body := jsonb_build_object('hold_id', v_hold, 'show_id', p_show, 'seat_ids', to_jsonb(v_seats),
                                        'expires_at', to_char(v_expires AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'));
             INSERT INTO outbox (event_type, aggregate_id, payload)
             VALUES ('hold.placed', v_hold::text,
                     jsonb_build_object('hold_id', v_hold, 'show_id', p_show, 'seat_ids', to_jsonb(v_seats),
-                                       'expires_at', body->'expires_at'));
+                                       'expires_at', o_body->'expires_at'));
         END IF;
     END IF;
 
     IF p_idem_key IS NOT NULL THEN
         INSERT INTO idempotency_keys (owner, key, request_hash, response_status, response_body, expires_at)
-        VALUES (p_owner, p_idem_key, p_request_hash, status, body, now() + interval '24 hours')
+        VALUES (p_owner, p_idem_key, p_request_hash, o_status, o_body, now() + interval '24 hours')
         ON CONFLICT (owner, key) DO UPDATE
            SET request_hash = EXCLUDED.request_hash, response_status = EXCLUDED.response_status,
                response_body = EXCLUDED.response_body, created_at = now(), expires_at = EXCLUDED.expires_at;
@@ -282,8 +282,8 @@ END;
 $$;
 
 -- Releases a hold at once. Idempotent: releasing a released or expired hold succeeds and changes nothing.
--- Returns false when the hold does not exist or belongs to someone else.
-CREATE FUNCTION mq_release_hold(p_owner text, p_hold uuid) RETURNS boolean
+-- Returns the hold's show, or NULL when the hold does not exist or belongs to someone else.
+CREATE FUNCTION mq_release_hold(p_owner text, p_hold uuid) RETURNS bigint
 LANGUAGE plpgsql AS $$
 DECLARE
     v_hold holds%ROWTYPE;
@@ -291,7 +291,7 @@ DECLARE
 BEGIN
     SELECT * INTO v_hold FROM holds WHERE hold_id = p_hold AND owner = p_owner FOR UPDATE;
     IF NOT FOUND THEN
-        RETURN false;
+        RETURN NULL;
     END IF;
     PERFORM 1 FROM show_seats WHERE show_id = v_hold.show_id AND seat_id = ANY (v_hold.seat_ids)
       ORDER BY seat_id FOR UPDATE;
@@ -309,7 +309,7 @@ BEGIN
                 jsonb_build_object('hold_id', p_hold, 'show_id', v_hold.show_id, 'seat_ids', to_jsonb(v_freed),
                                    'reason', 'released'));
     END IF;
-    RETURN true;
+    RETURN v_hold.show_id;
 END;
 $$;
 

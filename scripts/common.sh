@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: AGPL-3.0-or-later
+# Shared by scripts/demo and scripts/test: install what is missing, configure and build.
+set -euo pipefail
+
+MARQUEE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD_DIR="${MARQUEE_BUILD_DIR:-$MARQUEE_ROOT/build}"
+
+# Debian 12 packages the build, the tests and the demo need.
+MARQUEE_PACKAGES=(
+  build-essential cmake ninja-build ccache pkg-config git
+  qt6-base-dev qt6-base-dev-tools qt6-declarative-dev qt6-httpserver-dev qt6-websockets-dev
+  qt6-charts-dev qt6-virtualkeyboard-dev qt6-l10n-tools qt6-tools-dev-tools
+  libqt6sql6-psql libqt6sql6-sqlite libqt6svg6
+  qml6-module-qtquick qml6-module-qtquick-controls qml6-module-qtquick-layouts qml6-module-qtquick-window
+  qml6-module-qtquick-templates qml6-module-qtquick-shapes qml6-module-qttest qml6-module-qtcharts
+  qml6-module-qtqml-workerscript qml6-module-qtquick-virtualkeyboard qml6-module-qt-labs-settings
+  libgl-dev libssl-dev libqrencode-dev libzxing-dev libgtest-dev
+  postgresql-15 postgresql-client-15 redis-server
+  xvfb xauth poppler-utils curl fonts-dejavu-core
+)
+
+log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+ensure_packages() {
+  local missing=()
+  for pkg in "${MARQUEE_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+  done
+  if [ ${#missing[@]} -eq 0 ]; then
+    return 0
+  fi
+  log "installing ${#missing[@]} missing packages: ${missing[*]}"
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+    sudo="sudo"
+  fi
+  # The Debian package of PostgreSQL starts a system cluster; Marquee never uses it (it runs its own).
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+configure_and_build() {
+  log "configuring in $BUILD_DIR"
+  if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+    cmake -S "$MARQUEE_ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  fi
+  log "building"
+  cmake --build "$BUILD_DIR" -- -j"$(nproc)"
+}
