@@ -42,18 +42,21 @@ std::optional<Principal> AuthRepository::authenticate(const QString &token)
             return principal;
         }
     }
-    QSqlDatabase db = m_database.connection();
-    QSqlQuery query(db);
-    prepareQuery(query, QStringLiteral(
+    QSqlQuery *statement = m_database.prepared(QStringLiteral(
         "SELECT 'device', d.device_id, 0, d.name, d.role, NULL::timestamptz FROM devices d "
         " WHERE d.token_hash = :h AND d.revoked_at IS NULL "
         "UNION ALL "
         "SELECT 'session', s.session_id, st.staff_id, st.name, st.role, s.expires_at FROM sessions s "
         "  JOIN staff st USING (staff_id) "
         " WHERE s.token_hash = :h AND s.ended_at IS NULL AND s.expires_at > now() AND st.disabled_at IS NULL"));
+    if (!statement)
+        return std::nullopt;
+    QSqlQuery &query = *statement;
     query.bindValue(QStringLiteral(":h"), QString::fromLatin1(hash));
-    if (!execQuery(query, "authenticate"))
+    if (!execQuery(query, "authenticate")) {
+        m_database.resetAfterError(query.lastError());
         return std::nullopt; // fail closed, and do not cache a database error
+    }
     std::optional<Principal> principal;
     if (query.next()) {
         Principal p;
@@ -65,6 +68,7 @@ std::optional<Principal> AuthRepository::authenticate(const QString &token)
         p.expiresAt = query.value(5).toDateTime();
         principal = p;
     }
+    query.finish();
     QMutexLocker lock(&m_mutex);
     if (m_cache.size() > 100000)
         m_cache.clear();

@@ -190,17 +190,27 @@ std::optional<ShowLayout> CatalogRepository::showLayout(qint64 showId)
 
 std::optional<SeatStatuses> CatalogRepository::seatStatuses(qint64 showId)
 {
-    QSqlQuery query(m_database.connection());
     // One row for the whole show: a status letter per seat in canonical order, and the sum of row versions
     // (every write bumps a row version, so the sum only grows).
-    prepareQuery(query, QStringLiteral(
+    QSqlQuery *statement = m_database.prepared(QStringLiteral(
         "SELECT string_agg(CASE WHEN status = 'held' AND hold_expires_at <= now() THEN 'a' "
         "                       ELSE left(status::text, 1) END, '' ORDER BY seat_id), sum(version) "
         "  FROM show_seats WHERE show_id = ?"));
-    query.addBindValue(showId);
-    if (!execQuery(query, "seat statuses") || !query.next() || query.value(0).isNull())
+    if (!statement)
         return std::nullopt;
-    return SeatStatuses{query.value(0).toString().toLatin1(), query.value(1).toLongLong()};
+    QSqlQuery &query = *statement;
+    query.addBindValue(showId);
+    if (!execQuery(query, "seat statuses")) {
+        m_database.resetAfterError(query.lastError());
+        return std::nullopt;
+    }
+    if (!query.next() || query.value(0).isNull()) {
+        query.finish();
+        return std::nullopt;
+    }
+    SeatStatuses statuses{query.value(0).toString().toLatin1(), query.value(1).toLongLong()};
+    query.finish();
+    return statuses;
 }
 
 } // namespace marquee::store

@@ -4,10 +4,16 @@
 #include <QLoggingCategory>
 #include <QThread>
 #include <QUuid>
+#include <memory>
 
 Q_LOGGING_CATEGORY(lcStore, "marquee.store")
 
 namespace marquee::store {
+
+namespace {
+// Prepared statements of this thread, per connection name. Destroyed before their connection is removed.
+thread_local QHash<QString, QHash<QString, std::shared_ptr<QSqlQuery>>> t_statements;
+} // namespace
 
 Database::Database(DatabaseConfig config)
     : m_config(std::move(config))
@@ -28,6 +34,7 @@ QSqlDatabase Database::connection() const
     QSqlDatabase db = QSqlDatabase::contains(name) ? QSqlDatabase::database(name, false) : QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), name);
     if (db.isOpen())
         return db;
+    t_statements.remove(name); // statements of a lost connection are gone on the server too
     db.setHostName(m_config.host);
     db.setPort(m_config.port);
     db.setDatabaseName(m_config.database);
@@ -59,9 +66,40 @@ bool Database::ping() const
     return db.isOpen() && QSqlQuery(db).exec(QStringLiteral("SELECT 1"));
 }
 
+QSqlQuery *Database::prepared(const QString &sql) const
+{
+    QSqlDatabase db = connection();
+    if (!db.isOpen())
+        return nullptr;
+    auto &statements = t_statements[connectionName()];
+    auto it = statements.find(sql);
+    if (it == statements.end()) {
+        auto query = std::make_shared<QSqlQuery>(db);
+        if (!prepareQuery(*query, sql))
+            return nullptr;
+        it = statements.insert(sql, query);
+    }
+    return it->get();
+}
+
+void Database::resetAfterError(const QSqlError &error) const
+{
+    if (error.type() != QSqlError::ConnectionError && connection().isOpen()) {
+        // A statement error leaves the connection usable; only a broken link needs a reconnect.
+        QSqlQuery probe(connection());
+        if (probe.exec(QStringLiteral("SELECT 1")))
+            return;
+    }
+    const QString name = connectionName();
+    t_statements.remove(name);
+    if (QSqlDatabase::contains(name))
+        QSqlDatabase::database(name, false).close();
+}
+
 void Database::closeThreadConnection() const
 {
     const QString name = connectionName();
+    t_statements.remove(name);
     if (!QSqlDatabase::contains(name))
         return;
     {

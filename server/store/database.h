@@ -29,6 +29,17 @@ public:
     bool ping() const;
     /** @brief Close and forget this thread's connection (call before a thread ends). */
     void closeThreadConnection() const;
+    /**
+     * @brief This thread's prepared statement for @p sql, prepared once per connection and then reused.
+     *
+     * Qt's PostgreSQL driver turns prepare() into a PREPARE round trip and a QSqlQuery's destruction into a
+     * DEALLOCATE round trip; reusing the statement makes a hot query cost one round trip. Bind with
+     * addBindValue() or bindValue() and exec(); a null pointer when the connection cannot be opened or the
+     * statement does not prepare. Valid until closeThreadConnection() or a reconnect.
+     */
+    QSqlQuery *prepared(const QString &sql) const;
+    /** @brief Drop this thread's connection after a connection-level error so the next call reconnects. */
+    void resetAfterError(const QSqlError &error) const;
 
 private:
     QString connectionName() const;

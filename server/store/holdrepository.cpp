@@ -17,12 +17,10 @@ HoldRepository::HoldRepository(const Database &database)
 HoldOutcome HoldRepository::placeHold(const QString &owner, const QString &idempotencyKey, const QByteArray &requestHash,
                                       qint64 showId, const QStringList &seatIds, int ttlSeconds)
 {
-    QSqlDatabase db = m_database.connection();
-    if (!db.isOpen())
+    QSqlQuery *statement = m_database.prepared(QStringLiteral("SELECT o_status, o_body::text FROM mq_place_hold(?, ?, ?, ?, ?::text[], ?)"));
+    if (!statement)
         return {};
-    QSqlQuery query(db);
-    if (!prepareQuery(query, QStringLiteral("SELECT o_status, o_body::text FROM mq_place_hold(?, ?, ?, ?, ?::text[], ?)")))
-        return {};
+    QSqlQuery &query = *statement;
     query.addBindValue(owner);
     query.addBindValue(idempotencyKey.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(idempotencyKey));
     query.addBindValue(QString::fromLatin1(requestHash));
@@ -30,12 +28,13 @@ HoldOutcome HoldRepository::placeHold(const QString &owner, const QString &idemp
     query.addBindValue(toPgTextArray(seatIds));
     query.addBindValue(ttlSeconds);
     if (!execQuery(query, "place hold") || !query.next()) {
-        // A dropped connection is reopened on the next call; this request fails closed.
-        if (!db.isOpen() || query.lastError().type() == QSqlError::ConnectionError)
-            db.close();
+        // This request fails closed; a dropped connection is reopened on the next call.
+        m_database.resetAfterError(query.lastError());
         return {};
     }
-    return HoldOutcome{true, query.value(0).toInt(), query.value(1).toString().toUtf8()};
+    HoldOutcome outcome{true, query.value(0).toInt(), query.value(1).toString().toUtf8()};
+    query.finish();
+    return outcome;
 }
 
 HoldRepository::Release HoldRepository::releaseHold(const QString &owner, const QString &holdId)
