@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <unistd.h>
 
 namespace marquee::test {
 
@@ -24,6 +25,9 @@ std::atomic<int> g_counter{0};
 
 TestCluster::TestCluster()
 {
+    // Under CTest a fixture runs one shared cluster for all test processes (see tests/CMakeLists.txt).
+    if (qEnvironmentVariableIsSet("MARQUEE_TEST_PGHOST"))
+        return;
     // A short path under /tmp: unix socket paths are limited to 107 bytes.
     g_dir = std::make_unique<QTemporaryDir>(QStringLiteral("/tmp/mqtest-XXXXXX"));
     g_cluster = std::make_unique<store::EmbeddedPostgres>(g_dir->path());
@@ -50,13 +54,21 @@ void TestCluster::shutdown()
 
 QString TestCluster::socketDirectory() const
 {
-    return g_cluster->socketDirectory();
+    return g_cluster ? g_cluster->socketDirectory() : qEnvironmentVariable("MARQUEE_TEST_PGHOST");
 }
 
 store::DatabaseConfig TestCluster::createDatabase(const QString &prefix)
 {
-    store::DatabaseConfig config = g_cluster->config();
-    const QString name = QStringLiteral("%1_%2_%3").arg(prefix).arg(::getpid()).arg(g_counter++);
+    store::DatabaseConfig config;
+    if (g_cluster) {
+        config = g_cluster->config();
+    } else {
+        config.host = qEnvironmentVariable("MARQUEE_TEST_PGHOST");
+        config.port = 5432;
+        config.user = QStringLiteral("marquee");
+    }
+    // Unique across the concurrent test processes that share one cluster.
+    const QString name = QStringLiteral("%1_%2_%3").arg(prefix.toLower()).arg(::getpid()).arg(g_counter++);
     {
         store::DatabaseConfig admin = config;
         admin.database = QStringLiteral("postgres");
