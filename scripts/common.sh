@@ -10,7 +10,7 @@ BUILD_DIR="${MARQUEE_BUILD_DIR:-$MARQUEE_ROOT/build}"
 MARQUEE_PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config git
   qt6-base-dev qt6-base-dev-tools qt6-declarative-dev qt6-httpserver-dev qt6-websockets-dev
-  qt6-charts-dev qt6-virtualkeyboard-dev qt6-l10n-tools qt6-tools-dev-tools
+  qt6-charts-dev qt6-virtualkeyboard-dev qt6-l10n-tools qt6-tools-dev-tools qt6-tools-dev
   libqt6sql6-psql libqt6sql6-sqlite libqt6svg6
   qml6-module-qtquick qml6-module-qtquick-controls qml6-module-qtquick-layouts qml6-module-qtquick-window
   qml6-module-qtquick-templates qml6-module-qtquick-shapes qml6-module-qttest qml6-module-qtcharts
