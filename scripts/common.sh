@@ -13,7 +13,7 @@ MARQUEE_PACKAGES=(
   qt6-charts-dev qt6-virtualkeyboard-dev qt6-l10n-tools qt6-tools-dev-tools qt6-tools-dev
   libqt6sql6-psql libqt6sql6-sqlite libqt6svg6
   qml6-module-qtquick qml6-module-qtquick-controls qml6-module-qtquick-layouts qml6-module-qtquick-window
-  qml6-module-qtquick-templates qml6-module-qtquick-shapes qml6-module-qttest qml6-module-qtcharts
+  qml6-module-qtquick-templates qml6-module-qtquick-shapes qml6-module-qttest qml6-module-qtcharts qml6-module-qt-labs-folderlistmodel
   qml6-module-qtqml-workerscript qml6-module-qtquick-virtualkeyboard qml6-module-qt-labs-settings
   libgl-dev libssl-dev libqrencode-dev libzxing-dev libgtest-dev
   postgresql-15 postgresql-client-15 redis-server
