@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+// marquee-load: a closed-loop HTTP load generator for marquee-server (scenarios holds, seatmap, healthz).
+#include "invariants.h"
+#include "loadengine.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTextStream>
+#include <QUrl>
+#include <map>
+#include <mutex>
+#include <random>
+
+using namespace marquee::bench;
+
+namespace {
+
+QString usage()
+{
+    return QStringLiteral(
+        "Usage: marquee-load SCENARIO [options]\n"
+        "Scenarios:\n"
+        "  healthz     GET /healthz (the anchor for the server's own request rate)\n"
+        "  seatmap     GET /api/v1/shows/ID/seatmap; --etag sends the last ETag in If-None-Match (304s)\n"
+        "  holds       POST /api/v1/shows/ID/hold of 1-4 adjacent seats, each request with its own Idempotency-Key\n"
+        "Options:\n"
+        "  --url URL               server (default http://127.0.0.1:8080)\n"
+        "  --clients N             concurrent clients, one keep-alive connection each (default 64)\n"
+        "  --threads N             generator threads; connections are spread over them (default 1)\n"
+        "  --duration S            measuring window in seconds (default 10)\n"
+        "  --warmup S              seconds before the window, not measured (default 1)\n"
+        "  --show ID               the show (seatmap, holds)\n"
+        "  --token TOKEN           bearer token for every client, or\n"
+        "  --tokens FILE           one token per line; client i uses line i modulo the count (its own device)\n"
+        "  --seats uniform|hot-rows  seat choice (default uniform); hot-rows sends --hot-share of the groups\n"
+        "                          into the first --hot-rows fraction of the layout's rows (defaults 0.8, 0.05)\n"
+        "  --group MIN-MAX         group size range (default 1-4)\n"
+        "  --etag                  seatmap: revalidate with If-None-Match\n"
+        "  --deflate               seatmap: send Accept-Encoding: deflate (the compressed body is not inflated)\n"
+        "  --database-url URL      after holds: check the invariants against the server's database\n"
+        "  --seed N                random seed (default: from the clock)\n"
+        "Prints throughput, latency percentiles, status counts and a final 'RESULT key=value' line.\n"
+        "Exit status 1 when an invariant fails, 2 on bad usage or set-up failure.\n");
+}
+
+/** @brief Seats of the show grouped by row, for picking adjacent groups. */
+struct SeatCatalog {
+    std::vector<std::vector<std::string>> rows; ///< seat ids of each row, by seat number
+    std::vector<size_t> seatRow;                ///< row index of every seat (uniform pick over seats)
+    size_t hotRows = 0;                         ///< the first hotRows rows are the hot ones
+};
+
+std::optional<SeatCatalog> loadSeats(const EngineOptions &engine, qint64 showId, const std::string &token, double hotRowsFraction,
+                                     QString *error)
+{
+    std::string body;
+    const int status = blockingGet(engine.host, engine.port, "/api/v1/shows/" + std::to_string(showId) + "/seatmap", token, &body);
+    if (status != 200) {
+        *error = QStringLiteral("seat map of show %1: HTTP %2 %3").arg(showId).arg(status).arg(QString::fromStdString(body.substr(0, 300)));
+        return std::nullopt;
+    }
+    const QJsonObject map = QJsonDocument::fromJson(QByteArray::fromStdString(body)).object();
+    SeatCatalog catalog;
+    std::map<QString, size_t> rowIndex;
+    // Row order as the layout lists them (front to back for a cinema).
+    for (const QJsonValue &row : map.value(QStringLiteral("layout")).toObject().value(QStringLiteral("rows")).toArray()) {
+        const QString label = row.toObject().value(QStringLiteral("label")).toString();
+        if (!rowIndex.count(label)) {
+            rowIndex[label] = catalog.rows.size();
+            catalog.rows.emplace_back();
+        }
+    }
+    std::vector<std::vector<std::pair<int, std::string>>> numbered(catalog.rows.size());
+    for (const QJsonValue &value : map.value(QStringLiteral("seats")).toArray()) {
+        const QJsonObject seat = value.toObject();
+        const QString row = seat.value(QStringLiteral("row")).toString();
+        auto it = rowIndex.find(row);
+        if (it == rowIndex.end()) {
+            it = rowIndex.emplace(row, catalog.rows.size()).first;
+            catalog.rows.emplace_back();
+            numbered.emplace_back();
+        }
+        numbered[it->second].emplace_back(seat.value(QStringLiteral("number")).toInt(), seat.value(QStringLiteral("seat_id")).toString().toStdString());
+    }
+    for (size_t r = 0; r < numbered.size(); ++r) {
+        std::sort(numbered[r].begin(), numbered[r].end());
+        for (auto &[number, id] : numbered[r]) {
+            catalog.rows[r].push_back(id);
+            catalog.seatRow.push_back(r);
+        }
+    }
+    if (catalog.seatRow.empty()) {
+        *error = QStringLiteral("show %1 has no seats").arg(showId);
+        return std::nullopt;
+    }
+    catalog.hotRows = std::max<size_t>(1, size_t(double(catalog.rows.size()) * hotRowsFraction));
+    return catalog;
+}
+
+std::string authHeader(const std::string &token)
+{
+    return token.empty() ? std::string() : "Authorization: Bearer " + token + "\r\n";
+}
+
+class HealthSession : public Session
+{
+public:
+    void request(std::string &out) override { out = "GET /healthz HTTP/1.1\r\nHost: bench\r\n\r\n"; }
+    void response(int, std::string_view, std::string_view, bool) override {}
+};
+
+class SeatMapSession : public Session
+{
+public:
+    SeatMapSession(qint64 showId, const std::string &token, bool revalidate, bool deflate)
+        : m_prefix("GET /api/v1/shows/" + std::to_string(showId) + "/seatmap HTTP/1.1\r\nHost: bench\r\n" + authHeader(token)
+                   + (deflate ? "Accept-Encoding: deflate\r\n" : ""))
+        , m_revalidate(revalidate)
+    {
+    }
+    void request(std::string &out) override
+    {
+        out = m_prefix;
+        if (m_revalidate && !m_etag.empty())
+            out += "If-None-Match: " + m_etag + "\r\n";
+        out += "\r\n";
+    }
+    void response(int status, std::string_view head, std::string_view, bool) override
+    {
+        if (status != 200 && status != 304)
+            return;
+        const size_t at = head.find("\r\nETag: ");
+        if (at == std::string_view::npos)
+            return;
+        const size_t end = head.find("\r\n", at + 8);
+        m_etag = std::string(head.substr(at + 8, end == std::string_view::npos ? std::string_view::npos : end - at - 8));
+    }
+
+private:
+    std::string m_prefix;
+    bool m_revalidate;
+    std::string m_etag;
+};
+
+struct HoldOptions {
+    bool hotRows = false;
+    double hotShare = 0.8;
+    int groupMin = 1;
+    int groupMax = 4;
+};
+
+qint64 parseIsoMs(std::string_view text)
+{
+    const QDateTime time = QDateTime::fromString(QString::fromLatin1(text.data(), qsizetype(text.size())), Qt::ISODateWithMs);
+    return time.isValid() ? time.toMSecsSinceEpoch() : 0;
+}
+
+// The value of a top-level string member; tolerates the space PostgreSQL's jsonb output puts after the colon.
+std::string_view jsonString(std::string_view body, std::string_view key)
+{
+    const std::string needle = "\"" + std::string(key) + "\":";
+    const size_t at = body.find(needle);
+    if (at == std::string_view::npos)
+        return {};
+    size_t start = at + needle.size();
+    while (start < body.size() && body[start] == ' ')
+        ++start;
+    if (start >= body.size() || body[start] != '"')
+        return {};
+    ++start;
+    const size_t end = body.find('"', start);
+    return end == std::string_view::npos ? std::string_view() : body.substr(start, end - start);
+}
+
+class HoldSession : public Session
+{
+public:
+    HoldSession(int index, qint64 showId, const std::string &token, const SeatCatalog &catalog, const HoldOptions &options, uint64_t seed)
+        : m_prefix("POST /api/v1/shows/" + std::to_string(showId) + "/hold HTTP/1.1\r\nHost: bench\r\n" + authHeader(token)
+                   + "Content-Type: application/json\r\n")
+        , m_keyPrefix("load-" + std::to_string(seed) + "-" + std::to_string(index) + "-")
+        , m_catalog(catalog)
+        , m_options(options)
+        , m_random(seed * 1000003u + uint64_t(index))
+    {
+    }
+
+    void request(std::string &out) override
+    {
+        const size_t row = pickRow();
+        const std::vector<std::string> &seats = m_catalog.rows[row];
+        const int wanted = std::uniform_int_distribution<int>(m_options.groupMin, m_options.groupMax)(m_random);
+        const size_t group = std::min(seats.size(), size_t(wanted));
+        const size_t first = std::uniform_int_distribution<size_t>(0, seats.size() - group)(m_random);
+        m_pending.assign(seats.begin() + qsizetype(first), seats.begin() + qsizetype(first + group));
+        std::string body = "{\"seat_ids\":[";
+        for (size_t i = 0; i < m_pending.size(); ++i)
+            body += (i ? ",\"" : "\"") + m_pending[i] + "\"";
+        body += "]}";
+        out = m_prefix;
+        out += "Idempotency-Key: " + m_keyPrefix + std::to_string(++m_counter) + "\r\n";
+        out += "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
+        out += body;
+    }
+
+    void response(int status, std::string_view, std::string_view body, bool) override
+    {
+        if (status != 200)
+            return;
+        Grant grant;
+        grant.holdId = std::string(jsonString(body, "hold_id"));
+        grant.seats = m_pending;
+        grant.receivedMs = wallMs();
+        grant.expiresMs = parseIsoMs(jsonString(body, "expires_at"));
+        if (grant.holdId.empty() || grant.expiresMs == 0)
+            ++unparsed;
+        grants.push_back(std::move(grant));
+    }
+
+    std::vector<Grant> grants;
+    size_t unparsed = 0; ///< 200s without a readable hold_id or expires_at
+
+private:
+    size_t pickRow()
+    {
+        if (m_options.hotRows && std::uniform_real_distribution<double>(0, 1)(m_random) < m_options.hotShare)
+            return std::uniform_int_distribution<size_t>(0, m_catalog.hotRows - 1)(m_random);
+        return m_catalog.seatRow[std::uniform_int_distribution<size_t>(0, m_catalog.seatRow.size() - 1)(m_random)];
+    }
+
+    std::string m_prefix;
+    std::string m_keyPrefix;
+    const SeatCatalog &m_catalog;
+    const HoldOptions &m_options;
+    std::mt19937_64 m_random;
+    std::vector<std::string> m_pending;
+    uint64_t m_counter = 0;
+};
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    QStringList args = app.arguments().mid(1);
+    if (args.isEmpty() || args.contains(QStringLiteral("--help")) || args.contains(QStringLiteral("-h"))) {
+        out << usage();
+        return args.isEmpty() ? 2 : 0;
+    }
+    const QString scenario = args.takeFirst();
+    EngineOptions engine;
+    int clients = 64;
+    qint64 showId = 0;
+    QString token, tokenFile, databaseUrl;
+    HoldOptions holdOptions;
+    double hotRowsFraction = 0.05;
+    bool revalidate = false;
+    bool deflate = false;
+    uint64_t seed = uint64_t(wallMs());
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString option = args[i];
+        if (option == QLatin1String("--etag")) {
+            revalidate = true;
+            continue;
+        }
+        if (option == QLatin1String("--deflate")) {
+            deflate = true;
+            continue;
+        }
+        if (i + 1 >= args.size()) {
+            err << "marquee-load: " << option << " needs a value\n";
+            return 2;
+        }
+        const QString value = args[++i];
+        if (option == QLatin1String("--url")) {
+            const QUrl url(value);
+            engine.host = url.host();
+            engine.port = quint16(url.port(80));
+        } else if (option == QLatin1String("--clients")) {
+            clients = value.toInt();
+        } else if (option == QLatin1String("--threads")) {
+            engine.threads = value.toInt();
+        } else if (option == QLatin1String("--duration")) {
+            engine.durationSeconds = value.toDouble();
+        } else if (option == QLatin1String("--warmup")) {
+            engine.warmupSeconds = value.toDouble();
+        } else if (option == QLatin1String("--show")) {
+            showId = value.toLongLong();
+        } else if (option == QLatin1String("--token")) {
+            token = value;
+        } else if (option == QLatin1String("--tokens")) {
+            tokenFile = value;
+        } else if (option == QLatin1String("--seats")) {
+            holdOptions.hotRows = value == QLatin1String("hot-rows");
+            if (!holdOptions.hotRows && value != QLatin1String("uniform")) {
+                err << "marquee-load: --seats is uniform or hot-rows\n";
+                return 2;
+            }
+        } else if (option == QLatin1String("--hot-share")) {
+            holdOptions.hotShare = value.toDouble();
+        } else if (option == QLatin1String("--hot-rows")) {
+            hotRowsFraction = value.toDouble();
+        } else if (option == QLatin1String("--group")) {
+            const QStringList parts = value.split(QLatin1Char('-'));
+            holdOptions.groupMin = parts.value(0).toInt();
+            holdOptions.groupMax = parts.size() > 1 ? parts.value(1).toInt() : holdOptions.groupMin;
+        } else if (option == QLatin1String("--database-url")) {
+            databaseUrl = value;
+        } else if (option == QLatin1String("--seed")) {
+            seed = value.toULongLong();
+        } else {
+            err << "marquee-load: unknown option " << option << "\n" << usage();
+            return 2;
+        }
+    }
+    if (clients < 1 || engine.durationSeconds <= 0 || holdOptions.groupMin < 1 || holdOptions.groupMax < holdOptions.groupMin) {
+        err << "marquee-load: bad --clients, --duration or --group\n";
+        return 2;
+    }
+
+    std::vector<std::string> tokens;
+    if (!tokenFile.isEmpty()) {
+        QFile file(tokenFile);
+        if (!file.open(QIODevice::ReadOnly | QIODevice::Text)) {
+            err << "marquee-load: cannot read " << tokenFile << "\n";
+            return 2;
+        }
+        while (!file.atEnd()) {
+            const QByteArray line = file.readLine().trimmed();
+            if (!line.isEmpty())
+                tokens.push_back(line.toStdString());
+        }
+    }
+    if (!token.isEmpty())
+        tokens.push_back(token.toStdString());
+    auto tokenOf = [&](int i) { return tokens.empty() ? std::string() : tokens[size_t(i) % tokens.size()]; };
+
+    std::vector<std::unique_ptr<Session>> sessions;
+    std::optional<SeatCatalog> catalog;
+    std::optional<InvariantChecker> checker;
+    QString since;
+    if (scenario == QLatin1String("healthz")) {
+        for (int i = 0; i < clients; ++i)
+            sessions.push_back(std::make_unique<HealthSession>());
+    } else if (scenario == QLatin1String("seatmap")) {
+        for (int i = 0; i < clients; ++i)
+            sessions.push_back(std::make_unique<SeatMapSession>(showId, tokenOf(i), revalidate, deflate));
+    } else if (scenario == QLatin1String("holds")) {
+        QString error;
+        catalog = loadSeats(engine, showId, tokenOf(0), hotRowsFraction, &error);
+        if (!catalog) {
+            err << "marquee-load: " << error << "\n";
+            return 2;
+        }
+        out << "show " << showId << ": " << catalog->seatRow.size() << " seats in " << catalog->rows.size() << " rows; "
+            << clients << " clients with " << std::max<size_t>(1, tokens.size()) << " tokens; seats "
+            << (holdOptions.hotRows ? QStringLiteral("hot-rows") : QStringLiteral("uniform")) << ", groups " << holdOptions.groupMin << "-"
+            << holdOptions.groupMax << Qt::endl;
+        if (!databaseUrl.isEmpty()) {
+            checker.emplace(databaseUrl);
+            if (!checker->open(&error)) {
+                err << "marquee-load: database for the invariant check: " << error << "\n";
+                return 2;
+            }
+            since = checker->databaseNow();
+        }
+        for (int i = 0; i < clients; ++i)
+            sessions.push_back(std::make_unique<HoldSession>(i, showId, tokenOf(i), *catalog, holdOptions, seed));
+    } else {
+        err << "marquee-load: unknown scenario " << scenario << "\n" << usage();
+        return 2;
+    }
+
+    LoadEngine loadEngine(engine);
+    Stats stats = loadEngine.run(sessions);
+    out << stats.report(QStringLiteral("%1: %2 clients, %3 generator threads, %4 s after %5 s warm-up")
+                            .arg(scenario)
+                            .arg(clients)
+                            .arg(engine.threads)
+                            .arg(engine.durationSeconds)
+                            .arg(engine.warmupSeconds));
+    int rc = 0;
+    QString extra;
+    if (scenario == QLatin1String("holds")) {
+        std::vector<Grant> grants;
+        size_t unparsed = 0;
+        for (auto &session : sessions) {
+            auto &mine = static_cast<HoldSession &>(*session).grants;
+            unparsed += static_cast<HoldSession &>(*session).unparsed;
+            std::move(mine.begin(), mine.end(), std::back_inserter(grants));
+        }
+        if (unparsed) {
+            out << "  FAIL: " << unparsed << " answers 200 without a readable hold_id or expires_at\n";
+            rc = 1;
+        }
+        size_t seats = 0;
+        for (const Grant &grant : grants)
+            seats += grant.seats.size();
+        out << "  granted      " << grants.size() << " holds, " << seats << " seats (including warm-up and drain)\n";
+        extra = QStringLiteral(" granted=%1 granted_seats=%2").arg(grants.size()).arg(seats);
+        if (checker) {
+            const bool ok = checker->check(showId, grants, since) && unparsed == 0;
+            extra += QStringLiteral(" invariants=%1").arg(ok ? QStringLiteral("ok") : QStringLiteral("FAIL"));
+            if (!ok)
+                rc = 1;
+        }
+    }
+    out << stats.resultLine(scenario) << extra << Qt::endl;
+    return rc;
+}
