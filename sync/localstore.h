@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include <QByteArray>
+#include <QDateTime>
+#include <QHash>
+#include <QJsonObject>
+#include <QList>
+#include <QSqlDatabase>
+#include <QString>
+#include <functional>
+#include <optional>
+
+namespace marquee::sync {
+
+/** @brief Where a queued action stands. */
+enum class ActionState {
+    Pending = 0, ///< waiting to be sent (again)
+    Done = 1,    ///< the server gave a definite answer (stored in resultStatus/resultBody)
+    Parked = 2,  ///< poison: retrying cannot fix it; kept with a visible reason, no longer blocks its group
+};
+
+/** @brief A write the kiosk wants the server to apply, queued durably before it is sent. */
+struct NewAction {
+    QString kind;           ///< "hold", "create_order", "confirm_order", "release_hold", "checkin", "http"...
+    QString method = QStringLiteral("POST");
+    QString path;           ///< request path, e.g. /api/v1/orders/{id}/confirm
+    QJsonObject body;       ///< JSON body (empty object for none)
+    QString idempotencyKey; ///< unique per action; the server returns the stored result on a retry
+    QString group;          ///< ordering group (order or booking id); actions of one group replay in order
+};
+
+/** @brief A queued action as stored. */
+struct PendingAction : NewAction {
+    qint64 id = 0;
+    QDateTime createdAt;
+    int attempts = 0;
+    QDateTime nextAttemptAt;
+    QString lastError;
+    ActionState state = ActionState::Pending;
+    int resultStatus = 0;   ///< HTTP status of the definite answer (Done or Parked), 0 otherwise
+    QByteArray resultBody;  ///< body of that answer
+};
+
+/** @brief A card payment as the terminal reported it, journaled before anything is sent. */
+struct PaymentRecord {
+    QString intentId;        ///< payment_intent_id (primary key)
+    QString orderId;
+    qint64 amountMinor = 0;
+    QString currency;
+    QString terminalResult;  ///< "approved", "declined" or "unknown"
+    QString state;           ///< "awaiting_confirm", "confirmed", "refund_due", "failed"
+    QString bookingId;
+    QString bookingRef;
+    QString note;            ///< what happened last, for the customer and the manager
+    QDateTime createdAt;
+    QDateTime updatedAt;
+};
+
+/** @brief A printed ticket; never deleted. */
+struct TicketRecord {
+    QString ticketId;
+    QString bookingId;
+    QString bookingRef;
+    qint64 showId = 0;
+    QString seatId;
+    QString qr;
+    QDateTime printedAt;
+    int reprints = 0;
+    QString reconciliation = QStringLiteral("unknown"); ///< "confirmed", "voided" or "unknown"
+    QString note;
+};
+
+/** @brief A public ticket-signing key (GET /api/v1/keys). */
+struct PublicKey {
+    quint32 keyId = 0;
+    QByteArray publicKey; ///< raw 32 bytes
+    qint64 venueId = 0;
+    QDateTime notAfter;
+};
+
+/** @brief A revoked ticket (GET /api/v1/revocations). */
+struct Revocation {
+    QString ticketId;
+    QDateTime revokedAt;
+    QString reason;
+};
+
+/** @brief One event of the server's feed (GET /api/v1/events). */
+struct FeedEvent {
+    QString eventId;
+    QString type;
+    QString aggregateId;
+    QJsonObject payload;
+    QString createdAt;
+};
+
+/** @brief A check-in scan made at the door, online or not. */
+struct CheckinScan {
+    QString nonce;        ///< unique per scan; makes the upload safe to retry
+    QString qr;
+    QString ticketId;     ///< decoded from the QR when it could be
+    QDateTime scannedAt;  ///< real time of the scan
+    QString localResult;  ///< what the kiosk decided offline ("ok", "revoked", "invalid_signature"...)
+    QString uploadState = QStringLiteral("pending"); ///< "pending", "uploaded", "parked"
+    QString serverResult; ///< the server's result once uploaded ("ok", "already_redeemed"...)
+    QByteArray serverResponse;
+};
+
+/**
+ * @brief Everything the kiosk must not forget, in one SQLite file: the queue of pending actions, the payment
+ * and ticket journals, the catalog cache, public keys and revocations, feed cursors and check-in scans.
+ *
+ * WAL with synchronous=FULL: a method that returned true has been fsynced. The schema is versioned with
+ * PRAGMA user_version; each migration runs in one transaction. The store opens one connection per thread
+ * (named after the file and the thread), so one LocalStore may be used from several threads.
+ */
+class LocalStore
+{
+public:
+    /** @brief The schema version this build writes. */
+    static constexpr int kSchemaVersion = 1;
+
+    LocalStore();
+    ~LocalStore();
+    LocalStore(const LocalStore &) = delete;
+    LocalStore &operator=(const LocalStore &) = delete;
+
+    /** @brief Open (creating and migrating) the store at @p path; false with errorString() on failure. */
+    bool open(const QString &path);
+    void close();
+    bool isOpen() const { return m_open; }
+    QString path() const { return m_path; }
+    QString errorString() const { return m_error; }
+    /** @brief PRAGMA user_version of the open file. */
+    int schemaVersion();
+
+    /** @brief Run @p work in one transaction (nested calls join the outer one); commit when it returns true. */
+    bool transaction(const std::function<bool()> &work);
+
+    // --- queue ---------------------------------------------------------------------------------------------
+    /** @brief Queue an action; enqueueing the same idempotency key twice returns the first id. */
+    std::optional<qint64> enqueue(const NewAction &action);
+    std::optional<PendingAction> action(qint64 id);
+    std::optional<PendingAction> actionByKey(const QString &idempotencyKey);
+    /**
+     * @brief The head (oldest pending action) of each group whose next attempt is due at @p now, oldest first.
+     */
+    QList<PendingAction> dueActions(const QDateTime &now, int limit);
+    /** @brief The earliest next attempt among group heads, if any action is pending. */
+    std::optional<QDateTime> nextAttemptAt();
+    bool markDone(qint64 id, int status, const QByteArray &body);
+    bool scheduleRetry(qint64 id, const QDateTime &nextAttemptAt, const QString &error);
+    bool park(qint64 id, const QString &reason, int status = 0, const QByteArray &body = {});
+    /** @brief Put a parked action back in the queue (a manager fixed the cause). */
+    bool unpark(qint64 id);
+    int pendingCount();
+    int parkedCount();
+    QList<PendingAction> actions(ActionState state, int limit = 1000);
+
+    // --- payment journal ----------------------------------------------------------------------------------
+    /** @brief Journal a payment (insert or replace) and queue @p followUp (for example its confirm) atomically. */
+    bool recordPayment(const PaymentRecord &payment, const std::optional<NewAction> &followUp = std::nullopt);
+    bool setPaymentState(const QString &intentId, const QString &state, const QString &note, const QString &bookingId = {},
+                         const QString &bookingRef = {});
+    std::optional<PaymentRecord> payment(const QString &intentId);
+    QList<PaymentRecord> payments();
+
+    // --- ticket journal -----------------------------------------------------------------------------------
+    /** @brief Journal printed tickets in one transaction; a ticket already journaled counts as a reprint. */
+    bool journalPrintedTickets(const QList<TicketRecord> &tickets);
+    bool recordReprint(const QString &ticketId);
+    bool setTicketReconciliation(const QString &ticketId, const QString &state, const QString &note);
+    std::optional<TicketRecord> ticket(const QString &ticketId);
+    QList<TicketRecord> tickets();
+    QList<TicketRecord> ticketsByBookingRef(const QString &bookingRef);
+
+    // --- caches -------------------------------------------------------------------------------------------
+    /** @brief Cache a server document (catalog page, seat map) under @p key. */
+    bool putCache(const QString &key, const QByteArray &document);
+    std::optional<QByteArray> cached(const QString &key);
+
+    bool replacePublicKeys(const QList<PublicKey> &keys);
+    QList<PublicKey> publicKeys();
+    QHash<quint32, QByteArray> publicKeysById();
+
+    /** @brief Add revocations and move the "revocations" cursor in one transaction. */
+    bool addRevocations(const QList<Revocation> &revocations, const QString &nextCursor);
+    std::optional<Revocation> revocation(const QString &ticketId);
+
+    /** @brief Store feed events not seen before (by event id) and the "events" cursor in one transaction. */
+    bool storeEvents(const QList<FeedEvent> &events, const QString &nextCursor, int *newEvents = nullptr);
+    int eventCount();
+    QList<FeedEvent> events(int limit = 1000);
+
+    QString cursor(const QString &name);
+    bool setCursor(const QString &name, const QString &value);
+
+    // --- check-in -----------------------------------------------------------------------------------------
+    /** @brief Record a scan and queue its upload in one transaction. */
+    bool recordScan(const CheckinScan &scan, const std::optional<NewAction> &upload);
+    bool setScanResult(const QString &nonce, const QString &uploadState, const QString &serverResult, const QByteArray &response);
+    std::optional<CheckinScan> scan(const QString &nonce);
+    QList<CheckinScan> scans();
+
+    // --- reconciliation reports ---------------------------------------------------------------------------
+    bool saveReport(const QByteArray &json);
+    std::optional<QByteArray> lastReport();
+
+private:
+    QSqlDatabase db();
+    bool migrate();
+    bool exec(const QString &sql, const QVariantList &values = {});
+    bool fail(const QString &what, const QString &detail);
+
+    QString m_path;
+    QString m_connectionPrefix;
+    QString m_error;
+    bool m_open = false;
+};
+
+/** @brief Wire name of an action state: "pending", "done", "parked". */
+QString toString(ActionState state);
+
+} // namespace marquee::sync

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "offlinecheckin.h"
+#include "syncengine.h"
+#include "synclog.h"
+
+#include <QUuid>
+
+namespace marquee::sync {
+
+OfflineCheckin::OfflineCheckin(LocalStore &store, SyncEngine *engine)
+    : m_store(store)
+    , m_engine(engine)
+{
+}
+
+ScanOutcome OfflineCheckin::scan(const QString &qr, qint64 showId, const QDateTime &now)
+{
+    ScanOutcome outcome;
+    outcome.nonce = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    outcome.scannedAt = now.isValid() ? now.toUTC() : QDateTime::currentDateTimeUtc();
+
+    const TicketVerification verification = TicketCodec::verify(qr.trimmed(), m_store.publicKeysById());
+    outcome.ticket = verification.payload;
+    const QString ticketId = verification.result == TicketCheck::Malformed ? QString() : verification.payload.ticketId.toString(QUuid::WithoutBraces);
+    const qint64 at = outcome.scannedAt.toSecsSinceEpoch();
+    switch (verification.result) {
+    case TicketCheck::Malformed:
+        outcome.result = QStringLiteral("malformed");
+        break;
+    case TicketCheck::UnknownKey:
+        outcome.result = QStringLiteral("unknown_key");
+        break;
+    case TicketCheck::InvalidSignature:
+        outcome.result = QStringLiteral("invalid_signature");
+        break;
+    case TicketCheck::Ok:
+        if (m_store.revocation(ticketId))
+            outcome.result = QStringLiteral("revoked");
+        else if (showId > 0 && verification.payload.showId != showId)
+            outcome.result = QStringLiteral("wrong_show");
+        else if (at < verification.payload.validFrom)
+            outcome.result = QStringLiteral("not_yet_valid");
+        else if (at >= verification.payload.validUntil)
+            outcome.result = QStringLiteral("expired");
+        else
+            outcome.result = QStringLiteral("ok");
+        break;
+    }
+    // One entry per ticket at this door: an earlier admitted scan of the same ticket wins.
+    if (outcome.result == QLatin1String("ok")) {
+        for (const CheckinScan &earlier : m_store.scans()) {
+            if (earlier.ticketId == ticketId && earlier.localResult == QLatin1String("ok")) {
+                outcome.result = QStringLiteral("already_redeemed");
+                break;
+            }
+        }
+    }
+
+    CheckinScan scan;
+    scan.nonce = outcome.nonce;
+    scan.qr = qr;
+    scan.ticketId = ticketId;
+    scan.scannedAt = outcome.scannedAt;
+    scan.localResult = outcome.result;
+    std::optional<NewAction> upload;
+    if (verification.result != TicketCheck::Malformed) {
+        // The server is the judge across doors; a QR we could not even parse is not worth its time.
+        NewAction action;
+        action.kind = QStringLiteral("checkin");
+        action.method = QStringLiteral("POST");
+        action.path = QStringLiteral("/api/v1/checkin");
+        action.body = QJsonObject{{QStringLiteral("qr"), qr},
+                                  {QStringLiteral("nonce"), outcome.nonce},
+                                  {QStringLiteral("scanned_at"), outcome.scannedAt.toString(Qt::ISODateWithMs)}};
+        action.idempotencyKey = outcome.nonce;
+        action.group = QStringLiteral("checkin:") + outcome.nonce;
+        upload = action;
+    } else {
+        scan.uploadState = QStringLiteral("local_only");
+    }
+    outcome.recorded = m_store.recordScan(scan, upload);
+    if (!outcome.recorded)
+        qCWarning(lcSync) << "could not journal a scan:" << m_store.errorString();
+    if (m_engine && upload)
+        m_engine->kick();
+    return outcome;
+}
+
+} // namespace marquee::sync

@@ -1,0 +1,466 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "syncengine.h"
+#include "synclog.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QUuid>
+#include <cmath>
+
+namespace marquee::sync {
+
+SyncEngine::SyncEngine(LocalStore &store, ApiClient &api, QObject *parent)
+    : SyncEngine(store, api, Options{}, parent)
+{
+}
+
+SyncEngine::SyncEngine(LocalStore &store, ApiClient &api, const Options &options, QObject *parent)
+    : QObject(parent)
+    , m_store(store)
+    , m_api(api)
+    , m_options(options)
+    , m_random(QRandomGenerator::securelySeeded())
+{
+    m_probeTimer.setSingleShot(true);
+    connect(&m_probeTimer, &QTimer::timeout, this, &SyncEngine::probe);
+    m_retryTimer.setSingleShot(true);
+    connect(&m_retryTimer, &QTimer::timeout, this, &SyncEngine::pump);
+    m_feedTimer.setInterval(m_options.feedIntervalMs);
+    connect(&m_feedTimer, &QTimer::timeout, this, &SyncEngine::refreshFeeds);
+}
+
+SyncEngine::~SyncEngine()
+{
+    stop();
+}
+
+void SyncEngine::start()
+{
+    m_running = true;
+    refreshCounts();
+    probe();
+}
+
+void SyncEngine::stop()
+{
+    m_running = false;
+    m_probeTimer.stop();
+    m_retryTimer.stop();
+    m_feedTimer.stop();
+    if (!m_outcomes.isEmpty())
+        flushOutcomes();
+}
+
+int SyncEngine::backoffMs(int attempts)
+{
+    const double base = m_options.backoffBaseMs * std::pow(2.0, std::min(attempts, 20));
+    const double capped = std::min<double>(base, m_options.backoffMaxMs);
+    const double factor = 1.0 + m_options.jitter * (2.0 * m_random.generateDouble() - 1.0);
+    return std::max(1, static_cast<int>(capped * factor));
+}
+
+// --- online / offline ------------------------------------------------------------------------------------
+
+void SyncEngine::probe()
+{
+    if (!m_running || m_probing)
+        return;
+    m_probing = true;
+    const int saved = m_api.timeoutMs();
+    m_api.setTimeoutMs(m_options.probeTimeoutMs);
+    m_api.health([this](const ApiResult &result) {
+        m_probing = false;
+        if (result.ok())
+            noteSuccess(true);
+        else
+            noteFailure();
+        if (!m_running)
+            return;
+        // While coming back, confirm quickly; otherwise probe at the normal cadence.
+        const bool recovering = !m_online && m_successes > 0;
+        m_probeTimer.start(recovering ? m_options.recoveryProbeMs : m_options.probeIntervalMs);
+    });
+    m_api.setTimeoutMs(saved);
+}
+
+void SyncEngine::noteSuccess(bool fromProbe)
+{
+    m_failures = 0;
+    if (m_online)
+        return;
+    // Only probes bring us back online: a late answer to an old request says little about the link now.
+    if (fromProbe && ++m_successes >= m_options.successesToOnline)
+        setOnline(true);
+}
+
+void SyncEngine::noteFailure()
+{
+    m_successes = 0;
+    if (++m_failures >= m_options.failuresToOffline && m_online)
+        setOnline(false);
+}
+
+void SyncEngine::setOnline(bool online)
+{
+    if (m_online == online)
+        return;
+    m_online = online;
+    m_successes = 0;
+    m_failures = 0;
+    qCInfo(lcSync) << (online ? "online" : "offline");
+    Q_EMIT onlineChanged(online);
+    if (online) {
+        if (m_options.followFeeds) {
+            refreshFeeds();
+            m_feedTimer.start();
+        }
+        kick();
+    } else {
+        m_feedTimer.stop();
+        m_retryTimer.stop();
+        if (!m_probeTimer.isActive() && !m_probing)
+            m_probeTimer.start(m_options.recoveryProbeMs);
+    }
+}
+
+// --- queue -----------------------------------------------------------------------------------------------
+
+std::optional<qint64> SyncEngine::enqueue(const NewAction &action)
+{
+    const auto id = m_store.enqueue(action);
+    refreshCounts();
+    kick();
+    return id;
+}
+
+std::optional<qint64> SyncEngine::queueConfirm(const QString &orderId, const QString &paymentIntentId, qint64 amountMinor, const QString &currency)
+{
+    PaymentRecord payment;
+    payment.intentId = paymentIntentId;
+    payment.orderId = orderId;
+    payment.amountMinor = amountMinor;
+    payment.currency = currency;
+    payment.terminalResult = QStringLiteral("approved");
+    payment.state = QStringLiteral("awaiting_confirm");
+    payment.note = QStringLiteral("The terminal approved the payment; the booking is being confirmed.");
+    NewAction confirm;
+    confirm.kind = QStringLiteral("confirm_order");
+    confirm.method = QStringLiteral("POST");
+    confirm.path = ApiClient::confirmPath(orderId);
+    confirm.body = QJsonObject{{QStringLiteral("payment_intent_id"), paymentIntentId}};
+    confirm.idempotencyKey = paymentIntentId;
+    confirm.group = QStringLiteral("order:") + orderId;
+    if (!m_store.recordPayment(payment, confirm))
+        return std::nullopt;
+    refreshCounts();
+    kick();
+    const auto action = m_store.actionByKey(paymentIntentId);
+    return action ? std::optional<qint64>(action->id) : std::nullopt;
+}
+
+bool SyncEngine::retryParked(qint64 actionId)
+{
+    const bool ok = m_store.unpark(actionId);
+    refreshCounts();
+    kick();
+    return ok;
+}
+
+void SyncEngine::kick()
+{
+    if (m_pumpScheduled || !m_running)
+        return;
+    m_pumpScheduled = true;
+    QTimer::singleShot(0, this, [this] {
+        m_pumpScheduled = false;
+        pump();
+    });
+}
+
+void SyncEngine::pump()
+{
+    if (!m_running || !m_online)
+        return;
+    // Refill only when nothing is in flight or uncommitted, so that no stale row is ever sent twice at once.
+    if (m_ready.empty() && m_inFlight.isEmpty()) {
+        const QList<PendingAction> due = m_store.dueActions(QDateTime::currentDateTimeUtc(), m_options.batchSize);
+        m_ready.assign(due.begin(), due.end());
+    }
+    while (!m_ready.empty() && m_inFlight.size() < m_options.maxInFlight && m_online) {
+        PendingAction action = m_ready.front();
+        m_ready.pop_front();
+        if (m_inFlight.contains(action.id) || m_busyGroups.contains(action.group))
+            continue;
+        dispatch(action);
+    }
+    if (m_inFlight.isEmpty() && m_ready.empty())
+        scheduleNextPump();
+}
+
+void SyncEngine::scheduleNextPump()
+{
+    const auto next = m_store.nextAttemptAt();
+    if (!next) {
+        Q_EMIT drained();
+        return;
+    }
+    const qint64 wait = QDateTime::currentDateTimeUtc().msecsTo(*next);
+    if (wait <= 0) {
+        kick();
+        return;
+    }
+    Q_EMIT drained();
+    m_retryTimer.start(static_cast<int>(std::min<qint64>(wait, m_options.backoffMaxMs)));
+}
+
+void SyncEngine::dispatch(const PendingAction &action)
+{
+    m_inFlight.insert(action.id);
+    m_busyGroups.insert(action.group);
+    m_api.request(action.method, action.path, action.body, action.idempotencyKey,
+                  [this, action](const ApiResult &result) { onAnswer(action, result); });
+}
+
+void SyncEngine::onAnswer(const PendingAction &action, const ApiResult &result)
+{
+    if (result.kind == ApiResult::Kind::NetworkError)
+        noteFailure();
+    else
+        noteSuccess(false);
+    m_outcomes.append({action, result});
+    // Coalesce every answer that arrives in this turn of the event loop into one durable transaction.
+    if (!m_flushScheduled) {
+        m_flushScheduled = true;
+        QTimer::singleShot(0, this, [this] {
+            m_flushScheduled = false;
+            flushOutcomes();
+        });
+    }
+}
+
+bool SyncEngine::applyOutcome(const Outcome &outcome, QList<std::function<void()>> &notes)
+{
+    const PendingAction &action = outcome.action;
+    const ApiResult &result = outcome.result;
+    const qint64 id = action.id;
+    const QString kind = action.kind;
+
+    if (result.retryable()) {
+        const int delay = backoffMs(action.attempts);
+        qCDebug(lcSync) << "action" << id << kind << "retry in" << delay << "ms:" << result.describe();
+        return m_store.scheduleRetry(id, QDateTime::currentDateTimeUtc().addMSecs(delay), result.describe());
+    }
+
+    const QString intent = action.body.value(QStringLiteral("payment_intent_id")).toString();
+    if (kind == QLatin1String("confirm_order")) {
+        QString state;
+        QString note;
+        QString bookingId;
+        QString bookingRef;
+        if (result.ok()) {
+            const QJsonObject booking = result.json();
+            state = QStringLiteral("confirmed");
+            note = QStringLiteral("Booking %1 confirmed.").arg(booking.value(QStringLiteral("booking_ref")).toString());
+            bookingId = booking.value(QStringLiteral("booking_id")).toVariant().toString();
+            bookingRef = booking.value(QStringLiteral("booking_ref")).toString();
+        } else if (result.status == 409) {
+            state = QStringLiteral("refund_due");
+            note = QStringLiteral("The seats could not be kept (%1); the payment is refunded to the card.").arg(result.error.code);
+        } else if (result.status == 402) {
+            state = QStringLiteral("failed");
+            note = QStringLiteral("The payment provider reports the payment as failed; nothing was charged.");
+        }
+        if (!state.isEmpty()) {
+            if (!m_store.setPaymentState(intent, state, note, bookingId, bookingRef) || !m_store.markDone(id, result.status, result.body))
+                return false;
+            notes.append([this, id, kind, result, intent, state] {
+                Q_EMIT actionFinished(id, kind, result.status, result.body);
+                Q_EMIT paymentSettled(intent, state);
+            });
+            return true;
+        }
+        // Anything else (401, 404, 422...) cannot be fixed by retrying: park it, keep the payment visible.
+        const QString reason = QStringLiteral("confirm refused: %1").arg(result.describe());
+        if (!m_store.setPaymentState(intent, QStringLiteral("awaiting_confirm"), reason) || !m_store.park(id, reason, result.status, result.body))
+            return false;
+        notes.append([this, id, kind, reason] { Q_EMIT actionParked(id, kind, reason); });
+        return true;
+    }
+
+    if (kind == QLatin1String("checkin")) {
+        const QString nonce = action.idempotencyKey;
+        if (result.ok()) {
+            if (!m_store.setScanResult(nonce, QStringLiteral("uploaded"), result.json().value(QStringLiteral("result")).toString(), result.body)
+                || !m_store.markDone(id, result.status, result.body))
+                return false;
+            notes.append([this, id, kind, result] { Q_EMIT actionFinished(id, kind, result.status, result.body); });
+            return true;
+        }
+        const QString reason = QStringLiteral("check-in upload refused: %1").arg(result.describe());
+        if (!m_store.setScanResult(nonce, QStringLiteral("parked"), result.error.code, result.body) || !m_store.park(id, reason, result.status, result.body))
+            return false;
+        notes.append([this, id, kind, reason] { Q_EMIT actionParked(id, kind, reason); });
+        return true;
+    }
+
+    if (result.ok()) {
+        if (!m_store.markDone(id, result.status, result.body))
+            return false;
+        notes.append([this, id, kind, result] { Q_EMIT actionFinished(id, kind, result.status, result.body); });
+        return true;
+    }
+    // A definite refusal that the same request will always get (bad input, unknown show, seats taken...).
+    const QString reason = result.describe();
+    if (!m_store.park(id, reason, result.status, result.body))
+        return false;
+    notes.append([this, id, kind, reason] { Q_EMIT actionParked(id, kind, reason); });
+    return true;
+}
+
+void SyncEngine::flushOutcomes()
+{
+    if (m_outcomes.isEmpty())
+        return;
+    const QList<Outcome> outcomes = std::move(m_outcomes);
+    m_outcomes.clear();
+    QList<std::function<void()>> notes;
+    const bool ok = m_store.transaction([&] {
+        for (const Outcome &outcome : outcomes) {
+            if (!applyOutcome(outcome, notes))
+                return false;
+        }
+        return true;
+    });
+    if (!ok) {
+        // The store refused (disk full?): nothing was recorded, so every one of these is still pending and
+        // will be sent again with its idempotency key.
+        qCWarning(lcSync) << "could not record" << outcomes.size() << "answers:" << m_store.errorString();
+    }
+    for (const Outcome &outcome : outcomes) {
+        m_inFlight.remove(outcome.action.id);
+        m_busyGroups.remove(outcome.action.group);
+    }
+    refreshCounts();
+    if (ok) {
+        for (const auto &emitSignal : notes)
+            emitSignal();
+    }
+    pump();
+}
+
+void SyncEngine::refreshCounts()
+{
+    const int pending = m_store.pendingCount();
+    const int parked = m_store.parkedCount();
+    if (pending != m_pendingCount) {
+        m_pendingCount = pending;
+        Q_EMIT pendingCountChanged(pending);
+    }
+    if (parked != m_parkedCount) {
+        m_parkedCount = parked;
+        Q_EMIT parkedCountChanged(parked);
+    }
+}
+
+// --- feeds -----------------------------------------------------------------------------------------------
+
+void SyncEngine::refreshFeeds()
+{
+    if (!m_online || m_feedsRunning)
+        return;
+    m_feedsRunning = true;
+    m_feedSteps = 3;
+    m_api.keys([this](const ApiResult &result) {
+        if (result.ok()) {
+            QList<PublicKey> keys;
+            const QJsonArray array = result.jsonArray();
+            for (const QJsonValue &value : array) {
+                const QJsonObject object = value.toObject();
+                PublicKey key;
+                key.keyId = static_cast<quint32>(object.value(QStringLiteral("key_id")).toInteger());
+                key.publicKey = QByteArray::fromBase64(object.value(QStringLiteral("public_key")).toString().toLatin1());
+                key.venueId = object.value(QStringLiteral("venue_id")).toInteger();
+                key.notAfter = QDateTime::fromString(object.value(QStringLiteral("not_after")).toString(), Qt::ISODateWithMs);
+                if (key.keyId != 0 && key.publicKey.size() == 32)
+                    keys.append(key);
+            }
+            // An empty answer does not wipe the keys we have: we may be talking to a server that lost them.
+            if (!keys.isEmpty())
+                m_store.replacePublicKeys(keys);
+        } else if (result.kind == ApiResult::Kind::NetworkError) {
+            noteFailure();
+        }
+        feedStepDone();
+    });
+    followRevocations();
+    followEvents();
+}
+
+void SyncEngine::feedStepDone()
+{
+    if (--m_feedSteps == 0) {
+        m_feedsRunning = false;
+        Q_EMIT feedsCaughtUp();
+    }
+}
+
+void SyncEngine::followRevocations()
+{
+    m_api.revocations(m_store.cursor(QStringLiteral("revocations")), m_options.feedPageSize, [this](const ApiResult &result) {
+        if (!result.ok()) {
+            if (result.kind == ApiResult::Kind::NetworkError)
+                noteFailure();
+            feedStepDone();
+            return;
+        }
+        const QJsonObject page = result.json();
+        QList<Revocation> revocations;
+        const QJsonArray array = page.value(QStringLiteral("revocations")).toArray();
+        for (const QJsonValue &value : array) {
+            const QJsonObject object = value.toObject();
+            revocations.append({object.value(QStringLiteral("ticket_id")).toVariant().toString(),
+                                QDateTime::fromString(object.value(QStringLiteral("revoked_at")).toString(), Qt::ISODateWithMs),
+                                object.value(QStringLiteral("reason")).toString()});
+        }
+        const QString next = page.value(QStringLiteral("next_cursor")).toVariant().toString();
+        const QString before = m_store.cursor(QStringLiteral("revocations"));
+        m_store.addRevocations(revocations, next);
+        if (!array.isEmpty() && array.size() >= m_options.feedPageSize && !next.isEmpty() && next != before && m_online)
+            followRevocations(); // more pages
+        else
+            feedStepDone();
+    });
+}
+
+void SyncEngine::followEvents()
+{
+    m_api.events(m_store.cursor(QStringLiteral("events")), m_options.feedPageSize, [this](const ApiResult &result) {
+        if (!result.ok()) {
+            if (result.kind == ApiResult::Kind::NetworkError)
+                noteFailure();
+            feedStepDone();
+            return;
+        }
+        const QJsonObject page = result.json();
+        QList<FeedEvent> events;
+        const QJsonArray array = page.value(QStringLiteral("events")).toArray();
+        for (const QJsonValue &value : array) {
+            const QJsonObject object = value.toObject();
+            events.append({object.value(QStringLiteral("event_id")).toVariant().toString(), object.value(QStringLiteral("type")).toString(),
+                           object.value(QStringLiteral("aggregate_id")).toVariant().toString(), object.value(QStringLiteral("payload")).toObject(),
+                           object.value(QStringLiteral("created_at")).toString()});
+        }
+        const QString next = page.value(QStringLiteral("next_cursor")).toVariant().toString();
+        const QString before = m_store.cursor(QStringLiteral("events"));
+        int added = 0;
+        m_store.storeEvents(events, next, &added);
+        if (added > 0)
+            Q_EMIT eventsReceived(added);
+        if (!array.isEmpty() && array.size() >= m_options.feedPageSize && !next.isEmpty() && next != before && m_online)
+            followEvents();
+        else
+            feedStepDone();
+    });
+}
+
+} // namespace marquee::sync

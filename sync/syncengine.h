@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "apiclient.h"
+#include "localstore.h"
+
+#include <QDateTime>
+#include <QHash>
+#include <QList>
+#include <QObject>
+#include <QRandomGenerator>
+#include <QSet>
+#include <QTimer>
+#include <deque>
+
+namespace marquee::sync {
+
+/**
+ * @brief Replays the durable queue against the server and keeps the local copies fresh.
+ *
+ * - Online/offline by itself: a health probe plus the outcome of every request, with hysteresis (several
+ *   failures to go offline, several successful probes to come back).
+ * - Replays pending actions oldest first, one at a time per ordering group (an order or a booking), many groups
+ *   in parallel; a retryable failure backs off exponentially with jitter; an answer that retrying cannot change
+ *   (a 4xx other than 408/409 in progress/425/429) parks the action with its reason so it never blocks the queue.
+ * - After every reconnect: refreshes the public keys, follows the revocation list and the event feed from
+ *   their stored cursors (no full reload).
+ *
+ * Outcomes are written in batches (one SQLite transaction for all answers that arrived together); an action
+ * counts as done only once that transaction committed, and a crash before it only causes a retry with the
+ * same idempotency key.
+ */
+class SyncEngine : public QObject
+{
+    Q_OBJECT
+    /** @brief Whether the server is reachable (with hysteresis). */
+    Q_PROPERTY(bool online READ isOnline NOTIFY onlineChanged)
+    /** @brief Actions waiting to be sent or retried. */
+    Q_PROPERTY(int pendingCount READ pendingCount NOTIFY pendingCountChanged)
+    /** @brief Actions parked as poison, waiting for a person. */
+    Q_PROPERTY(int parkedCount READ parkedCount NOTIFY parkedCountChanged)
+public:
+    struct Options {
+        int probeIntervalMs = 3000;   ///< health probe cadence
+        int recoveryProbeMs = 200;    ///< next probe after a success while still offline
+        int failuresToOffline = 2;    ///< consecutive failures (probe or request) before going offline
+        int successesToOnline = 2;    ///< consecutive successful probes before going online
+        int probeTimeoutMs = 2000;
+        int backoffBaseMs = 500;
+        int backoffMaxMs = 60000;
+        double jitter = 0.25;         ///< ± fraction of the backoff delay
+        int maxInFlight = 16;
+        int batchSize = 512;          ///< actions read from the store at once
+        bool followFeeds = true;      ///< keys, revocations and events after each reconnect
+        int feedPageSize = 500;
+        int feedIntervalMs = 10000;   ///< feed poll cadence while online
+    };
+
+    SyncEngine(LocalStore &store, ApiClient &api, QObject *parent = nullptr);
+    SyncEngine(LocalStore &store, ApiClient &api, const Options &options, QObject *parent = nullptr);
+    ~SyncEngine() override;
+
+    /** @brief Start probing and replaying. */
+    void start();
+    /** @brief Stop timers; in-flight answers are still recorded. */
+    void stop();
+
+    bool isOnline() const { return m_online; }
+    int pendingCount() const { return m_pendingCount; }
+    int parkedCount() const { return m_parkedCount; }
+    int inFlight() const { return m_inFlight.size(); }
+
+    /** @brief Queue an action durably and replay it as soon as possible. */
+    std::optional<qint64> enqueue(const NewAction &action);
+    /**
+     * @brief Journal a payment the terminal approved and queue its confirm, atomically: the confirm is then
+     * replayed until the server answers (booking → "confirmed", hold lost → "refund_due").
+     */
+    std::optional<qint64> queueConfirm(const QString &orderId, const QString &paymentIntentId, qint64 amountMinor, const QString &currency);
+    /** @brief Put a parked action back in the queue. */
+    bool retryParked(qint64 actionId);
+    /** @brief Replay now (for example after enqueueing). */
+    void kick();
+    /** @brief Follow the feeds now (keys, revocations, events). */
+    void refreshFeeds();
+
+    /** @brief The backoff before attempt number @p attempts + 1, with jitter. */
+    int backoffMs(int attempts);
+
+Q_SIGNALS:
+    void onlineChanged(bool online);
+    void pendingCountChanged(int count);
+    void parkedCountChanged(int count);
+    /** @brief The server gave a definite answer to an action (success or a final refusal). */
+    void actionFinished(qint64 actionId, const QString &kind, int status, const QByteArray &body);
+    void actionParked(qint64 actionId, const QString &kind, const QString &reason);
+    /** @brief A confirm ended: state is "confirmed", "refund_due" or "failed". */
+    void paymentSettled(const QString &paymentIntentId, const QString &state);
+    /** @brief New events were stored from the feed. */
+    void eventsReceived(int newEvents);
+    /** @brief Keys, revocations and events are all caught up. */
+    void feedsCaughtUp();
+    /** @brief Online and nothing left to replay right now. */
+    void drained();
+
+private:
+    struct Outcome {
+        PendingAction action;
+        ApiResult result;
+    };
+
+    void probe();
+    void noteSuccess(bool fromProbe);
+    void noteFailure();
+    void setOnline(bool online);
+    void pump();
+    void dispatch(const PendingAction &action);
+    void onAnswer(const PendingAction &action, const ApiResult &result);
+    void flushOutcomes();
+    bool applyOutcome(const Outcome &outcome, QList<std::function<void()>> &notes);
+    void refreshCounts();
+    void scheduleNextPump();
+    void followRevocations();
+    void followEvents();
+    void feedStepDone();
+
+    LocalStore &m_store;
+    ApiClient &m_api;
+    Options m_options;
+    bool m_running = false;
+    bool m_online = false;
+    int m_failures = 0;
+    int m_successes = 0;
+    bool m_probing = false;
+    int m_pendingCount = 0;
+    int m_parkedCount = 0;
+
+    std::deque<PendingAction> m_ready;
+    QSet<qint64> m_inFlight;   // sent, or answered but not yet committed
+    QSet<QString> m_busyGroups;
+    QList<Outcome> m_outcomes;
+    bool m_flushScheduled = false;
+    bool m_pumpScheduled = false;
+    int m_feedSteps = 0;
+    bool m_feedsRunning = false;
+
+    QTimer m_probeTimer;
+    QTimer m_retryTimer;
+    QTimer m_feedTimer;
+    QRandomGenerator m_random;
+};
+
+} // namespace marquee::sync
