@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "appconfig.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QSettings>
+
+namespace marquee::app {
+
+std::optional<AppConfig> parseArguments(const QStringList &arguments, QString *error, bool *exitNow)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Marquee: lobby kiosk, box-office till and manager desk."));
+    parser.addHelpOption();
+    const QCommandLineOption role(QStringLiteral("role"), QStringLiteral("kiosk, cashier or manager."), QStringLiteral("ROLE"));
+    const QCommandLineOption server(QStringLiteral("server"), QStringLiteral("marquee-server base URL."), QStringLiteral("URL"));
+    const QCommandLineOption token(QStringLiteral("token"), QStringLiteral("Device token."), QStringLiteral("TOKEN"));
+    const QCommandLineOption paysim(QStringLiteral("paysim"), QStringLiteral("marquee-paysim URL (simulated card terminal)."), QStringLiteral("URL"));
+    const QCommandLineOption fullscreen(QStringLiteral("fullscreen"), QStringLiteral("Full screen (kiosk mode)."));
+    const QCommandLineOption language(QStringLiteral("language"), QStringLiteral("en or de."), QStringLiteral("CODE"));
+    const QCommandLineOption config(QStringLiteral("config"), QStringLiteral("INI file with the same settings."), QStringLiteral("FILE"));
+    const QCommandLineOption headless(QStringLiteral("headless"), QStringLiteral("Walk the kiosk flow off screen and save screenshots to DIR."),
+                                      QStringLiteral("DIR"));
+    const QCommandLineOption idle(QStringLiteral("idle-timeout"), QStringLiteral("Seconds without a touch before the attract screen."),
+                                  QStringLiteral("SECONDS"));
+    const QCommandLineOption escpos(QStringLiteral("escpos"), QStringLiteral("ESC/POS printer: device path, file, or tcp://host:9100."),
+                                    QStringLiteral("TARGET"));
+    const QCommandLineOption printDir(QStringLiteral("print-dir"), QStringLiteral("Where PDF tickets are written."), QStringLiteral("DIR"));
+    const QCommandLineOption journal(QStringLiteral("journal"), QStringLiteral("SQLite journal file."), QStringLiteral("FILE"));
+    parser.addOptions({role, server, token, paysim, fullscreen, language, config, headless, idle, escpos, printDir, journal});
+    if (!parser.parse(arguments)) {
+        *error = parser.errorText();
+        return std::nullopt;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        *error = parser.helpText();
+        if (exitNow)
+            *exitNow = true;
+        return std::nullopt;
+    }
+
+    AppConfig result;
+    // The config file gives defaults; the command line overrides it.
+    QSettings *file = nullptr;
+    QSettings settings(parser.value(config), QSettings::IniFormat);
+    if (parser.isSet(config)) {
+        if (!QFileInfo::exists(parser.value(config))) {
+            *error = QStringLiteral("The config file %1 does not exist.").arg(parser.value(config));
+            return std::nullopt;
+        }
+        file = &settings;
+    }
+    auto value = [&](const QCommandLineOption &option, const QString &key, const QString &fallback) {
+        if (parser.isSet(option))
+            return parser.value(option);
+        return file ? file->value(key, fallback).toString() : fallback;
+    };
+    result.role = value(role, QStringLiteral("role"), result.role);
+    result.server = QUrl(value(server, QStringLiteral("server"), QString()));
+    result.token = value(token, QStringLiteral("token"), QString());
+    result.paysim = QUrl(value(paysim, QStringLiteral("paysim"), QString()));
+    result.fullscreen = parser.isSet(fullscreen) || (file && file->value(QStringLiteral("fullscreen")).toBool());
+    result.language = value(language, QStringLiteral("language"), result.language);
+    result.headlessDir = value(headless, QStringLiteral("headless"), QString());
+    result.escposTarget = value(escpos, QStringLiteral("escpos"), QString());
+    result.printDir = value(printDir, QStringLiteral("print_dir"), QString());
+    result.journalPath = value(journal, QStringLiteral("journal"), QString());
+    result.staffPin = file ? file->value(QStringLiteral("staff_pin"), result.staffPin).toString() : result.staffPin;
+    result.cityName = file ? file->value(QStringLiteral("city")).toString() : QString();
+    bool ok = true;
+    const int idleSeconds = value(idle, QStringLiteral("idle_timeout"), QString::number(result.idleTimeoutSeconds)).toInt(&ok);
+    if (!ok || idleSeconds < 5) {
+        *error = QStringLiteral("--idle-timeout must be a whole number of seconds, at least 5.");
+        return std::nullopt;
+    }
+    result.idleTimeoutSeconds = idleSeconds;
+
+    if (result.role != QStringLiteral("kiosk") && result.role != QStringLiteral("cashier") && result.role != QStringLiteral("manager")) {
+        *error = QStringLiteral("--role must be kiosk, cashier or manager.");
+        return std::nullopt;
+    }
+    if (!result.server.isValid() || result.server.scheme().isEmpty() || result.server.host().isEmpty()) {
+        *error = QStringLiteral("--server URL is required, for example --server http://127.0.0.1:8080");
+        return std::nullopt;
+    }
+    if (result.token.isEmpty()) {
+        *error = QStringLiteral("--token is required (marquee-admin device add --name NAME --role kiosk prints one).");
+        return std::nullopt;
+    }
+    if (result.language != QStringLiteral("en") && result.language != QStringLiteral("de")) {
+        *error = QStringLiteral("--language must be en or de.");
+        return std::nullopt;
+    }
+    return result;
+}
+
+} // namespace marquee::app

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include <QString>
+#include <QStringList>
+#include <QUrl>
+#include <optional>
+
+namespace marquee::app {
+
+/** @brief Everything the app is started with: command line first, then the config file, then defaults. */
+struct AppConfig {
+    QString role = QStringLiteral("kiosk"); ///< kiosk | cashier | manager
+    QUrl server;
+    QString token;
+    QUrl paysim;                            ///< marquee-paysim, for the simulated card terminal
+    bool fullscreen = false;
+    QString language = QStringLiteral("en");
+    int idleTimeoutSeconds = 90;            ///< back to the attract screen after this long without a touch
+    int requestTimeoutMs = 8000;
+    int seatMapPollMs = 3000;
+    QString staffPin = QStringLiteral("2580");
+    bool demoPanel = true;                  ///< show the card-token simulator panel on the payment screen
+    QString journalPath;                    ///< SQLite journal; empty = app data location
+    QString printDir;                       ///< PDF tickets and receipts go here; empty = app data location/prints
+    QString escposTarget;                   ///< "" (none), a device/file path, or "tcp://host:9100"
+    QString headlessDir;                    ///< --headless: walk the flow and save screenshots here
+    QString cityName;                       ///< the kiosk's city; empty = the first city
+};
+
+/**
+ * @brief Parse @p arguments (argv, including the program name). On failure returns std::nullopt and puts a
+ * message for the user in @p error; --help and --version set @p exitNow.
+ */
+std::optional<AppConfig> parseArguments(const QStringList &arguments, QString *error, bool *exitNow = nullptr);
+
+} // namespace marquee::app

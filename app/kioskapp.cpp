@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "kioskapp.h"
+#include "appconfig.h"
+#include "kioskcontroller.h"
+#include "kioskwalker.h"
+
+#include <QGuiApplication>
+#include <QQmlApplicationEngine>
+#include <QQuickWindow>
+#include <QTextStream>
+#include <cstdio>
+
+namespace marquee::app {
+
+int runApp(int argc, char **argv)
+{
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i)
+        arguments.append(QString::fromLocal8Bit(argv[i]));
+    const bool headless = arguments.contains(QStringLiteral("--headless"));
+    const bool hasDisplay = qEnvironmentVariableIsSet("DISPLAY") || qEnvironmentVariableIsSet("WAYLAND_DISPLAY")
+        || qEnvironmentVariableIsSet("QT_QPA_PLATFORM");
+    if (!hasDisplay && !headless) {
+        std::fprintf(stderr, "marquee: there is no display here (no DISPLAY or WAYLAND_DISPLAY).\n"
+                             "  Run it under a virtual display and walk the kiosk flow, saving screenshots:\n"
+                             "    xvfb-run -a %s --headless DIR --server URL --token TOKEN\n"
+                             "  or: scripts/demo --headless\n",
+                     argv[0]);
+        return 2;
+    }
+    if (!hasDisplay)
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    qputenv("QT_IM_MODULE", "qtvirtualkeyboard");
+
+    QGuiApplication application(argc, argv);
+    QGuiApplication::setApplicationName(QStringLiteral("marquee"));
+    QGuiApplication::setOrganizationName(QStringLiteral("Marquee"));
+    QGuiApplication::setApplicationVersion(QStringLiteral(MARQUEE_VERSION));
+
+    QString error;
+    bool exitNow = false;
+    const std::optional<AppConfig> config = parseArguments(arguments, &error, &exitNow);
+    if (!config) {
+        QTextStream(exitNow ? stdout : stderr) << error << Qt::endl;
+        return exitNow ? 0 : 2;
+    }
+    if (config->role != QLatin1String("kiosk")) {
+        QTextStream(stderr) << "marquee: the " << config->role << " role arrives with issue 7; only --role kiosk works today." << Qt::endl;
+        return 2;
+    }
+
+    KioskController kiosk(*config);
+    KioskController::setInstance(&kiosk);
+    QQmlApplicationEngine engine;
+    engine.addImportPath(QStringLiteral("qrc:/qt/qml"));
+    QObject::connect(&engine, &QQmlApplicationEngine::objectCreationFailed, &application, [] { QCoreApplication::exit(1); },
+                     Qt::QueuedConnection);
+    QObject::connect(&kiosk, &KioskController::exitRequested, &application, &QCoreApplication::quit, Qt::QueuedConnection);
+    // QQmlApplicationEngine::loadFromModule() arrives in Qt 6.5; on 6.4 the module's Main.qml is loaded by its
+    // resource path, which is exactly what loadFromModule("Marquee.Ui", "Main") resolves to.
+    engine.load(QUrl(QStringLiteral("qrc:/qt/qml/Marquee/Ui/Main.qml")));
+    if (engine.rootObjects().isEmpty())
+        return 1;
+    auto *window = qobject_cast<QQuickWindow *>(engine.rootObjects().first());
+
+    if (!config->headlessDir.isEmpty()) {
+        const QStringList steps = walkKiosk(kiosk, window, config->headlessDir, &error);
+        QTextStream out(stdout);
+        out << "walked: " << steps.join(QStringLiteral(" → ")) << Qt::endl;
+        out << "screenshots in " << config->headlessDir << Qt::endl;
+        if (!error.isEmpty()) {
+            QTextStream(stderr) << "stopped: " << error << Qt::endl;
+            return 1;
+        }
+        return 0;
+    }
+    kiosk.start();
+    return application.exec();
+}
+
+} // namespace marquee::app

@@ -1,0 +1,742 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "kioskcontroller.h"
+#include "moneyformat.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QEvent>
+#include <QJSEngine>
+#include <QLocale>
+#include <QLoggingCategory>
+#include <QQmlEngine>
+#include <QStandardPaths>
+
+Q_LOGGING_CATEGORY(lcKiosk, "marquee.app.kiosk")
+
+namespace marquee::app {
+
+namespace {
+KioskController *s_instance = nullptr;
+
+QString dataDir()
+{
+    QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    if (dir.isEmpty())
+        dir = QDir::homePath() + QStringLiteral("/.local/share/marquee");
+    return dir;
+}
+} // namespace
+
+KioskController::KioskController(const AppConfig &config, CardTerminal *terminal, QObject *parent)
+    : QObject(parent)
+    , m_config(config)
+    , m_api(new KioskApi(config.server, config.token, this))
+    , m_movies(new MoviesModel(this))
+    , m_shows(new ShowsModel(this))
+    , m_seatMap(new SeatMapModel(this))
+{
+    m_api->setTimeoutMs(config.requestTimeoutMs);
+    m_terminal = terminal ? terminal : new SimulatedTerminal(m_api, config.paysim, this);
+    connect(m_terminal, &CardTerminal::finished, this, &KioskController::onTerminalFinished);
+
+    QString error;
+    const QString journalPath = config.journalPath.isEmpty() ? dataDir() + QStringLiteral("/kiosk-journal.sqlite") : config.journalPath;
+    if (!m_journal.open(journalPath, &error))
+        qCCritical(lcKiosk) << "cannot open the journal" << journalPath << error << "- payments are refused";
+
+    m_idle.setSingleShot(true);
+    m_idle.setInterval(config.idleTimeoutSeconds * 1000);
+    connect(&m_idle, &QTimer::timeout, this, [this] {
+        // Never walk away from a card in the terminal or tickets in the printer.
+        if (m_screen == QLatin1String("payment") || m_screen == QLatin1String("printing") || m_screen == QLatin1String("attract")
+            || m_screen == QLatin1String("offline")) {
+            m_idle.start();
+            return;
+        }
+        resetToAttract();
+    });
+    m_holdTick.setInterval(1000);
+    connect(&m_holdTick, &QTimer::timeout, this, &KioskController::onHoldTick);
+    m_offlineRetry.setInterval(10000);
+    connect(&m_offlineRetry, &QTimer::timeout, this, &KioskController::start);
+    connect(m_seatMap, &SeatMapModel::selectionLost, this, [this](const QStringList &seats) {
+        if (m_screen == QLatin1String("seats"))
+            setMessage(tr("Sorry, %n of your seats was just taken by someone else.", nullptr, int(seats.size())));
+    });
+    qApp->installEventFilter(this);
+    setLanguage(config.language); // also sets the default locale: prices and times follow the language
+}
+
+KioskController::~KioskController()
+{
+    if (s_instance == this)
+        s_instance = nullptr;
+}
+
+void KioskController::setInstance(KioskController *controller)
+{
+    s_instance = controller;
+}
+
+KioskController *KioskController::create(QQmlEngine *, QJSEngine *engine)
+{
+    if (!s_instance) {
+        // QML component tests run without the app: a controller that talks to nobody.
+        AppConfig config;
+        config.server = QUrl(QStringLiteral("http://127.0.0.1:9"));
+        config.token = QStringLiteral("none");
+        config.journalPath = QDir::tempPath() + QStringLiteral("/marquee-qmltest-journal.sqlite");
+        s_instance = new KioskController(config);
+        s_instance->m_engine = qobject_cast<QQmlEngine *>(engine);
+        return s_instance; // owned by the engine
+    }
+    QJSEngine::setObjectOwnership(s_instance, QJSEngine::CppOwnership);
+    s_instance->m_engine = qobject_cast<QQmlEngine *>(engine);
+    return s_instance;
+}
+
+bool KioskController::eventFilter(QObject *watched, QEvent *event)
+{
+    switch (event->type()) {
+    case QEvent::MouseButtonPress:
+    case QEvent::TouchBegin:
+    case QEvent::KeyPress:
+    case QEvent::Wheel:
+        userActivity();
+        break;
+    default:
+        break;
+    }
+    return QObject::eventFilter(watched, event);
+}
+
+void KioskController::userActivity()
+{
+    m_idle.start();
+}
+
+void KioskController::setScreen(const QString &screen)
+{
+    if (m_screen != screen) {
+        qCInfo(lcKiosk) << "screen" << m_screen << "->" << screen;
+        m_screen = screen;
+        Q_EMIT screenChanged();
+    }
+    m_idle.start();
+}
+
+void KioskController::setBusy(bool busy)
+{
+    if (m_busy != busy) {
+        m_busy = busy;
+        Q_EMIT busyChanged();
+    }
+}
+
+void KioskController::setMessage(const QString &message)
+{
+    if (m_message != message) {
+        m_message = message;
+        Q_EMIT messageChanged();
+    }
+}
+
+bool KioskController::handleOffline(const ApiReply &reply)
+{
+    if (reply.kind != ApiErrorKind::Offline && reply.kind != ApiErrorKind::Server && reply.kind != ApiErrorKind::Unauthorized)
+        return false;
+    goOffline();
+    return true;
+}
+
+void KioskController::goOffline()
+{
+    // Nothing is sold offline: drop the selection, stop polling; the hold (if any) lapses on the server.
+    setBusy(false);
+    m_seatMap->clear();
+    m_holdTick.stop();
+    if (!m_holdId.isEmpty()) {
+        m_holdId.clear();
+        Q_EMIT holdChanged();
+    }
+    setMessage(tr("This kiosk is offline. Please visit the box office."));
+    setScreen(QStringLiteral("offline"));
+    m_offlineRetry.start();
+}
+
+void KioskController::start()
+{
+    setBusy(true);
+    m_movies->setLoading(true);
+    if (m_screen != QLatin1String("offline"))
+        recoverJournal();
+    m_api->get(QStringLiteral("/api/v1/cities"), this, [this](const ApiReply &reply) {
+        if (handleOffline(reply) || !reply.ok()) {
+            m_movies->setLoading(false);
+            if (!reply.ok() && m_screen != QLatin1String("offline"))
+                goOffline();
+            return;
+        }
+        const QJsonArray cities = reply.array();
+        QJsonObject city = cities.isEmpty() ? QJsonObject() : cities.first().toObject();
+        for (const QJsonValue &value : cities)
+            if (value.toObject().value(QStringLiteral("name")).toString() == m_config.cityName)
+                city = value.toObject();
+        m_cityId = city.value(QStringLiteral("city_id")).toInteger();
+        m_cityName = city.value(QStringLiteral("name")).toString();
+        Q_EMIT catalogChanged();
+        m_api->get(QStringLiteral("/api/v1/cities/%1/movies").arg(m_cityId), this, [this](const ApiReply &reply) {
+            m_movies->setLoading(false);
+            setBusy(false);
+            if (handleOffline(reply))
+                return;
+            m_offlineRetry.stop();
+            m_movies->setItems(reply.array());
+            m_movies->setErrorString(reply.ok() ? QString() : tr("The programme could not be loaded."));
+            setMessage({});
+            setScreen(QStringLiteral("attract"));
+        });
+    });
+}
+
+void KioskController::recoverJournal()
+{
+    // An approved payment whose booking was not confirmed (the app died in between): confirm it now. The call is
+    // idempotent on the server; an attempt still "asking" is left to the server's reconciler (fail closed).
+    for (const PaymentAttempt &attempt : m_journal.unfinishedAttempts()) {
+        if (attempt.state != QLatin1String("approved"))
+            continue;
+        const qint64 id = attempt.id;
+        m_api->post(QStringLiteral("/api/v1/orders/%1/confirm").arg(attempt.orderId),
+                    QJsonObject{{QStringLiteral("payment_intent_id"), attempt.paymentIntentId}}, this,
+                    [this, id](const ApiReply &reply) {
+                        if (reply.ok())
+                            m_journal.updateAttempt(id, QStringLiteral("confirmed"), tr("recovered after restart"), reply.object());
+                        else if (reply.kind != ApiErrorKind::Offline && reply.kind != ApiErrorKind::Server)
+                            m_journal.updateAttempt(id, QStringLiteral("confirm_failed"), reply.code);
+                    },
+                    ("confirm-" + attempt.orderId).toUtf8());
+    }
+}
+
+QString KioskController::movieMeta() const
+{
+    QStringList parts;
+    if (m_movie.contains(QStringLiteral("runtime_min")))
+        parts << tr("%n min", nullptr, m_movie.value(QStringLiteral("runtime_min")).toInt());
+    if (!m_movie.value(QStringLiteral("rating")).toString().isEmpty())
+        parts << m_movie.value(QStringLiteral("rating")).toString();
+    const QStringList genres = m_movie.value(QStringLiteral("genres")).toVariant().toStringList();
+    if (!genres.isEmpty())
+        parts << genres.join(QStringLiteral(", "));
+    return parts.join(QStringLiteral(" · "));
+}
+
+int KioskController::movieArtSeed() const
+{
+    return int(qHash(movieTitle()) % 100000);
+}
+
+QString KioskController::showText() const
+{
+    if (m_show.isEmpty())
+        return {};
+    const QDateTime startsAt = QDateTime::fromString(m_show.value(QStringLiteral("starts_at")).toString(), Qt::ISODate);
+    return QStringLiteral("%1 %2 · %3 · %4")
+        .arg(dayText(startsAt), QLocale().toString(startsAt.toLocalTime().time(), QLocale::ShortFormat),
+             m_show.value(QStringLiteral("screen")).toObject().value(QStringLiteral("name")).toString(),
+             m_show.value(QStringLiteral("venue")).toObject().value(QStringLiteral("name")).toString());
+}
+
+void KioskController::openMovie(qint64 movieId)
+{
+    const int row = m_movies->find(QStringLiteral("movie_id"), movieId);
+    if (row < 0)
+        return;
+    m_movie = m_movies->at(row);
+    Q_EMIT movieChanged();
+    m_shows->setItems({});
+    m_shows->setLoading(true);
+    setMessage({});
+    setScreen(QStringLiteral("shows"));
+    m_api->get(QStringLiteral("/api/v1/movies/%1/shows?city=%2").arg(movieId).arg(m_cityId), this, [this](const ApiReply &reply) {
+        m_shows->setLoading(false);
+        if (handleOffline(reply))
+            return;
+        // Only shows still to come and on sale.
+        QJsonArray upcoming;
+        const QDateTime now = QDateTime::currentDateTimeUtc();
+        for (const QJsonValue &value : reply.array()) {
+            const QJsonObject show = value.toObject();
+            const QDateTime startsAt = QDateTime::fromString(show.value(QStringLiteral("starts_at")).toString(), Qt::ISODate);
+            const QDateTime closes = QDateTime::fromString(show.value(QStringLiteral("sales_close_at")).toString(), Qt::ISODate);
+            if (startsAt > now && (!closes.isValid() || closes > now))
+                upcoming.append(show);
+        }
+        m_shows->setItems(upcoming);
+        m_shows->setErrorString(reply.ok() ? QString() : tr("The show times could not be loaded."));
+    });
+}
+
+void KioskController::openShow(qint64 showId)
+{
+    const int row = m_shows->find(QStringLiteral("show_id"), showId);
+    if (row < 0)
+        return;
+    m_show = m_shows->at(row);
+    Q_EMIT showChanged();
+    setMessage({});
+    m_seatMap->load(m_api, showId, m_config.seatMapPollMs);
+    setScreen(QStringLiteral("seats"));
+}
+
+void KioskController::toggleSeat(const QString &seatId)
+{
+    m_seatMap->clearHighlight();
+    if (!m_seatMap->toggle(seatId) && m_seatMap->selectedCount() >= m_seatMap->maxSelection())
+        setMessage(tr("You can book up to %n seats at a time.", nullptr, m_seatMap->maxSelection()));
+    else
+        setMessage({});
+}
+
+bool KioskController::bestAvailable(int count, bool wheelchair)
+{
+    m_seatMap->clearHighlight();
+    const bool found = m_seatMap->selectBestAvailable(count, wheelchair);
+    setMessage(found ? QString()
+                     : wheelchair ? tr("There is no wheelchair space with %n seat(s) together left. Please ask at the box office.", nullptr, count)
+                                  : tr("There are no %n seats together left. Try fewer seats or pick them on the map.", nullptr, count));
+    return found;
+}
+
+void KioskController::holdSelection()
+{
+    const QStringList seats = m_seatMap->selectedSeats();
+    if (seats.isEmpty() || m_busy)
+        return;
+    setBusy(true);
+    m_holdKey = KioskApi::newIdempotencyKey();
+    const qint64 showId = m_seatMap->showId();
+    QJsonArray ids;
+    for (const QString &seat : seats)
+        ids.append(seat);
+    m_api->post(QStringLiteral("/api/v1/shows/%1/hold").arg(showId), QJsonObject{{QStringLiteral("seat_ids"), ids}}, this,
+                [this, seats](const ApiReply &reply) {
+                    setBusy(false);
+                    if (handleOffline(reply))
+                        return;
+                    if (reply.kind == ApiErrorKind::Conflict) {
+                        QStringList taken;
+                        for (const QJsonValue &v : reply.object().value(QStringLiteral("held_seats")).toArray())
+                            taken.append(v.toString());
+                        if (taken.isEmpty())
+                            taken = seats;
+                        m_seatMap->markTaken(taken);
+                        m_seatMap->refresh();
+                        setMessage(m_seatMap->selectedCount() > 0
+                                       ? tr("Sorry, someone just took %1. We have picked the nearest free seats for you.").arg(taken.join(QStringLiteral(", ")))
+                                       : tr("Sorry, someone just took %1. Please choose other seats.").arg(taken.join(QStringLiteral(", "))));
+                        return;
+                    }
+                    if (!reply.ok()) {
+                        setMessage(tr("These seats cannot be booked here (%1). Please choose others.").arg(reply.message));
+                        return;
+                    }
+                    const QJsonObject hold = reply.object();
+                    m_holdId = hold.value(QStringLiteral("hold_id")).toVariant().toString();
+                    m_heldSeats = seats;
+                    m_holdExpiresAt = QDateTime::fromString(hold.value(QStringLiteral("expires_at")).toString(), Qt::ISODate);
+                    m_seatMap->setOwnHold(true);
+                    m_orderId.clear();
+                    m_paymentIntentId.clear();
+                    m_orderAttempt = 0;
+                    m_intentSpent = false;
+                    onHoldTick();
+                    m_holdTick.start();
+                    Q_EMIT holdChanged();
+                    setMessage({});
+                    setScreen(QStringLiteral("summary"));
+                },
+                m_holdKey);
+}
+
+void KioskController::onHoldTick()
+{
+    if (m_holdId.isEmpty()) {
+        m_holdTick.stop();
+        return;
+    }
+    m_holdSecondsLeft = int(std::max<qint64>(0, QDateTime::currentDateTimeUtc().secsTo(m_holdExpiresAt)));
+    Q_EMIT holdChanged();
+    // While the terminal has the card, the server decides (a late payment is refunded); never cut it off here.
+    if (m_holdSecondsLeft == 0 && m_screen != QLatin1String("payment") && m_screen != QLatin1String("printing")) {
+        releaseHold();
+        m_seatMap->refresh();
+        setMessage(tr("Time ran out and your seats were released. You can choose them again."));
+        setScreen(QStringLiteral("seats"));
+    }
+}
+
+void KioskController::releaseHold()
+{
+    m_holdTick.stop();
+    m_seatMap->setOwnHold(false);
+    if (m_holdId.isEmpty())
+        return;
+    // Best effort: a hold that is not released lapses on the server by itself.
+    m_api->del(QStringLiteral("/api/v1/holds/%1").arg(m_holdId), this, [](const ApiReply &) {});
+    m_holdId.clear();
+    m_heldSeats.clear();
+    m_orderId.clear();
+    m_paymentIntentId.clear();
+    Q_EMIT holdChanged();
+}
+
+QVariantList KioskController::orderLines() const
+{
+    QVariantList lines;
+    for (const QString &id : m_heldSeats) {
+        const int i = m_seatMap->indexOf(id);
+        if (i < 0)
+            continue;
+        const MapSeat &seat = m_seatMap->seats()[size_t(i)];
+        lines.append(QVariantMap{{QStringLiteral("seat"), tr("Row %1 Seat %2").arg(seat.row).arg(seat.number)},
+                                 {QStringLiteral("tier"), m_seatMap->tierNames().value(seat.tier)},
+                                 {QStringLiteral("price"), formatMoney(seat.priceMinor, m_seatMap->currency())}});
+    }
+    return lines;
+}
+
+QString KioskController::orderTotal() const
+{
+    if (m_amountMinor > 0 && !m_orderId.isEmpty())
+        return formatMoney(m_amountMinor, m_currency);
+    qint64 total = 0;
+    for (const QString &id : m_heldSeats) {
+        const int i = m_seatMap->indexOf(id);
+        if (i >= 0)
+            total += m_seatMap->seats()[size_t(i)].priceMinor;
+    }
+    return formatMoney(total, m_seatMap->currency());
+}
+
+void KioskController::back()
+{
+    setMessage({});
+    if (m_screen == QLatin1String("shows")) {
+        setScreen(QStringLiteral("attract"));
+    } else if (m_screen == QLatin1String("seats")) {
+        m_seatMap->clear();
+        setScreen(QStringLiteral("shows"));
+    } else if (m_screen == QLatin1String("summary") || m_screen == QLatin1String("declined")) {
+        releaseHold();
+        m_seatMap->refresh();
+        setScreen(QStringLiteral("seats"));
+    } else if (m_screen == QLatin1String("error")) {
+        resetToAttract();
+    }
+}
+
+void KioskController::pay()
+{
+    if (m_holdId.isEmpty() || m_busy)
+        return;
+    if (!m_journal.isOpen()) {
+        setMessage(tr("Card payments are not available at this kiosk right now. Please visit the box office."));
+        return;
+    }
+    setBusy(true);
+    // One order per hold and attempt: the idempotency key is derived from both, so a network retry returns the
+    // same order while a new try after a declined card gets a fresh one (a declined intent is final).
+    m_api->post(QStringLiteral("/api/v1/orders"), QJsonObject{{QStringLiteral("hold_id"), m_holdId}}, this,
+                [this](const ApiReply &reply) {
+                    setBusy(false);
+                    if (handleOffline(reply))
+                        return;
+                    if (!reply.ok()) {
+                        if (reply.kind == ApiErrorKind::NotFound && reply.code == QLatin1String("hold_not_found")) {
+                            releaseHold();
+                            setMessage(tr("Your seats were released. Please choose them again."));
+                            setScreen(QStringLiteral("seats"));
+                        } else {
+                            setMessage(tr("Card payment is not possible right now. Please visit the box office."));
+                        }
+                        return;
+                    }
+                    const QJsonObject order = reply.object();
+                    m_orderId = order.value(QStringLiteral("order_id")).toVariant().toString();
+                    m_intentSpent = false;
+                    m_paymentIntentId = order.value(QStringLiteral("payment_intent_id")).toString();
+                    m_amountMinor = order.value(QStringLiteral("amount_minor")).toInteger();
+                    m_currency = order.value(QStringLiteral("currency")).toString();
+                    m_intentSpent = false;
+                    Q_EMIT holdChanged();
+                    retryPayment();
+                },
+                ("order-" + m_holdId + QLatin1Char('-') + QString::number(m_orderAttempt)).toUtf8());
+}
+
+void KioskController::retryPayment()
+{
+    if (m_terminal->busy())
+        return;
+    if (m_intentSpent || m_orderId.isEmpty()) {
+        ++m_orderAttempt;
+        m_orderId.clear();
+        m_paymentIntentId.clear();
+        pay();
+        return;
+    }
+    // The journal entry is written before the terminal is asked: a crash from here on is recovered.
+    m_attemptId = m_journal.beginAttempt(m_orderId, m_paymentIntentId, m_amountMinor, m_currency);
+    if (m_attemptId == 0) {
+        setMessage(tr("Card payments are not available at this kiosk right now. Please visit the box office."));
+        setScreen(QStringLiteral("error"));
+        return;
+    }
+    m_paymentState = QStringLiteral("waiting");
+    Q_EMIT paymentChanged();
+    setMessage({});
+    setScreen(QStringLiteral("payment"));
+    m_terminal->startPayment(m_paymentIntentId, m_amountMinor, m_currency);
+}
+
+void KioskController::presentCard(const QString &cardToken)
+{
+    auto *simulated = qobject_cast<SimulatedTerminal *>(m_terminal);
+    if (!simulated || !simulated->busy())
+        return;
+    m_paymentState = QStringLiteral("processing");
+    Q_EMIT paymentChanged();
+    simulated->presentCard(cardToken);
+}
+
+void KioskController::abortPayment()
+{
+    m_terminal->abort();
+}
+
+void KioskController::onTerminalFinished(const TerminalResult &result)
+{
+    using Outcome = TerminalResult::Outcome;
+    switch (result.outcome) {
+    case Outcome::Approved:
+        m_journal.updateAttempt(m_attemptId, QStringLiteral("approved"));
+        m_paymentState = QStringLiteral("confirming");
+        Q_EMIT paymentChanged();
+        confirmOrder(0);
+        return;
+    case Outcome::Declined:
+        m_journal.updateAttempt(m_attemptId, QStringLiteral("declined"), result.reason);
+        m_intentSpent = true;
+        // Let the server see the outcome too (it answers 402 and closes the order); the answer changes nothing here.
+        m_api->post(QStringLiteral("/api/v1/orders/%1/confirm").arg(m_orderId), QJsonObject{{QStringLiteral("payment_intent_id"), m_paymentIntentId}},
+                    this, [](const ApiReply &) {}, ("confirm-" + m_orderId).toUtf8());
+        setMessage(tr("Your card was declined. You can try again or use another card."));
+        break;
+    case Outcome::TimedOut:
+        m_journal.updateAttempt(m_attemptId, QStringLiteral("timeout"), result.reason);
+        setMessage(tr("No card was presented. You can try again."));
+        break;
+    case Outcome::Aborted:
+        m_journal.updateAttempt(m_attemptId, QStringLiteral("aborted"), result.reason);
+        m_paymentState.clear();
+        Q_EMIT paymentChanged();
+        setMessage({});
+        setScreen(QStringLiteral("summary"));
+        return;
+    case Outcome::Error:
+        m_journal.updateAttempt(m_attemptId, QStringLiteral("terminal_error"), result.reason);
+        setMessage(tr("The card terminal is not working. You can try again or visit the box office."));
+        break;
+    }
+    m_paymentState.clear();
+    Q_EMIT paymentChanged();
+    setScreen(QStringLiteral("declined"));
+}
+
+void KioskController::confirmOrder(int attempt)
+{
+    m_api->post(QStringLiteral("/api/v1/orders/%1/confirm").arg(m_orderId), QJsonObject{{QStringLiteral("payment_intent_id"), m_paymentIntentId}},
+                this,
+                [this, attempt](const ApiReply &reply) {
+                    if (reply.kind == ApiErrorKind::Offline || reply.kind == ApiErrorKind::Server) {
+                        // The card was charged: never forget it. Retry; the journal keeps "approved" for a restart.
+                        if (attempt < 5) {
+                            QTimer::singleShot(2000 * (attempt + 1), this, [this, attempt] { confirmOrder(attempt + 1); });
+                            return;
+                        }
+                        setMessage(tr("Your payment was taken but the booking could not be finished. Please visit the box office with your "
+                                      "receipt; nothing is lost."));
+                        setScreen(QStringLiteral("error"));
+                        return;
+                    }
+                    if (reply.kind == ApiErrorKind::PaymentFailed) {
+                        m_journal.updateAttempt(m_attemptId, QStringLiteral("declined"), reply.code);
+                        m_intentSpent = true;
+                        m_paymentState.clear();
+                        Q_EMIT paymentChanged();
+                        setMessage(tr("Your card was declined. You can try again or use another card."));
+                        setScreen(QStringLiteral("declined"));
+                        return;
+                    }
+                    if (!reply.ok()) {
+                        m_journal.updateAttempt(m_attemptId, QStringLiteral("confirm_failed"), reply.code);
+                        m_holdTick.stop();
+                        m_holdId.clear();
+                        Q_EMIT holdChanged();
+                        setMessage(reply.code == QLatin1String("hold_lost")
+                                       ? tr("Sorry, your seats were released before the payment finished. Your payment will be refunded "
+                                            "automatically.")
+                                       : tr("The booking could not be finished. Any payment will be refunded automatically."));
+                        setScreen(QStringLiteral("error"));
+                        return;
+                    }
+                    const QJsonObject booking = reply.object();
+                    m_holdTick.stop();
+                    m_booking = {};
+                    m_booking.title = movieTitle();
+                    m_booking.startsAt = QDateTime::fromString(m_show.value(QStringLiteral("starts_at")).toString(), Qt::ISODate);
+                    m_booking.venue = m_show.value(QStringLiteral("venue")).toObject().value(QStringLiteral("name")).toString();
+                    m_booking.screen = m_show.value(QStringLiteral("screen")).toObject().value(QStringLiteral("name")).toString();
+                    m_booking.currency = booking.value(QStringLiteral("currency")).toString(m_currency);
+                    m_booking.bookingRef = booking.value(QStringLiteral("booking_ref")).toString();
+                    m_booking.totalMinor = booking.value(QStringLiteral("amount_minor")).toInteger(m_amountMinor);
+                    m_booking.paymentIntentId = m_paymentIntentId;
+                    m_booking.paymentMethod = tr("card");
+                    for (const QJsonValue &v : booking.value(QStringLiteral("tickets")).toArray()) {
+                        const QJsonObject t = v.toObject();
+                        PrintedTicket ticket;
+                        ticket.ticketId = t.value(QStringLiteral("ticket_id")).toVariant().toString();
+                        ticket.seatId = t.value(QStringLiteral("seat_id")).toString();
+                        ticket.qr = t.value(QStringLiteral("qr")).toString();
+                        const int i = m_seatMap->indexOf(ticket.seatId);
+                        if (i >= 0) {
+                            const MapSeat &seat = m_seatMap->seats()[size_t(i)];
+                            ticket.row = seat.row;
+                            ticket.number = seat.number;
+                            ticket.tier = m_seatMap->tierNames().value(seat.tier);
+                            ticket.priceMinor = seat.priceMinor;
+                        } else {
+                            ticket.row = ticket.seatId;
+                        }
+                        m_booking.tickets.append(ticket);
+                    }
+                    m_journal.updateAttempt(m_attemptId, QStringLiteral("confirmed"), {}, toJson(m_booking));
+                    m_holdId.clear();
+                    m_heldSeats.clear();
+                    m_seatMap->setOwnHold(false);
+                    Q_EMIT holdChanged();
+                    Q_EMIT bookingChanged();
+                    printBooking();
+                },
+                ("confirm-" + m_orderId).toUtf8());
+}
+
+void KioskController::printBooking()
+{
+    m_printState = QStringLiteral("printing");
+    m_printMessage.clear();
+    Q_EMIT printChanged();
+    setScreen(QStringLiteral("printing"));
+    const QString dir = m_config.printDir.isEmpty() ? dataDir() + QStringLiteral("/prints") : m_config.printDir;
+    QDir().mkpath(dir);
+    const QString pdf = dir + QStringLiteral("/%1-%2.pdf").arg(m_booking.bookingRef, QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMddHHmmss")));
+    QString error;
+    bool ok = writePdf(m_booking, pdf, &error);
+    QString output = pdf;
+    if (ok && !m_config.escposTarget.isEmpty()) {
+        output = m_config.escposTarget;
+        ok = sendToPrinter(escPosJob(m_booking), m_config.escposTarget, &error);
+    }
+    m_journal.recordPrint(m_booking.bookingRef, ok ? QStringLiteral("printed") : QStringLiteral("failed"), error, output, toJson(m_booking));
+    m_lastPdfPath = pdf;
+    m_printState = ok ? QStringLiteral("printed") : QStringLiteral("failed");
+    m_printMessage = ok ? QString() : tr("The printer has a problem: %1 Your booking %2 is safe; staff can reprint it.").arg(error, m_booking.bookingRef);
+    Q_EMIT printChanged();
+    if (ok) {
+        setMessage({});
+        setScreen(QStringLiteral("thanks"));
+    }
+}
+
+void KioskController::reprint()
+{
+    QString ref = m_booking.bookingRef;
+    if (ref.isEmpty()) {
+        const QList<PrintJob> jobs = m_journal.printJobs(1);
+        if (jobs.isEmpty())
+            return;
+        ref = jobs.first().bookingRef;
+    }
+    const std::optional<PrintJob> job = m_journal.lastPrintOf(ref);
+    if (!job)
+        return;
+    m_booking = bookingPrintFromJson(job->booking);
+    Q_EMIT bookingChanged();
+    printBooking();
+}
+
+void KioskController::cancel()
+{
+    if (m_terminal->busy())
+        m_terminal->abort();
+    resetToAttract();
+}
+
+void KioskController::finish()
+{
+    resetToAttract();
+}
+
+void KioskController::resetToAttract()
+{
+    releaseHold();
+    m_seatMap->clear();
+    m_booking = {};
+    m_paymentState.clear();
+    m_printState.clear();
+    Q_EMIT bookingChanged();
+    Q_EMIT paymentChanged();
+    Q_EMIT printChanged();
+    setMessage({});
+    setScreen(m_screen == QLatin1String("offline") ? QStringLiteral("offline") : QStringLiteral("attract"));
+}
+
+void KioskController::setLanguage(const QString &code)
+{
+    QCoreApplication::removeTranslator(&m_translator);
+    if (code == QLatin1String("de")) {
+        if (m_translator.load(QStringLiteral(":/i18n/marquee_de.qm")))
+            QCoreApplication::installTranslator(&m_translator);
+        else
+            qCWarning(lcKiosk) << "German translation missing";
+        QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
+    } else {
+        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedKingdom));
+    }
+    m_config.language = code;
+    if (m_engine)
+        m_engine->retranslate();
+    // Texts the models format (times, prices) follow the new locale.
+    m_movies->setItems(QJsonArray(m_movies->count() ? [this] {
+        QJsonArray a;
+        for (int i = 0; i < m_movies->count(); ++i)
+            a.append(m_movies->at(i));
+        return a;
+    }() : QJsonArray()));
+    Q_EMIT languageChanged();
+    Q_EMIT showChanged();
+    Q_EMIT holdChanged();
+}
+
+bool KioskController::staffExit(const QString &pin)
+{
+    if (pin != m_config.staffPin)
+        return false;
+    releaseHold();
+    Q_EMIT exitRequested();
+    return true;
+}
+
+} // namespace marquee::app

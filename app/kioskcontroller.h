@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "appconfig.h"
+#include "cardterminal.h"
+#include "catalogmodels.h"
+#include "journal.h"
+#include "kioskapi.h"
+#include "seatmapmodel.h"
+#include "ticketprinter.h"
+
+#include <QObject>
+#include <QPointer>
+#include <QTimer>
+#include <QTranslator>
+#include <QtQml/qqmlregistration.h>
+#include <memory>
+
+class QQmlEngine;
+class QJSEngine;
+
+namespace marquee::app {
+
+/**
+ * @brief The kiosk flow: attract → shows → seats → summary (held, counting down) → payment → printing →
+ * thanks, with the failure screens (offline, declined, error). One instance per app; QML sees it as the
+ * `Kiosk` singleton. Screens only show its properties and call its methods.
+ */
+class KioskController : public QObject
+{
+    Q_OBJECT
+    QML_NAMED_ELEMENT(Kiosk)
+    QML_SINGLETON
+    /** @brief attract, shows, seats, summary, payment, declined, printing, thanks, offline, error */
+    Q_PROPERTY(QString screen READ screen NOTIFY screenChanged)
+    /** @brief A request is on its way: screens show a spinner and refuse double taps. */
+    Q_PROPERTY(bool busy READ busy NOTIFY busyChanged)
+    /** @brief A friendly sentence for the current screen (why the seats changed, why a card failed...). */
+    Q_PROPERTY(QString message READ message NOTIFY messageChanged)
+    Q_PROPERTY(QString role READ role CONSTANT)
+    Q_PROPERTY(MoviesModel *movies READ movies CONSTANT)
+    Q_PROPERTY(ShowsModel *shows READ shows CONSTANT)
+    Q_PROPERTY(SeatMapModel *seatMap READ seatMap CONSTANT)
+    Q_PROPERTY(QString cityName READ cityName NOTIFY catalogChanged)
+    Q_PROPERTY(QString movieTitle READ movieTitle NOTIFY movieChanged)
+    Q_PROPERTY(QString movieSynopsis READ movieSynopsis NOTIFY movieChanged)
+    Q_PROPERTY(QString movieMeta READ movieMeta NOTIFY movieChanged)
+    Q_PROPERTY(int movieArtSeed READ movieArtSeed NOTIFY movieChanged)
+    /** @brief "Today 19:30 · Screen 1 · Marquee Centrum" */
+    Q_PROPERTY(QString showText READ showText NOTIFY showChanged)
+    Q_PROPERTY(int holdSecondsLeft READ holdSecondsLeft NOTIFY holdChanged)
+    /** @brief True in the last minute of the hold. */
+    Q_PROPERTY(bool holdWarning READ holdWarning NOTIFY holdChanged)
+    Q_PROPERTY(bool holdActive READ holdActive NOTIFY holdChanged)
+    /** @brief [{seat, tier, price}] of the held seats. */
+    Q_PROPERTY(QVariantList orderLines READ orderLines NOTIFY holdChanged)
+    Q_PROPERTY(QString orderTotal READ orderTotal NOTIFY holdChanged)
+    /** @brief waiting (present a card), processing, approved, confirming */
+    Q_PROPERTY(QString paymentState READ paymentState NOTIFY paymentChanged)
+    Q_PROPERTY(bool demoPanel READ demoPanel CONSTANT)
+    Q_PROPERTY(QString bookingRef READ bookingRef NOTIFY bookingChanged)
+    /** @brief printing, printed, failed */
+    Q_PROPERTY(QString printState READ printState NOTIFY printChanged)
+    Q_PROPERTY(QString printMessage READ printMessage NOTIFY printChanged)
+    Q_PROPERTY(QString lastPdfPath READ lastPdfPath NOTIFY printChanged)
+    Q_PROPERTY(QString language READ language NOTIFY languageChanged)
+    Q_PROPERTY(int idleTimeoutSeconds READ idleTimeoutSeconds CONSTANT)
+    /** @brief Kiosk mode: full screen, no window decorations. */
+    Q_PROPERTY(bool fullscreen READ fullscreen CONSTANT)
+    Q_PROPERTY(QString version READ version CONSTANT)
+public:
+    /**
+     * @brief A controller for @p config. Without @p terminal a SimulatedTerminal on config.paysim is made.
+     */
+    explicit KioskController(const AppConfig &config, CardTerminal *terminal = nullptr, QObject *parent = nullptr);
+    ~KioskController() override;
+
+    /** @brief The instance QML gets (set by the app before the QML is loaded). */
+    static void setInstance(KioskController *controller);
+    static KioskController *create(QQmlEngine *, QJSEngine *);
+
+    QString screen() const { return m_screen; }
+    bool busy() const { return m_busy; }
+    QString message() const { return m_message; }
+    QString role() const { return m_config.role; }
+    MoviesModel *movies() const { return m_movies; }
+    ShowsModel *shows() const { return m_shows; }
+    SeatMapModel *seatMap() const { return m_seatMap; }
+    QString cityName() const { return m_cityName; }
+    QString movieTitle() const { return m_movie.value(QStringLiteral("title")).toString(); }
+    QString movieSynopsis() const { return m_movie.value(QStringLiteral("synopsis")).toString(); }
+    QString movieMeta() const;
+    int movieArtSeed() const;
+    QString showText() const;
+    int holdSecondsLeft() const { return m_holdSecondsLeft; }
+    bool holdWarning() const { return holdActive() && m_holdSecondsLeft <= 60; }
+    bool holdActive() const { return !m_holdId.isEmpty(); }
+    QVariantList orderLines() const;
+    QString orderTotal() const;
+    QString paymentState() const { return m_paymentState; }
+    bool demoPanel() const { return m_config.demoPanel; }
+    QString bookingRef() const { return m_booking.bookingRef; }
+    QString printState() const { return m_printState; }
+    QString printMessage() const { return m_printMessage; }
+    QString lastPdfPath() const { return m_lastPdfPath; }
+    QString language() const { return m_config.language; }
+    int idleTimeoutSeconds() const { return m_config.idleTimeoutSeconds; }
+    bool fullscreen() const { return m_config.fullscreen; }
+    QString version() const { return QStringLiteral(MARQUEE_VERSION); }
+    const AppConfig &config() const { return m_config; }
+    const BookingPrint &lastBooking() const { return m_booking; }
+    Journal &journal() { return m_journal; }
+    KioskApi *api() const { return m_api; }
+    QString holdId() const { return m_holdId; }
+    QString orderId() const { return m_orderId; }
+
+    /** @brief Load the catalogue and show the attract screen; recover unfinished payments from the journal. */
+    Q_INVOKABLE void start();
+    Q_INVOKABLE void openMovie(qint64 movieId);
+    Q_INVOKABLE void openShow(qint64 showId);
+    Q_INVOKABLE void toggleSeat(const QString &seatId);
+    Q_INVOKABLE bool bestAvailable(int count, bool wheelchair = false);
+    /** @brief Hold the selected seats and go to the summary. */
+    Q_INVOKABLE void holdSelection();
+    /** @brief One step back (releasing the hold when leaving the summary). */
+    Q_INVOKABLE void back();
+    /** @brief Create the order and ask the terminal for the card. */
+    Q_INVOKABLE void pay();
+    /** @brief Demo panel: present a simulated card (tok_visa, tok_declined, ...). */
+    Q_INVOKABLE void presentCard(const QString &cardToken);
+    Q_INVOKABLE void abortPayment();
+    Q_INVOKABLE void retryPayment();
+    /** @brief Give up: release everything and go back to the attract screen. */
+    Q_INVOKABLE void cancel();
+    Q_INVOKABLE void reprint();
+    Q_INVOKABLE void finish();
+    Q_INVOKABLE void setLanguage(const QString &code);
+    /** @brief Any touch or key: restarts the idle timer. */
+    Q_INVOKABLE void userActivity();
+    /** @brief Staff exit: true (and the app quits) when @p pin is right. */
+    Q_INVOKABLE bool staffExit(const QString &pin);
+    /** @brief Go back to the attract screen now, releasing any hold (the idle timeout does this). */
+    Q_INVOKABLE void resetToAttract();
+
+Q_SIGNALS:
+    void screenChanged();
+    void busyChanged();
+    void messageChanged();
+    void catalogChanged();
+    void movieChanged();
+    void showChanged();
+    void holdChanged();
+    void paymentChanged();
+    void bookingChanged();
+    void printChanged();
+    void languageChanged();
+    /** @brief The staff PIN was accepted. */
+    void exitRequested();
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
+private:
+    void setScreen(const QString &screen);
+    void setBusy(bool busy);
+    void setMessage(const QString &message);
+    void goOffline();
+    void releaseHold();
+    void onHoldTick();
+    void onTerminalFinished(const TerminalResult &result);
+    void confirmOrder(int attempt);
+    void printBooking();
+    void recoverJournal();
+    bool handleOffline(const ApiReply &reply);
+
+    AppConfig m_config;
+    QPointer<QQmlEngine> m_engine;
+    KioskApi *m_api = nullptr;
+    CardTerminal *m_terminal = nullptr;
+    Journal m_journal;
+    MoviesModel *m_movies = nullptr;
+    ShowsModel *m_shows = nullptr;
+    SeatMapModel *m_seatMap = nullptr;
+    QTranslator m_translator;
+    QTimer m_idle;
+    QTimer m_holdTick;
+    QTimer m_offlineRetry;
+    QString m_screen = QStringLiteral("attract");
+    bool m_busy = false;
+    QString m_message;
+    qint64 m_cityId = 0;
+    QString m_cityName;
+    QJsonObject m_movie;
+    QJsonObject m_show;
+    QString m_holdId;
+    QStringList m_heldSeats;
+    QDateTime m_holdExpiresAt;
+    int m_holdSecondsLeft = 0;
+    QByteArray m_holdKey;
+    QString m_orderId;
+    QString m_paymentIntentId;
+    int m_orderAttempt = 0;      ///< a declined intent cannot be paid again: the next try is a new order
+    bool m_intentSpent = false;  ///< the provider gave this intent a final answer
+    qint64 m_amountMinor = 0;
+    QString m_currency;
+    qint64 m_attemptId = 0;
+    QString m_paymentState;
+    BookingPrint m_booking;
+    QString m_printState;
+    QString m_printMessage;
+    QString m_lastPdfPath;
+};
+
+} // namespace marquee::app

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "seatmapmodel.h"
+
+#include <QElapsedTimer>
+#include <QPointer>
+#include <QQuickItem>
+#include <vector>
+
+class QSGGeometryNode;
+
+namespace marquee::app {
+
+/**
+ * @brief The seat map: every seat of a show in one scene-graph geometry (per-vertex colours, a fixed number of
+ * vertices per seat so that a status change rewrites only that seat's vertices). Zoom and pan only change a
+ * transform node. Wheel and pinch zoom, drag to pan, tap to select.
+ *
+ * Without a GPU (the software scene graph: kiosks without graphics drivers, offscreen tests) the same shapes are
+ * painted with QPainter into one texture instead.
+ *
+ * Shapes say what a seat is without colour: available = filled square in its tier colour, wheelchair space =
+ * octagon, companion = square with a dark centre, selected = larger square with a white centre, held = hollow
+ * square, booked = a cross, just taken by someone else = thick red ring.
+ */
+class SeatMapItem : public QQuickItem
+{
+    Q_OBJECT
+    QML_NAMED_ELEMENT(SeatMap)
+    /** @brief The seats to draw. */
+    Q_PROPERTY(marquee::app::SeatMapModel *model READ model WRITE setModel NOTIFY modelChanged)
+    /** @brief Layout units → pixels. */
+    Q_PROPERTY(qreal viewScale READ viewScale NOTIFY viewChanged)
+    /** @brief Where layout (0,0) is, in item pixels. */
+    Q_PROPERTY(qreal viewX READ viewX NOTIFY viewChanged)
+    Q_PROPERTY(qreal viewY READ viewY NOTIFY viewChanged)
+    /** @brief Colour of the screen/stage edge. */
+    Q_PROPERTY(QColor stageColor READ stageColor WRITE setStageColor NOTIFY stageColorChanged)
+    /** @brief Colour of selected seats. */
+    Q_PROPERTY(QColor selectedColor READ selectedColor WRITE setSelectedColor NOTIFY stageColorChanged)
+    /** @brief Number of seat-geometry rebuilds (for tests and benchmarks). */
+    Q_PROPERTY(int geometryUploads READ geometryUploads NOTIFY viewChanged)
+public:
+    explicit SeatMapItem(QQuickItem *parent = nullptr);
+
+    SeatMapModel *model() const { return m_model; }
+    void setModel(SeatMapModel *model);
+    qreal viewScale() const { return m_scale; }
+    qreal viewX() const { return m_offset.x(); }
+    qreal viewY() const { return m_offset.y(); }
+    QColor stageColor() const { return m_stageColor; }
+    void setStageColor(const QColor &color);
+    QColor selectedColor() const { return m_selectedColor; }
+    void setSelectedColor(const QColor &color);
+    int geometryUploads() const { return m_uploads; }
+
+    /** @brief The seat under an item position, or an empty string. */
+    Q_INVOKABLE QString seatAt(qreal x, qreal y) const;
+    /** @brief Where a seat is drawn, in item pixels (centre). */
+    Q_INVOKABLE QPointF seatPosition(const QString &seatId) const;
+    Q_INVOKABLE void zoomBy(qreal factor, qreal centreX, qreal centreY);
+    Q_INVOKABLE void zoomIn() { zoomBy(1.5, width() / 2, height() / 2); }
+    Q_INVOKABLE void zoomOut() { zoomBy(1 / 1.5, width() / 2, height() / 2); }
+    /** @brief Fit the whole layout into the item. */
+    Q_INVOKABLE void resetView();
+    Q_INVOKABLE void panBy(qreal dx, qreal dy);
+
+Q_SIGNALS:
+    void modelChanged();
+    void viewChanged();
+    void stageColorChanged();
+    /** @brief A seat was tapped (the screen decides what that means). */
+    void seatTapped(const QString &seatId);
+
+protected:
+    QSGNode *updatePaintNode(QSGNode *old, UpdatePaintNodeData *) override;
+    void geometryChange(const QRectF &newGeometry, const QRectF &oldGeometry) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void wheelEvent(QWheelEvent *event) override;
+    void touchEvent(QTouchEvent *event) override;
+
+private:
+    void onLayoutReset();
+    void markSeatsDirty();
+    void pointerPress(QPointF position);
+    void pointerMove(QPointF position);
+    void pointerRelease(QPointF position);
+    void clampView();
+    /** @brief The same picture with QPainter into a texture, for the software scene graph (no GPU, offscreen). */
+    QSGNode *updateSoftwareNode(QSGNode *old);
+    qreal fitScale() const;
+
+    QPointer<SeatMapModel> m_model;
+    qreal m_scale = 1;
+    QPointF m_offset;
+    float m_seatHalf = 4; // half the drawn seat size, layout units
+    float m_pitch = 10;
+    bool m_layoutDirty = true;
+    bool m_seatsDirty = true;
+    bool m_viewInitialised = false;
+    std::vector<quint32> m_drawnKeys; // what each seat's vertices show now
+    QColor m_stageColor = QColor(0xDDE3F0);
+    QColor m_selectedColor = QColor(0xFF4F8B);
+    int m_uploads = 0;
+
+    // pointer state
+    QPointF m_pressPosition;
+    QPointF m_lastPosition;
+    bool m_pressed = false;
+    bool m_dragging = false;
+    qreal m_pinchDistance = 0;
+};
+
+} // namespace marquee::app

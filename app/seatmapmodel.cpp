@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "seatmapmodel.h"
+#include "moneyformat.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLoggingCategory>
+#include <algorithm>
+
+Q_LOGGING_CATEGORY(lcSeatMap, "marquee.app.seatmap")
+
+namespace marquee::app {
+
+namespace {
+// Distinct in hue and in lightness, so tiers stay apart for most colour-vision deficiencies too.
+const QColor kTierPalette[] = {QColor(0xE8B730), QColor(0x3FB6A8), QColor(0x7C8CF8), QColor(0xE5717A), QColor(0x8FC25A), QColor(0xC77DDB)};
+} // namespace
+
+SeatMapModel::SeatMapModel(QObject *parent)
+    : QAbstractListModel(parent)
+{
+    connect(&m_poll, &QTimer::timeout, this, [this] { refresh(); });
+}
+
+int SeatMapModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_seats.size());
+}
+
+QVariant SeatMapModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || index.row() >= int(m_seats.size()))
+        return {};
+    const MapSeat &seat = m_seats[size_t(index.row())];
+    switch (role) {
+    case Qt::DisplayRole:
+    case SeatIdRole:
+        return seat.seatId;
+    case RowRole:
+        return seat.row;
+    case NumberRole:
+        return seat.number;
+    case TierRole:
+        return m_tierNames.value(seat.tier);
+    case StatusRole:
+        return seat.status == 'b' ? QStringLiteral("booked") : seat.status == 'h' ? QStringLiteral("held") : QStringLiteral("available");
+    case PriceRole:
+        return formatMoney(seat.priceMinor, m_currency);
+    case WheelchairRole:
+        return seat.wheelchair;
+    }
+    return {};
+}
+
+QHash<int, QByteArray> SeatMapModel::roleNames() const
+{
+    return {{SeatIdRole, "seatId"}, {RowRole, "row"},       {NumberRole, "number"},         {TierRole, "tier"},
+            {StatusRole, "status"}, {PriceRole, "price"}, {WheelchairRole, "wheelchair"}};
+}
+
+QColor SeatMapModel::tierColor(int tier) const
+{
+    return kTierPalette[size_t(tier) % std::size(kTierPalette)];
+}
+
+QVariantList SeatMapModel::tiers() const
+{
+    QVariantList list;
+    for (int i = 0; i < m_tierNames.size(); ++i)
+        list.append(QVariantMap{{QStringLiteral("name"), m_tierNames[i]},
+                                {QStringLiteral("price"), formatMoney(m_tierPrices[i], m_currency)},
+                                {QStringLiteral("color"), tierColor(i)}});
+    return list;
+}
+
+void SeatMapModel::setLoading(bool loading)
+{
+    if (m_loading != loading) {
+        m_loading = loading;
+        Q_EMIT loadingChanged();
+    }
+}
+
+void SeatMapModel::setErrorString(const QString &error)
+{
+    if (m_errorString != error) {
+        m_errorString = error;
+        Q_EMIT errorStringChanged();
+    }
+}
+
+void SeatMapModel::load(KioskApi *api, qint64 showId, int pollMs)
+{
+    clear();
+    m_api = api;
+    m_showId = showId;
+    setLoading(true);
+    refresh();
+    if (pollMs > 0)
+        m_poll.start(pollMs);
+}
+
+void SeatMapModel::clear()
+{
+    m_poll.stop();
+    m_showId = 0;
+    m_etag.clear();
+    beginResetModel();
+    m_seats.clear();
+    m_index.clear();
+    m_selected.clear();
+    m_highlighted.clear();
+    m_ownHold = false;
+    m_tierNames.clear();
+    m_tierPrices.clear();
+    m_rowLabels.clear();
+    endResetModel();
+    Q_EMIT layoutReset();
+    Q_EMIT selectionChanged();
+    Q_EMIT highlightChanged();
+}
+
+void SeatMapModel::refresh(std::function<void(bool)> done)
+{
+    if (!m_api || m_showId == 0) {
+        if (done)
+            done(false);
+        return;
+    }
+    if (m_inFlight && !done)
+        return; // a poll is on its way; its answer will do
+    m_inFlight = true;
+    const qint64 showId = m_showId;
+    m_api->get(QStringLiteral("/api/v1/shows/%1/seatmap").arg(showId), this, [this, showId, done](const ApiReply &reply) {
+        m_inFlight = false;
+        if (showId != m_showId) {
+            if (done)
+                done(false);
+            return;
+        }
+        bool ok = reply.ok();
+        if (reply.status == 304) {
+            setErrorString({});
+        } else if (ok) {
+            ok = applyBody(reply.body, reply.etag);
+            setErrorString(ok ? QString() : tr("The seat map could not be read."));
+        } else {
+            setErrorString(reply.kind == ApiErrorKind::Offline ? tr("The seat map could not be loaded: the kiosk is offline.")
+                                                               : tr("The seat map could not be loaded."));
+        }
+        setLoading(false);
+        if (done)
+            done(ok);
+    }, m_etag);
+}
+
+bool SeatMapModel::applyBody(const QByteArray &body, const QByteArray &etag)
+{
+    QJsonParseError parseError;
+    const QJsonObject root = QJsonDocument::fromJson(body, &parseError).object();
+    const QJsonArray seats = root.value(QStringLiteral("seats")).toArray();
+    if (parseError.error != QJsonParseError::NoError || seats.isEmpty()) {
+        qCWarning(lcSeatMap) << "unreadable seat map" << parseError.errorString();
+        return false;
+    }
+    m_etag = etag;
+    const bool sameLayout = size_t(seats.size()) == m_seats.size()
+        && m_seats.front().seatId == seats.first().toObject().value(QStringLiteral("seat_id")).toString();
+    if (sameLayout) {
+        // Only statuses change between polls: update in place, keep the geometry.
+        QStringList lost;
+        int available = 0;
+        for (qsizetype i = 0; i < seats.size(); ++i) {
+            const QString status = seats[i].toObject().value(QStringLiteral("status")).toString();
+            const char code = status == QLatin1String("booked") ? 'b' : status == QLatin1String("held") ? 'h' : 'a';
+            m_seats[size_t(i)].status = code;
+            available += code == 'a';
+        }
+        m_availableCount = available;
+        // A selected seat that is no longer free is not ours to sell any more.
+        for (auto it = m_selected.begin(); it != m_selected.end();) {
+            if (m_seats[size_t(*it)].status != 'a' && !m_ownHold) {
+                lost.append(m_seats[size_t(*it)].seatId);
+                it = m_selected.erase(it);
+            } else {
+                ++it;
+            }
+        }
+        Q_EMIT statusesChanged();
+        Q_EMIT dataChanged(index(0), index(int(m_seats.size()) - 1), {StatusRole});
+        if (!lost.isEmpty()) {
+            Q_EMIT selectionChanged();
+            Q_EMIT selectionLost(lost);
+        }
+        return true;
+    }
+
+    beginResetModel();
+    m_seats.clear();
+    m_index.clear();
+    m_selected.clear();
+    m_currency = root.value(QStringLiteral("currency")).toString();
+    const QJsonObject layout = root.value(QStringLiteral("layout")).toObject();
+    // Tiers, dearest first: "best" means the most expensive seats.
+    QList<QPair<qint64, QString>> tierList;
+    for (const QJsonValue &tier : layout.value(QStringLiteral("tiers")).toArray()) {
+        const QJsonObject object = tier.toObject();
+        tierList.append({object.value(QStringLiteral("price_minor")).toInteger(), object.value(QStringLiteral("tier")).toString()});
+    }
+    std::sort(tierList.begin(), tierList.end(), [](auto &a, auto &b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+    m_tierNames.clear();
+    m_tierPrices.clear();
+    for (const auto &[price, name] : tierList) {
+        m_tierNames.append(name);
+        m_tierPrices.append(price);
+    }
+    m_seats.reserve(size_t(seats.size()));
+    int available = 0;
+    float minX = 1e9f, minY = 1e9f, maxX = -1e9f, maxY = -1e9f;
+    for (const QJsonValue &value : seats) {
+        const QJsonObject object = value.toObject();
+        MapSeat seat;
+        seat.seatId = object.value(QStringLiteral("seat_id")).toString();
+        seat.row = object.value(QStringLiteral("row")).toString();
+        seat.number = object.value(QStringLiteral("number")).toInt();
+        seat.x = float(object.value(QStringLiteral("x")).toDouble());
+        seat.y = float(object.value(QStringLiteral("y")).toDouble());
+        const QString tier = object.value(QStringLiteral("tier")).toString();
+        seat.tier = int(m_tierNames.indexOf(tier));
+        if (seat.tier < 0) {
+            m_tierNames.append(tier);
+            m_tierPrices.append(object.value(QStringLiteral("price_minor")).toInteger());
+            seat.tier = int(m_tierNames.size()) - 1;
+        }
+        seat.priceMinor = object.value(QStringLiteral("price_minor")).toInteger();
+        const QJsonArray attributes = object.value(QStringLiteral("attributes")).toArray();
+        seat.wheelchair = attributes.contains(QStringLiteral("wheelchair"));
+        seat.companion = attributes.contains(QStringLiteral("companion"));
+        const QString status = object.value(QStringLiteral("status")).toString();
+        seat.status = status == QLatin1String("booked") ? 'b' : status == QLatin1String("held") ? 'h' : 'a';
+        available += seat.status == 'a';
+        minX = std::min(minX, seat.x), maxX = std::max(maxX, seat.x);
+        minY = std::min(minY, seat.y), maxY = std::max(maxY, seat.y);
+        m_index.insert(seat.seatId, int(m_seats.size()));
+        m_seats.push_back(std::move(seat));
+    }
+    m_availableCount = available;
+    const QJsonObject stage = layout.value(QStringLiteral("stage")).toObject();
+    m_stageLabel = stage.value(QStringLiteral("label")).toString();
+    m_stageEllipse = stage.value(QStringLiteral("shape")).toString() == QLatin1String("ellipse");
+    m_stage = QRectF(QPointF(stage.value(QStringLiteral("x1")).toDouble(), stage.value(QStringLiteral("y1")).toDouble()),
+                     QPointF(stage.value(QStringLiteral("x2")).toDouble(), stage.value(QStringLiteral("y2")).toDouble()))
+                  .normalized();
+    m_rowLabels = layout.value(QStringLiteral("rows")).toArray().toVariantList();
+    m_bounds = QRectF(QPointF(minX, minY), QPointF(maxX, maxY)).adjusted(-10, -10, 10, 10);
+    for (const QVariant &row : std::as_const(m_rowLabels)) {
+        const QVariantMap map = row.toMap();
+        m_bounds = m_bounds.united(QRectF(map.value(QStringLiteral("x")).toDouble() - 10, map.value(QStringLiteral("y")).toDouble() - 5, 20, 10));
+    }
+    if (!m_stage.isNull() || m_stage.width() > 0)
+        m_bounds = m_bounds.united(m_stage.adjusted(0, -8, 0, 8));
+    endResetModel();
+    Q_EMIT layoutReset();
+    Q_EMIT statusesChanged();
+    Q_EMIT selectionChanged();
+    return true;
+}
+
+QStringList SeatMapModel::selectedSeats() const
+{
+    QStringList ids;
+    for (int i : m_selected)
+        ids.append(m_seats[size_t(i)].seatId);
+    return ids;
+}
+
+QString SeatMapModel::selectionText() const
+{
+    QList<int> sorted = m_selected;
+    std::sort(sorted.begin(), sorted.end(), [this](int a, int b) {
+        const MapSeat &x = m_seats[size_t(a)], &y = m_seats[size_t(b)];
+        return x.row != y.row ? x.row < y.row : x.number < y.number;
+    });
+    QStringList parts;
+    for (int i : sorted)
+        parts.append(tr("Row %1 Seat %2").arg(m_seats[size_t(i)].row).arg(m_seats[size_t(i)].number));
+    return parts.join(QStringLiteral(" · "));
+}
+
+qint64 SeatMapModel::selectedTotalMinor() const
+{
+    qint64 total = 0;
+    for (int i : m_selected)
+        total += m_seats[size_t(i)].priceMinor;
+    return total;
+}
+
+QString SeatMapModel::selectedTotalText() const
+{
+    return formatMoney(selectedTotalMinor(), m_currency);
+}
+
+bool SeatMapModel::toggle(const QString &seatId)
+{
+    const int i = indexOf(seatId);
+    if (i < 0)
+        return false;
+    if (m_selected.removeOne(i)) {
+        Q_EMIT selectionChanged();
+        return true;
+    }
+    if (m_seats[size_t(i)].status != 'a' || m_selected.size() >= m_maxSelection)
+        return false;
+    m_selected.append(i);
+    Q_EMIT selectionChanged();
+    return true;
+}
+
+void SeatMapModel::clearSelection()
+{
+    if (m_selected.isEmpty())
+        return;
+    m_selected.clear();
+    Q_EMIT selectionChanged();
+}
+
+QList<BestAvailableSeat> SeatMapModel::bestAvailableInput() const
+{
+    QList<BestAvailableSeat> input;
+    input.reserve(qsizetype(m_seats.size()));
+    for (const MapSeat &seat : m_seats)
+        input.append({seat.seatId, seat.row, seat.number, seat.x, seat.y, m_tierNames.value(seat.tier), seat.status == 'a', seat.wheelchair});
+    return input;
+}
+
+bool SeatMapModel::selectBestAvailable(int count, bool wheelchair)
+{
+    BestAvailableRequest request;
+    request.count = std::clamp(count, 1, m_maxSelection);
+    request.tierOrder = m_tierNames;
+    request.wheelchair = wheelchair;
+    const QStringList best = bestAvailable(bestAvailableInput(), request);
+    if (best.isEmpty())
+        return false;
+    m_selected.clear();
+    for (const QString &id : best)
+        m_selected.append(indexOf(id));
+    Q_EMIT selectionChanged();
+    return true;
+}
+
+void SeatMapModel::markTaken(const QStringList &seatIds)
+{
+    m_highlighted = QSet<QString>(seatIds.begin(), seatIds.end());
+    double sx = 0, sy = 0;
+    int n = 0;
+    for (const QString &id : seatIds) {
+        const int i = indexOf(id);
+        if (i >= 0) {
+            sx += m_seats[size_t(i)].x, sy += m_seats[size_t(i)].y, ++n;
+            if (m_seats[size_t(i)].status == 'a')
+                m_seats[size_t(i)].status = 'h'; // the server said so; the next poll brings the truth
+        }
+    }
+    const int wanted = std::max(1, int(m_selected.size()));
+    m_selected.clear();
+    if (n > 0) {
+        BestAvailableRequest request;
+        request.count = wanted;
+        request.near = QPointF(sx / n, sy / n);
+        request.exclude = seatIds;
+        for (const QString &id : bestAvailable(bestAvailableInput(), request))
+            m_selected.append(indexOf(id));
+    }
+    Q_EMIT statusesChanged();
+    Q_EMIT highlightChanged();
+    Q_EMIT selectionChanged();
+}
+
+void SeatMapModel::clearHighlight()
+{
+    if (m_highlighted.isEmpty())
+        return;
+    m_highlighted.clear();
+    Q_EMIT highlightChanged();
+}
+
+void SeatMapModel::setOwnHold(bool held)
+{
+    m_ownHold = held;
+}
+
+} // namespace marquee::app

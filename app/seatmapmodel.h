@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "core/bestavailable.h"
+#include "kioskapi.h"
+
+#include <QAbstractListModel>
+#include <QColor>
+#include <QPointer>
+#include <QRectF>
+#include <QSet>
+#include <QTimer>
+#include <QVariantList>
+#include <QtQml/qqmlregistration.h>
+#include <vector>
+
+namespace marquee::app {
+
+/** @brief One seat as the seat map draws it. */
+struct MapSeat {
+    QString seatId;
+    QString row;
+    int number = 0;
+    float x = 0;
+    float y = 0;
+    int tier = 0;        ///< index into SeatMapModel::tierNames()
+    qint64 priceMinor = 0;
+    bool wheelchair = false;
+    bool companion = false;
+    char status = 'a';   ///< 'a' available, 'h' held, 'b' booked
+};
+
+/**
+ * @brief The seats of one show with live status (polled with ETag), the customer's selection and the seats to
+ * highlight after a conflict. The SeatMap item draws it; a list view can show it through the roles.
+ */
+class SeatMapModel : public QAbstractListModel
+{
+    Q_OBJECT
+    QML_ELEMENT
+    QML_UNCREATABLE("Owned by the kiosk controller")
+    /** @brief True while the first copy of the map is loading. */
+    Q_PROPERTY(bool loading READ loading NOTIFY loadingChanged)
+    /** @brief Why the map could not be loaded, or empty. */
+    Q_PROPERTY(QString errorString READ errorString NOTIFY errorStringChanged)
+    /** @brief [{name, price, color}] from the best (dearest) tier down. */
+    Q_PROPERTY(QVariantList tiers READ tiers NOTIFY layoutReset)
+    /** @brief The screen or stage label ("SCREEN", "PITCH"). */
+    Q_PROPERTY(QString stageLabel READ stageLabel NOTIFY layoutReset)
+    Q_PROPERTY(QStringList selectedSeats READ selectedSeats NOTIFY selectionChanged)
+    /** @brief Seat ids with row and number for people: "F7, F8". */
+    Q_PROPERTY(QString selectionText READ selectionText NOTIFY selectionChanged)
+    Q_PROPERTY(int selectedCount READ selectedCount NOTIFY selectionChanged)
+    Q_PROPERTY(qint64 selectedTotalMinor READ selectedTotalMinor NOTIFY selectionChanged)
+    Q_PROPERTY(QString selectedTotalText READ selectedTotalText NOTIFY selectionChanged)
+    Q_PROPERTY(QStringList highlightedSeats READ highlightedSeats NOTIFY highlightChanged)
+    Q_PROPERTY(int availableCount READ availableCount NOTIFY statusesChanged)
+    Q_PROPERTY(int seatCount READ seatCount NOTIFY layoutReset)
+    Q_PROPERTY(QString currency READ currency NOTIFY layoutReset)
+    /** @brief Row labels and where they go, in layout units: [{label, x, y}]. */
+    Q_PROPERTY(QVariantList rowLabels READ rowLabels NOTIFY layoutReset)
+    /** @brief The bottom edge of the screen/stage in layout units (the stage label goes just below it). */
+    Q_PROPERTY(qreal stageBottom READ stageBottom NOTIFY layoutReset)
+public:
+    enum Roles { SeatIdRole = Qt::UserRole + 1, RowRole, NumberRole, TierRole, StatusRole, PriceRole, WheelchairRole };
+    Q_ENUM(Roles)
+
+    explicit SeatMapModel(QObject *parent = nullptr);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role) const override;
+    QHash<int, QByteArray> roleNames() const override;
+
+    /** @brief Start showing @p showId through @p api, polling every @p pollMs (0: no polling). */
+    void load(KioskApi *api, qint64 showId, int pollMs);
+    /** @brief Stop polling and forget the show. */
+    void clear();
+    /** @brief Fetch now (If-None-Match); @p done runs after the answer was applied. */
+    void refresh(std::function<void(bool ok)> done = {});
+    /** @brief Parse a seat-map body (as the server sends it); public for tests and benchmarks. */
+    bool applyBody(const QByteArray &body, const QByteArray &etag);
+
+    bool loading() const { return m_loading; }
+    QString errorString() const { return m_errorString; }
+    QVariantList tiers() const;
+    QString stageLabel() const { return m_stageLabel; }
+    QString currency() const { return m_currency; }
+    QStringList selectedSeats() const;
+    QString selectionText() const;
+    int selectedCount() const { return int(m_selected.size()); }
+    qint64 selectedTotalMinor() const;
+    QString selectedTotalText() const;
+    QStringList highlightedSeats() const { return QStringList(m_highlighted.begin(), m_highlighted.end()); }
+    int availableCount() const { return m_availableCount; }
+    int seatCount() const { return int(m_seats.size()); }
+    qint64 showId() const { return m_showId; }
+    QByteArray etag() const { return m_etag; }
+
+    const std::vector<MapSeat> &seats() const { return m_seats; }
+    QRectF layoutBounds() const { return m_bounds; }
+    QRectF stageRect() const { return m_stage; }
+    bool stageIsEllipse() const { return m_stageEllipse; }
+    QStringList tierNames() const { return m_tierNames; }
+    QColor tierColor(int tier) const;
+    qreal stageBottom() const { return m_stageEllipse ? m_stage.center().y() : m_stage.bottom(); }
+    /** @brief Row labels with their layout positions: [{label, x, y}]. */
+    QVariantList rowLabels() const { return m_rowLabels; }
+    bool isSelected(int index) const { return m_selected.contains(index); }
+    bool isHighlighted(int index) const { return m_highlighted.contains(m_seats[size_t(index)].seatId); }
+    int indexOf(const QString &seatId) const { return m_index.value(seatId, -1); }
+    /** @brief The largest number of seats one customer may select. */
+    int maxSelection() const { return m_maxSelection; }
+
+    /** @brief Select or unselect a seat; only available seats can be selected. Returns false if refused. */
+    Q_INVOKABLE bool toggle(const QString &seatId);
+    Q_INVOKABLE void clearSelection();
+    /** @brief Select the best @p count seats (see core/bestavailable); false when none fit. */
+    Q_INVOKABLE bool selectBestAvailable(int count, bool wheelchair = false);
+    /** @brief Mark seats someone else just took and select the nearest free block of the same size. */
+    void markTaken(const QStringList &seatIds);
+    Q_INVOKABLE void clearHighlight();
+    /** @brief The selected seats are now held by this kiosk: polls showing them held do not unselect them. */
+    void setOwnHold(bool held);
+    bool ownHold() const { return m_ownHold; }
+
+Q_SIGNALS:
+    void loadingChanged();
+    void errorStringChanged();
+    void layoutReset();
+    /** @brief Seat statuses changed (a poll brought news). */
+    void statusesChanged();
+    void selectionChanged();
+    void highlightChanged();
+    /** @brief A selected seat was taken by someone else and removed from the selection. */
+    void selectionLost(const QStringList &seatIds);
+
+private:
+    void setLoading(bool loading);
+    void setErrorString(const QString &error);
+    QList<BestAvailableSeat> bestAvailableInput() const;
+
+    QPointer<KioskApi> m_api;
+    QTimer m_poll;
+    qint64 m_showId = 0;
+    QByteArray m_etag;
+    bool m_loading = false;
+    bool m_inFlight = false;
+    QString m_errorString;
+    std::vector<MapSeat> m_seats;
+    QHash<QString, int> m_index;
+    QStringList m_tierNames; // dearest first
+    QList<qint64> m_tierPrices;
+    QString m_currency;
+    QString m_stageLabel;
+    QRectF m_stage;
+    bool m_stageEllipse = false;
+    QRectF m_bounds;
+    QVariantList m_rowLabels;
+    QList<int> m_selected; // seat indices in selection order
+    QSet<QString> m_highlighted;
+    int m_availableCount = 0;
+    int m_maxSelection = 10;
+    bool m_ownHold = false;
+};
+
+} // namespace marquee::app

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+import QtQuick
+import QtQuick.Window
+import QtQuick.Controls.Basic
+import QtQuick.VirtualKeyboard
+import Marquee.App
+import Marquee.Ui
+
+/*! The app window: one screen at a time, chosen by Kiosk.screen. Full screen in kiosk mode; the only way out is
+    the staff gesture (hold the top-left corner for three seconds, then the PIN). */
+Window {
+    id: window
+    width: 1920
+    height: 1080
+    minimumWidth: 800
+    minimumHeight: 600
+    visible: true
+    visibility: Kiosk.fullscreen ? Window.FullScreen : Window.Windowed
+    flags: Kiosk.fullscreen ? (Qt.Window | Qt.FramelessWindowHint) : Qt.Window
+    color: Theme.background
+    title: qsTr("Marquee")
+
+    readonly property bool portrait: height > width
+
+    Loader {
+        id: screenLoader
+        anchors.fill: parent
+        focus: true
+        sourceComponent: {
+            switch (Kiosk.screen) {
+            case "shows": return showsScreen
+            case "seats": return seatsScreen
+            case "summary": return summaryScreen
+            case "payment": return paymentScreen
+            case "declined": return declinedScreen
+            case "printing": return printingScreen
+            case "thanks": return thanksScreen
+            case "offline": return offlineScreen
+            case "error": return errorScreen
+            default: return attractScreen
+            }
+        }
+        onLoaded: { item.opacity = 0; fadeIn.restart() }
+        NumberAnimation { id: fadeIn; target: screenLoader.item; property: "opacity"; to: 1; duration: 180 }
+    }
+
+    Component { id: attractScreen; AttractScreen { portrait: window.portrait } }
+    Component { id: showsScreen; ShowsScreen { portrait: window.portrait } }
+    Component { id: seatsScreen; SeatsScreen { portrait: window.portrait } }
+    Component { id: summaryScreen; SummaryScreen { portrait: window.portrait } }
+    Component { id: paymentScreen; PaymentScreen { portrait: window.portrait } }
+    Component { id: declinedScreen; DeclinedScreen {} }
+    Component { id: printingScreen; PrintingScreen {} }
+    Component { id: thanksScreen; ThanksScreen {} }
+    Component { id: offlineScreen; OfflineScreen {} }
+    Component { id: errorScreen; ErrorScreen {} }
+
+    // Staff exit: press and hold the top-left corner for three seconds.
+    MouseArea {
+        id: staffCorner
+        width: 96; height: 96
+        z: 100
+        pressAndHoldInterval: 3000
+        onPressAndHold: staffDialog.open()
+        Accessible.role: Accessible.Button
+        Accessible.name: qsTr("Staff exit (hold three seconds)")
+    }
+    StaffDialog { id: staffDialog; z: 200 }
+
+    InputPanel {
+        id: keyboard
+        z: 300
+        y: Qt.inputMethod.visible ? window.height - height : window.height
+        anchors.left: parent.left
+        anchors.right: parent.right
+        visible: Qt.inputMethod.visible
+    }
+}
