@@ -26,6 +26,8 @@ SyncEngine::SyncEngine(LocalStore &store, ApiClient &api, const Options &options
     m_retryTimer.setSingleShot(true);
     connect(&m_retryTimer, &QTimer::timeout, this, &SyncEngine::pump);
     m_feedTimer.setInterval(m_options.feedIntervalMs);
+    m_flushTimer.setSingleShot(true);
+    connect(&m_flushTimer, &QTimer::timeout, this, &SyncEngine::flushOutcomes);
     connect(&m_feedTimer, &QTimer::timeout, this, &SyncEngine::refreshFeeds);
 }
 
@@ -47,6 +49,7 @@ void SyncEngine::stop()
     m_probeTimer.stop();
     m_retryTimer.stop();
     m_feedTimer.stop();
+    m_flushTimer.stop();
     if (!m_outcomes.isEmpty())
         flushOutcomes();
 }
@@ -228,13 +231,13 @@ void SyncEngine::onAnswer(const PendingAction &action, const ApiResult &result)
     else
         noteSuccess(false);
     m_outcomes.append({action, result});
-    // Coalesce every answer that arrives in this turn of the event loop into one durable transaction.
-    if (!m_flushScheduled) {
-        m_flushScheduled = true;
-        QTimer::singleShot(0, this, [this] {
-            m_flushScheduled = false;
-            flushOutcomes();
-        });
+    // Group commit: answers that arrive within a few milliseconds share one durable transaction (one fsync),
+    // and a full window of answers is written at once.
+    if (m_outcomes.size() >= std::max(1, m_options.maxInFlight / 2)) {
+        m_flushTimer.stop();
+        flushOutcomes();
+    } else if (!m_flushTimer.isActive()) {
+        m_flushTimer.start(m_outcomes.size() == m_inFlight.size() ? 0 : m_options.flushDelayMs);
     }
 }
 

@@ -49,7 +49,8 @@ public:
         int backoffBaseMs = 500;
         int backoffMaxMs = 60000;
         double jitter = 0.25;         ///< ± fraction of the backoff delay
-        int maxInFlight = 16;
+        int maxInFlight = 32;
+        int flushDelayMs = 5;         ///< group commit: answers arriving within this window share one fsync
         int batchSize = 512;          ///< actions read from the store at once
         bool followFeeds = true;      ///< keys, revocations and events after each reconnect
         int feedPageSize = 500;
@@ -139,7 +140,6 @@ private:
     QSet<qint64> m_inFlight;   // sent, or answered but not yet committed
     QSet<QString> m_busyGroups;
     QList<Outcome> m_outcomes;
-    bool m_flushScheduled = false;
     bool m_pumpScheduled = false;
     int m_feedSteps = 0;
     bool m_feedsRunning = false;
@@ -147,6 +147,7 @@ private:
     QTimer m_probeTimer;
     QTimer m_retryTimer;
     QTimer m_feedTimer;
+    QTimer m_flushTimer;
     QRandomGenerator m_random;
 };
 

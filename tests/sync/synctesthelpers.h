@@ -53,7 +53,7 @@ inline qint64 createSyncShow(TestServer &server, int rows, int seatsPerRow)
     layout.height = rows * 10 + 40;
     layout.stage = QJsonObject{{QStringLiteral("label"), QStringLiteral("SCREEN")}};
     for (int r = 0; r < rows; ++r) {
-        const QString row = QString(QChar(u'A' + r));
+        const QString row = r < 26 ? QString(QChar(u'A' + r)) : QStringLiteral("R%1").arg(r);
         layout.rows.push_back({row, 0, 30 + r * 10});
         for (int s = 1; s <= seatsPerRow; ++s) {
             store::NewLayoutSeat seat;
