@@ -59,12 +59,13 @@ std::optional<QJsonObject> HoldRepository::hold(const QString &owner, const QStr
     QSqlQuery query(m_database.connection());
     prepareQuery(query, QStringLiteral(
         "SELECT h.hold_id::text, h.show_id, array_to_json(h.seat_ids)::text, "
-        "       coalesce((SELECT max(ss.hold_expires_at) FROM show_seats ss WHERE ss.show_id = h.show_id "
-        "                  AND ss.held_by = h.hold_id AND ss.status = 'held'), h.expires_at), "
+        "       to_char(coalesce((SELECT max(ss.hold_expires_at) FROM show_seats ss WHERE ss.show_id = h.show_id "
+        "                  AND ss.held_by = h.hold_id AND ss.status = 'held'), h.expires_at) AT TIME ZONE 'UTC', "
+        "               'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'), "
         "       h.released_at IS NOT NULL, "
         "       EXISTS (SELECT 1 FROM show_seats ss WHERE ss.show_id = h.show_id AND ss.held_by = h.hold_id "
         "                AND ss.status = 'held' AND ss.hold_expires_at > now()), "
-        "       h.created_at "
+        "       to_char(h.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') "
         "  FROM holds h WHERE h.hold_id = ?::uuid AND h.owner = ?"));
     query.addBindValue(holdId);
     query.addBindValue(owner);
@@ -84,8 +85,10 @@ std::optional<QJsonObject> HoldRepository::hold(const QString &owner, const QStr
     return QJsonObject{{QStringLiteral("hold_id"), query.value(0).toString()},
                        {QStringLiteral("show_id"), query.value(1).toLongLong()},
                        {QStringLiteral("seat_ids"), QJsonDocument::fromJson(query.value(2).toString().toUtf8()).array()},
-                       {QStringLiteral("expires_at"), toIsoUtc(query.value(3).toDateTime())},
-                       {QStringLiteral("created_at"), toIsoUtc(query.value(6).toDateTime())},
+                       // Formatted by PostgreSQL exactly as mq_place_hold formats them (milliseconds truncated), so
+                       // the hold reads back with the very expires_at its 200 announced (Qt would round instead).
+                       {QStringLiteral("expires_at"), query.value(3).toString()},
+                       {QStringLiteral("created_at"), query.value(6).toString()},
                        {QStringLiteral("state"), state}};
 }
 

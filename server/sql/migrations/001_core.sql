@@ -182,7 +182,7 @@ DECLARE
     v_found     integer;
     v_claimed   text[];
     v_hold      uuid := gen_random_uuid();
-    v_expires   timestamptz := clock_timestamp() + make_interval(secs => p_ttl_s);
+    v_expires   timestamptz;
     v_stored    idempotency_keys%ROWTYPE;
 BEGIN
     IF p_idem_key IS NOT NULL THEN
@@ -238,6 +238,9 @@ BEGIN
             RETURN; -- a client error: not remembered, nothing changed
         END IF;
 
+        -- The TTL starts once the rows are ours, not when the request arrived: time spent queueing behind
+        -- other holders' row locks must not eat into (or, under load, use up) the customer's hold.
+        v_expires := clock_timestamp() + make_interval(secs => p_ttl_s);
         BEGIN
             WITH claimed AS (
                 UPDATE show_seats
@@ -259,8 +262,11 @@ BEGIN
         END;
 
         IF o_status IS NULL THEN
-            INSERT INTO holds (hold_id, show_id, owner, seat_ids, expires_at)
-            VALUES (v_hold, p_show, p_owner, v_seats, v_expires);
+            -- created_at is taken after the claim (not now(), the start of the transaction, which may precede
+            -- the previous holder's release or expiry while this request waited for the row locks), so that
+            -- [created_at, min(expires_at, released_at)) of the holds of one seat never overlap.
+            INSERT INTO holds (hold_id, show_id, owner, seat_ids, created_at, expires_at)
+            VALUES (v_hold, p_show, p_owner, v_seats, clock_timestamp(), v_expires);
             o_status := 200;
             o_body := jsonb_build_object('hold_id', v_hold, 'show_id', p_show, 'seat_ids', to_jsonb(v_seats),
                                        'expires_at', to_char(v_expires AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'));
@@ -303,7 +309,9 @@ BEGIN
         RETURNING seat_id)
     SELECT coalesce(array_agg(seat_id ORDER BY seat_id), '{}') INTO v_freed FROM freed;
     IF v_hold.released_at IS NULL THEN
-        UPDATE holds SET released_at = now() WHERE hold_id = p_hold;
+        -- clock_timestamp() after the seats are locked and freed, not now(): a request that saw these seats
+        -- held did so before this point, so the recorded live interval covers every such observation.
+        UPDATE holds SET released_at = clock_timestamp() WHERE hold_id = p_hold;
         INSERT INTO outbox (event_type, aggregate_id, payload)
         VALUES ('hold.released', p_hold::text,
                 jsonb_build_object('hold_id', p_hold, 'show_id', v_hold.show_id, 'seat_ids', to_jsonb(v_freed),

@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+// The heart of issue 2: many clients fight over overlapping multi-seat holds while holds expire and are
+// released; afterwards a checker proves from the server's own records that no seat was ever in two live holds
+// and that every refusal named only seats that really were taken. Plus a deadlock test with reversed orders.
+#include "servertesthelpers.h"
+
+#include <QDateTime>
+#include <QHash>
+#include <QSqlQuery>
+#include <QThread>
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <gtest/gtest.h>
+#include <random>
+#include <thread>
+#include <vector>
+
+using namespace marquee;
+using namespace marquee::test;
+
+namespace {
+
+/** @brief Wall-clock microseconds: the same clock PostgreSQL's clock_timestamp() reads on this machine. */
+qint64 nowUs()
+{
+    return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+struct HoldAttempt {
+    int client = 0;
+    QStringList seats; ///< as sent, in the order sent
+    qint64 sendUs = 0;
+    qint64 receiveUs = 0;
+    int status = 0;
+    QString holdId;            ///< 200
+    QStringList grantedSeats;  ///< 200
+    QStringList refusedSeats;  ///< 409 held_seats
+    QString errorCode;
+    int releaseStatus = -1; ///< status of the DELETE that followed, -1 when not released
+};
+
+/** @brief A hold as PostgreSQL recorded it; the live interval is [createdUs, endUs). */
+struct HoldRow {
+    QString holdId;
+    QString owner;
+    QStringList seats;
+    qint64 createdUs = 0;
+    qint64 expiresUs = 0;
+    qint64 releasedUs = 0; ///< 0: never released
+    qint64 endUs() const { return releasedUs ? std::min(expiresUs, releasedUs) : expiresUs; }
+};
+
+std::vector<HoldRow> loadHolds(TestServer &server, qint64 showId)
+{
+    std::vector<HoldRow> rows;
+    QSqlQuery query(server.context().database.connection());
+    // Microseconds since the epoch as exact integers (timestamptz has microsecond resolution).
+    query.exec(QStringLiteral("SELECT hold_id::text, owner, array_to_string(seat_ids, ','), "
+                              "  (extract(epoch FROM created_at) * 1000000)::bigint, (extract(epoch FROM expires_at) * 1000000)::bigint, "
+                              "  coalesce((extract(epoch FROM released_at) * 1000000)::bigint, 0) "
+                              "  FROM holds WHERE show_id = %1")
+                   .arg(showId));
+    while (query.next()) {
+        rows.push_back({query.value(0).toString(), query.value(1).toString(), query.value(2).toString().split(QLatin1Char(',')),
+                        query.value(3).toLongLong(), query.value(4).toLongLong(), query.value(5).toLongLong()});
+    }
+    return rows;
+}
+
+QStringList sorted(QStringList list)
+{
+    list.sort(); // byte order for these ASCII ids: the server's canonical order
+    return list;
+}
+
+} // namespace
+
+TEST(Concurrency, OverlappingHoldsNeverShareASeat)
+{
+    TestServer::Options options;
+    options.threads = 4;
+    options.holdTtlSeconds = 1;     // holds lapse during the run, so claims of expired holds race with the reaper
+    options.reaperIntervalMs = 150; // and the reaper sweeps concurrently
+    TestServer server(options);
+    constexpr int kRows = 3;
+    constexpr int kSeatsPerRow = 10;
+    constexpr int kClients = 64;
+    // At least this long, and on a slow machine longer, until enough holds were granted (capped).
+    constexpr int kRunMs = 6000;
+    constexpr int kMaxRunMs = 30000;
+    constexpr int kWantGranted = 120;
+    const qint64 showId = server.createShow(kRows, kSeatsPerRow);
+
+    std::vector<QString> tokens;
+    std::vector<QString> owners;
+    for (int i = 0; i < kClients; ++i) {
+        tokens.push_back(server.deviceToken());
+        owners.push_back(server.context().auth.authenticate(tokens.back())->owner());
+    }
+
+    std::vector<std::vector<HoldAttempt>> logs(kClients);
+    std::atomic<bool> go{false};
+    std::atomic<int> grantedSoFar{0};
+    std::vector<std::thread> threads;
+    const QByteArray path = holdPath(showId);
+    for (int c = 0; c < kClients; ++c) {
+        threads.emplace_back([&, c] {
+            HttpClient client(QStringLiteral("127.0.0.1"), server.port());
+            client.setToken(tokens[size_t(c)]);
+            std::mt19937 random(1234u + unsigned(c));
+            while (!go.load())
+                std::this_thread::yield();
+            QElapsedTimer run;
+            run.start();
+            while (run.elapsed() < kMaxRunMs && (run.elapsed() < kRunMs || grantedSoFar.load() < kWantGranted)) {
+                // 1–4 seats in one row, mostly adjacent, sometimes with a gap, in a shuffled order.
+                const int count = 1 + int(random() % 4);
+                const QString row(QChar(u'A' + int(random() % kRows)));
+                int number = 1 + int(random() % (kSeatsPerRow - count + 1));
+                QStringList seats;
+                for (int i = 0; i < count && number <= kSeatsPerRow; ++i) {
+                    seats << row + QString::number(number);
+                    number += (random() % 5 == 0) ? 2 : 1;
+                }
+                std::shuffle(seats.begin(), seats.end(), random);
+
+                HoldAttempt attempt;
+                attempt.client = c;
+                attempt.seats = seats;
+                attempt.sendUs = nowUs();
+                const HttpResult result = client.post(path, seatsBody(seats));
+                attempt.receiveUs = nowUs();
+                attempt.status = result.status;
+                const QJsonObject body = result.json();
+                attempt.errorCode = body.value(QStringLiteral("error")).toString();
+                if (result.status == 200) {
+                    ++grantedSoFar;
+                    attempt.holdId = body.value(QStringLiteral("hold_id")).toString();
+                    attempt.grantedSeats = stringList(body.value(QStringLiteral("seat_ids")));
+                    // A third of the holds are given back early; the rest lapse after their TTL.
+                    if (random() % 3 == 0) {
+                        if (random() % 2)
+                            QThread::msleep(random() % 200);
+                        attempt.releaseStatus = client.del("/api/v1/holds/" + attempt.holdId.toLatin1()).status;
+                    }
+                } else if (result.status == 409) {
+                    attempt.refusedSeats = stringList(body.value(QStringLiteral("held_seats")));
+                }
+                logs[size_t(c)].push_back(attempt);
+                // Customers think a little between attempts; keeps 64 clients from starving a 2-core machine.
+                QThread::msleep(5 + random() % 40);
+            }
+        });
+    }
+    go = true;
+    for (auto &thread : threads)
+        thread.join();
+
+    // Let the last holds lapse so that every live interval in the table is closed.
+    QThread::msleep(1200);
+    const std::vector<HoldRow> holds = loadHolds(server, showId);
+    QHash<QString, const HoldRow *> holdById;
+    QHash<QString, std::vector<const HoldRow *>> holdsBySeat;
+    for (const HoldRow &hold : holds) {
+        holdById.insert(hold.holdId, &hold);
+        for (const QString &seat : hold.seats)
+            holdsBySeat[seat].push_back(&hold);
+    }
+
+    int ok = 0, conflicts = 0, released = 0, failures = 0;
+    // (d) nothing but 200 and 409 for holds, 200 for releases: no 5xx, no dropped connection.
+    for (const auto &log : logs) {
+        for (const HoldAttempt &attempt : log) {
+            if (attempt.status == 200)
+                ++ok;
+            else if (attempt.status == 409)
+                ++conflicts;
+            if ((attempt.status != 200 && attempt.status != 409) || (attempt.releaseStatus != -1 && attempt.releaseStatus != 200)) {
+                if (++failures <= 10)
+                    ADD_FAILURE() << "client " << attempt.client << " got " << attempt.status << " " << qPrintable(attempt.errorCode)
+                                  << " (release " << attempt.releaseStatus << ") for " << qPrintable(attempt.seats.join(QLatin1Char(',')));
+            }
+            if (attempt.releaseStatus == 200)
+                ++released;
+        }
+    }
+    EXPECT_EQ(failures, 0);
+    // The run must really have been a fight: successes, refusals, releases and lapses all happened.
+    EXPECT_GE(ok, 50);
+    EXPECT_GE(conflicts, 50);
+    EXPECT_GE(released, 5);
+    EXPECT_EQ(qsizetype(holds.size()), ok) << "every 200 and only a 200 creates a hold";
+    std::printf("[          ] %d holds granted (%d released early), %d refused with 409\n", ok, released, conflicts);
+
+    // (a) For every seat, the live intervals of its holds never overlap.
+    int overlaps = 0;
+    for (auto it = holdsBySeat.begin(); it != holdsBySeat.end(); ++it) {
+        std::vector<const HoldRow *> &list = it.value();
+        std::sort(list.begin(), list.end(), [](const HoldRow *a, const HoldRow *b) { return a->createdUs < b->createdUs; });
+        const HoldRow *latest = nullptr; // the earlier hold whose interval reaches furthest
+        for (const HoldRow *hold : list) {
+            EXPECT_LT(hold->createdUs, hold->expiresUs) << qPrintable(hold->holdId);
+            if (latest && hold->createdUs < latest->endUs()) {
+                if (++overlaps <= 10)
+                    ADD_FAILURE() << "seat " << qPrintable(it.key()) << " was in holds " << qPrintable(latest->holdId) << " ["
+                                  << latest->createdUs << ", " << latest->endUs() << ") and " << qPrintable(hold->holdId) << " ["
+                                  << hold->createdUs << ", " << hold->endUs() << ") at once";
+            }
+            if (!latest || hold->endUs() > latest->endUs())
+                latest = hold;
+        }
+    }
+    EXPECT_EQ(overlaps, 0);
+
+    int badRefusals = 0, badGrants = 0;
+    for (const auto &log : logs) {
+        for (const HoldAttempt &attempt : log) {
+            if (attempt.status == 200) {
+                // (c) a 200's seats are exactly the request's and all belong to its hold, owned by the caller.
+                const HoldRow *hold = holdById.value(attempt.holdId);
+                const bool good = hold && attempt.grantedSeats == sorted(attempt.seats) && sorted(hold->seats) == sorted(attempt.seats)
+                    && hold->owner == owners[size_t(attempt.client)];
+                if (!good && ++badGrants <= 10)
+                    ADD_FAILURE() << "hold " << qPrintable(attempt.holdId) << " granted " << qPrintable(attempt.grantedSeats.join(QLatin1Char(',')))
+                                  << " for " << qPrintable(attempt.seats.join(QLatin1Char(',')));
+            } else if (attempt.status == 409) {
+                // (b) every seat a 409 named was in a live hold at some moment while the request was in flight.
+                bool good = !attempt.refusedSeats.isEmpty();
+                for (const QString &seat : attempt.refusedSeats) {
+                    if (!attempt.seats.contains(seat)) {
+                        good = false;
+                        break;
+                    }
+                    const auto &candidates = holdsBySeat.value(seat);
+                    const bool taken = std::any_of(candidates.begin(), candidates.end(), [&](const HoldRow *hold) {
+                        return hold->createdUs <= attempt.receiveUs && hold->endUs() > attempt.sendUs;
+                    });
+                    if (!taken) {
+                        good = false;
+                        break;
+                    }
+                }
+                if (!good && ++badRefusals <= 10)
+                    ADD_FAILURE() << "409 for " << qPrintable(attempt.seats.join(QLatin1Char(','))) << " named "
+                                  << qPrintable(attempt.refusedSeats.join(QLatin1Char(','))) << " in [" << attempt.sendUs << ", "
+                                  << attempt.receiveUs << "] but no live hold of those seats overlaps that window";
+            }
+        }
+    }
+    EXPECT_EQ(badGrants, 0);
+    EXPECT_EQ(badRefusals, 0);
+
+    // And the table is consistent at rest: every held seat names a hold that contains it.
+    EXPECT_EQ(server.scalar(QStringLiteral("SELECT count(*) FROM show_seats ss WHERE ss.show_id = %1 AND ss.status = 'held' AND NOT EXISTS "
+                                           "(SELECT 1 FROM holds h WHERE h.hold_id = ss.held_by AND ss.seat_id = ANY (h.seat_ids))")
+                                  .arg(showId))
+                  .toInt(),
+              0);
+}
+
+TEST(Concurrency, ReversedSeatOrdersNeverDeadlock)
+{
+    TestServer::Options options;
+    options.threads = 4;
+    TestServer server(options);
+    const qint64 showId = server.createShow(1, 10);
+    // Forces this database's statistics to be flushed: backends write their counters when they exit.
+    const auto deadlocks = [&server] {
+        server.scalar(QStringLiteral("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                                     " WHERE datname = current_database() AND pid <> pg_backend_pid()"));
+        QThread::msleep(300);
+        server.scalar(QStringLiteral("SELECT pg_stat_clear_snapshot()"));
+        return server.scalar(QStringLiteral("SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()"));
+    };
+    ASSERT_EQ(deadlocks().toLongLong(), 0);
+
+    QStringList ascending;
+    for (int i = 1; i <= 10; ++i)
+        ascending << QStringLiteral("A%1").arg(i);
+    QStringList descending = ascending;
+    std::reverse(descending.begin(), descending.end());
+
+    constexpr int kClients = 24;
+    constexpr int kRunMs = 3000;     // at least this long,
+    constexpr int kWantGranted = 30; // and until this many holds went through,
+    constexpr int kMaxRunMs = 20000; // but no longer than this
+    std::vector<QString> tokens;
+    for (int i = 0; i < kClients; ++i)
+        tokens.push_back(server.deviceToken());
+    std::atomic<int> granted{0}, refused{0}, failed{0};
+    std::atomic<bool> go{false};
+    std::vector<std::thread> threads;
+    for (int c = 0; c < kClients; ++c) {
+        threads.emplace_back([&, c] {
+            HttpClient client(QStringLiteral("127.0.0.1"), server.port());
+            client.setToken(tokens[size_t(c)]);
+            const QJsonObject body = seatsBody(c % 2 ? descending : ascending);
+            while (!go.load())
+                std::this_thread::yield();
+            QElapsedTimer run;
+            run.start();
+            while (run.elapsed() < kMaxRunMs && (run.elapsed() < kRunMs || granted.load() < kWantGranted)) {
+                const HttpResult result = client.post(holdPath(showId), body);
+                if (result.status == 200) {
+                    ++granted;
+                    if (client.del("/api/v1/holds/" + result.json()[QStringLiteral("hold_id")].toString().toLatin1()).status != 200)
+                        ++failed;
+                } else if (result.status == 409) {
+                    ++refused;
+                } else {
+                    ++failed;
+                }
+            }
+        });
+    }
+    go = true;
+    for (auto &thread : threads)
+        thread.join();
+
+    EXPECT_EQ(failed.load(), 0);
+    EXPECT_GE(granted.load(), 10);
+    EXPECT_GE(refused.load(), 10);
+    std::printf("[          ] %d granted, %d refused\n", granted.load(), refused.load());
+    EXPECT_EQ(deadlocks().toLongLong(), 0);
+    EXPECT_EQ(seatsInStatus(server, showId, "held"), 0);
+    // The server reconnects after its connections were cut for the statistics flush.
+    auto client = server.client(server.deviceToken());
+    HttpResult after;
+    for (int attempt = 0; attempt < 3 && after.status != 200; ++attempt)
+        after = client->post(holdPath(showId), seatsBody(descending));
+    EXPECT_EQ(after.status, 200) << after.body.constData();
+}

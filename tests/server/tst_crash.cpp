@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+// A crash of the server process (kill -9 in the middle of a load of holds and releases) leaves no
+// half-claimed hold: every hold has all of its seats or none, every held seat names a hold that contains it,
+// every hold the clients were told about survived, and a restarted server on the same database works.
+#include "servertesthelpers.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QProcess>
+#include <QTcpServer>
+#include <QThread>
+#include <atomic>
+#include <gtest/gtest.h>
+#include <mutex>
+#include <random>
+#include <thread>
+#include <vector>
+
+using namespace marquee;
+using namespace marquee::test;
+
+namespace {
+
+quint16 freePort()
+{
+    QTcpServer probe;
+    probe.listen(QHostAddress::LocalHost, 0);
+    return probe.serverPort();
+}
+
+/** @brief The real marquee-server binary as a child process on @p port. */
+class ServerProcess
+{
+public:
+    ServerProcess(const QString &databaseUrl, quint16 port)
+        : m_port(port)
+    {
+        m_process.setProgram(QCoreApplication::applicationDirPath() + QStringLiteral("/marquee-server"));
+        m_process.setArguments({QStringLiteral("--database-url"), databaseUrl, QStringLiteral("--listen"),
+                                QStringLiteral("127.0.0.1:%1").arg(port), QStringLiteral("--threads"), QStringLiteral("4")});
+        m_process.setProcessChannelMode(QProcess::MergedChannels);
+        m_process.start();
+    }
+    ~ServerProcess()
+    {
+        if (m_process.state() != QProcess::NotRunning) {
+            m_process.terminate();
+            if (!m_process.waitForFinished(10000)) {
+                m_process.kill();
+                m_process.waitForFinished(5000);
+            }
+        }
+    }
+    /** @brief Wait until /readyz answers 200 (or the process died). */
+    bool waitReady()
+    {
+        HttpClient client(QStringLiteral("127.0.0.1"), m_port);
+        QDeadlineTimer deadline(30000);
+        while (!deadline.hasExpired()) {
+            if (m_process.state() == QProcess::NotRunning)
+                return false;
+            if (client.get("/readyz").status == 200)
+                return true;
+            client.disconnect();
+            m_process.waitForReadyRead(100);
+        }
+        return false;
+    }
+    void kill9()
+    {
+        m_process.kill(); // SIGKILL: no shutdown code runs
+        m_process.waitForFinished(10000);
+    }
+    QByteArray output() { return m_process.readAll(); }
+    QProcess &process() { return m_process; }
+
+private:
+    QProcess m_process;
+    quint16 m_port;
+};
+
+/** @brief Wait until no other session of this database is running a statement (the killed server's backends). */
+void waitForOrphanedStatements(TestServer &server)
+{
+    QDeadlineTimer deadline(30000);
+    while (!deadline.hasExpired()
+           && server.scalar(QStringLiteral("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                                            "AND pid <> pg_backend_pid() AND state <> 'idle'"))
+                   .toInt()
+               > 0)
+        QThread::msleep(50);
+}
+
+/** @brief Check the tables for half-claimed holds and for confirmed holds that were lost. */
+void expectNoHalfClaimedHold(TestServer &server, qint64 showId, const QStringList &acknowledgedHolds)
+{
+    // No expiry happens in this test (default TTL of 8 minutes), so a hold not released has all its seats and
+    // a released hold none: anything in between is a partial claim or a partial release.
+    EXPECT_EQ(server.scalar(QStringLiteral("SELECT count(*) FROM holds h WHERE h.show_id = %1 AND "
+                                           "(SELECT count(*) FROM show_seats ss WHERE ss.show_id = h.show_id AND ss.held_by = h.hold_id "
+                                           "   AND ss.status = 'held') NOT IN (0, cardinality(h.seat_ids))")
+                                  .arg(showId))
+                  .toInt(),
+              0)
+        << "a hold with only some of its seats";
+    EXPECT_EQ(server.scalar(QStringLiteral("SELECT count(*) FROM holds h WHERE h.show_id = %1 AND (h.released_at IS NULL) <> "
+                                           "((SELECT count(*) FROM show_seats ss WHERE ss.show_id = h.show_id AND ss.held_by = h.hold_id "
+                                           "   AND ss.status = 'held') = cardinality(h.seat_ids))")
+                                  .arg(showId))
+                  .toInt(),
+              0)
+        << "a live hold without its seats, or a released hold still holding seats";
+    EXPECT_EQ(server.scalar(QStringLiteral("SELECT count(*) FROM show_seats ss WHERE ss.show_id = %1 AND ss.status = 'held' AND NOT EXISTS "
+                                           "(SELECT 1 FROM holds h WHERE h.hold_id = ss.held_by AND h.show_id = ss.show_id "
+                                           "   AND ss.seat_id = ANY (h.seat_ids))")
+                                  .arg(showId))
+                  .toInt(),
+              0)
+        << "a held seat whose hold does not exist or does not contain it";
+    EXPECT_EQ(server.scalar(QStringLiteral("SELECT count(*) FROM show_seats WHERE show_id = %1 AND status = 'held' AND held_by IS NULL").arg(showId)).toInt(), 0);
+    // Durability: a hold the server confirmed with 200 was committed before the answer left.
+    int lost = 0;
+    for (const QString &holdId : acknowledgedHolds) {
+        if (server.scalar(QStringLiteral("SELECT count(*) FROM holds WHERE hold_id = '%1'").arg(holdId)).toInt() != 1)
+            ++lost;
+    }
+    EXPECT_EQ(lost, 0) << "confirmed holds missing after the crash";
+}
+
+} // namespace
+
+TEST(Crash, KillDuringHoldsLeavesNoHalfClaimedHold)
+{
+    // The in-process server only provides a migrated database of the test cluster, the show and the tokens;
+    // its own reaper is parked so that the child process is the only writer.
+    TestServer::Options options;
+    options.reaperIntervalMs = 3600 * 1000;
+    options.threads = 1;
+    TestServer setup(options);
+    const qint64 showId = setup.createShow(20, 25);
+    constexpr int kClients = 16;
+    std::vector<QString> tokens;
+    for (int i = 0; i < kClients; ++i)
+        tokens.push_back(setup.deviceToken());
+    const QString program = QCoreApplication::applicationDirPath() + QStringLiteral("/marquee-server");
+    ASSERT_TRUE(QFileInfo(program).isExecutable()) << qPrintable(program);
+
+    std::mutex acknowledgedMutex;
+    QStringList acknowledged;
+    int totalGranted = 0;
+    for (int round = 0; round < 2; ++round) {
+        const quint16 port = freePort();
+        ServerProcess server(setup.databaseUrl(), port);
+        ASSERT_TRUE(server.waitReady()) << server.output().constData();
+
+        std::atomic<bool> stop{false};
+        std::atomic<int> granted{0};
+        std::vector<std::thread> threads;
+        for (int c = 0; c < kClients; ++c) {
+            threads.emplace_back([&, c] {
+                HttpClient client(QStringLiteral("127.0.0.1"), port);
+                client.setToken(tokens[size_t(c)]);
+                std::mt19937 random(77u * unsigned(round + 1) + unsigned(c));
+                while (!stop.load()) {
+                    const QString row(QChar(u'A' + int(random() % 20)));
+                    const int count = 1 + int(random() % 4);
+                    const int first = 1 + int(random() % (25 - count + 1));
+                    QStringList seats;
+                    for (int i = 0; i < count; ++i)
+                        seats << row + QString::number(first + i);
+                    const HttpResult result = client.post(holdPath(showId), seatsBody(seats));
+                    if (result.status == 0) {
+                        // The server is gone (or a connection was refused): stop once told to, else retry.
+                        client.disconnect();
+                        QThread::msleep(5);
+                        continue;
+                    }
+                    if (result.status == 200) {
+                        ++granted;
+                        const QString holdId = result.json()[QStringLiteral("hold_id")].toString();
+                        {
+                            std::lock_guard lock(acknowledgedMutex);
+                            acknowledged << holdId;
+                        }
+                        // Release about half again, so that releases are in flight at the kill too.
+                        if (random() % 2)
+                            client.del("/api/v1/holds/" + holdId.toLatin1());
+                    }
+                }
+            });
+        }
+        // Kill once the load is well under way: some holds granted, more in flight. (500 seats: half the
+        // holds are kept for the whole test, so a small show would fill up and the load would stall.)
+        QDeadlineTimer deadline(30000);
+        while (granted.load() < 80 && !deadline.hasExpired())
+            QThread::msleep(10);
+        server.kill9();
+        stop = true;
+        for (auto &thread : threads)
+            thread.join();
+        EXPECT_GE(granted.load(), 80) << "the load never got going: " << server.output().constData();
+        totalGranted += granted.load();
+
+        // The killed server's backends finish or abort their transactions on their own; then check.
+        waitForOrphanedStatements(setup);
+        expectNoHalfClaimedHold(setup, showId, acknowledged);
+    }
+
+    // A restarted server on the same database holds, refuses and releases as before.
+    const quint16 port = freePort();
+    ServerProcess server(setup.databaseUrl(), port);
+    ASSERT_TRUE(server.waitReady()) << server.output().constData();
+    auto client = std::make_unique<HttpClient>(QStringLiteral("127.0.0.1"), port);
+    client->setToken(setup.deviceToken());
+    const QString freeSeat = setup.scalar(QStringLiteral("SELECT min(seat_id) FROM show_seats WHERE show_id = %1 AND status = 'available'").arg(showId)).toString();
+    const QString heldSeat = setup.scalar(QStringLiteral("SELECT min(seat_id) FROM show_seats WHERE show_id = %1 AND status = 'held'").arg(showId)).toString();
+    ASSERT_FALSE(freeSeat.isEmpty());
+    const HttpResult hold = client->post(holdPath(showId), seatsBody({freeSeat}));
+    EXPECT_EQ(hold.status, 200) << hold.body.constData();
+    if (!heldSeat.isEmpty()) {
+        const HttpResult refused = client->post(holdPath(showId), seatsBody({heldSeat}));
+        EXPECT_EQ(refused.status, 409) << refused.body.constData();
+        EXPECT_EQ(stringList(refused.json()[QStringLiteral("held_seats")]), QStringList{heldSeat});
+    }
+    EXPECT_EQ(client->del("/api/v1/holds/" + hold.json()[QStringLiteral("hold_id")].toString().toLatin1()).status, 200);
+    expectNoHalfClaimedHold(setup, showId, acknowledged);
+    std::printf("[          ] %d holds granted across two crashes\n", totalGranted);
+}
