@@ -74,7 +74,7 @@ qint64 TestServer::createShow(int rows, int seatsPerRow, QDateTime startsAt, QDa
     const int n = ++m_counter;
     if (!m_cityId)
         m_cityId = *shows.addCity(QStringLiteral("Testville"), QStringLiteral("XX"), QStringLiteral("UTC"));
-    const qint64 venue = *shows.addVenue(m_cityId, QStringLiteral("Venue %1").arg(n), QString());
+    const qint64 venue = *shows.addVenue(m_cityId, QStringLiteral("Venue %1").arg(n), QStringLiteral("")); // empty, not NULL: the column is NOT NULL
     store::NewLayout layout;
     layout.name = QStringLiteral("Test layout %1").arg(n);
     layout.width = seatsPerRow * 10 + 20;
@@ -100,7 +100,7 @@ qint64 TestServer::createShow(int rows, int seatsPerRow, QDateTime startsAt, QDa
     const qint64 layoutId = *shows.addLayout(layout);
     const qint64 screen = *shows.addScreen(venue, QStringLiteral("Screen %1").arg(n), layoutId);
     m_movieId = *shows.addMovie(QStringLiteral("Test Movie %1").arg(n), QStringLiteral("movie"), 100, QStringLiteral("U"),
-                                {QStringLiteral("Drama")}, QString());
+                                {QStringLiteral("Drama")}, QStringLiteral(""));
     store::NewShow show;
     show.movieId = m_movieId;
     show.screenId = screen;
