@@ -4,6 +4,7 @@
 #include "http/routes.h"
 #include "http/serverpool.h"
 #include "jobs/reaper.h"
+#include "jobs/reconciler.h"
 #include "servercontext.h"
 #include "store/embeddedpostgres.h"
 #include "store/migrations.h"
@@ -57,11 +58,18 @@ bool MarqueeServer::start()
     }
     m_reaper = std::make_unique<jobs::Reaper>(m_context->holds, m_context->database, m_config.reaperIntervalMs);
     m_reaper->start();
+    if (m_config.reconcilerIntervalMs > 0) {
+        m_reconciler = std::make_unique<jobs::Reconciler>(m_context->orderService, m_context->database, m_config.reconcilerIntervalMs);
+        m_reconciler->start();
+    }
     return true;
 }
 
 void MarqueeServer::stop()
 {
+    if (m_reconciler)
+        m_reconciler->stopAndWait();
+    m_reconciler.reset();
     if (m_reaper)
         m_reaper->stopAndWait();
     m_reaper.reset();

@@ -20,6 +20,7 @@ class ServerPool;
 }
 namespace jobs {
 class Reaper;
+class Reconciler;
 }
 
 /**
@@ -49,6 +50,7 @@ private:
     http::Router m_router;
     std::unique_ptr<http::ServerPool> m_pool;
     std::unique_ptr<jobs::Reaper> m_reaper;
+    std::unique_ptr<jobs::Reconciler> m_reconciler;
 };
 
 /**

@@ -3,6 +3,7 @@
 
 #include <QFile>
 #include <QStandardPaths>
+#include <QUrl>
 #include <unistd.h>
 
 namespace marquee {
@@ -48,8 +49,14 @@ QString ServerConfig::usage()
         "  --hold-ttl SECONDS          how long a hold lasts (default 480)\n"
         "  --max-seats-per-hold N      largest hold (default 10)\n"
         "  --session-ttl SECONDS       staff session lifetime (default 43200)\n"
+        "  --payment-provider-url URL  card provider (marquee-paysim) base URL, e.g. http://127.0.0.1:8090\n"
+        "  --payment-webhook-secret S  HMAC secret of provider webhooks (without it every webhook is refused)\n"
+        "  --payment-window SECONDS    how long an order waits for its payment (default 900)\n"
+        "  --cancel-cutoff SECONDS     cashiers may cancel until this long before the start (default 7200)\n"
+        "  --reconciler-interval-ms N  how often stuck orders are resolved (default 5000, 0 = off)\n"
         "  --config FILE               read 'option = value' lines (same names, without the dashes)\n"
-        "Environment: MARQUEE_DATABASE_URL, MARQUEE_LISTEN, MARQUEE_DATA_DIR.\n")
+        "Environment: MARQUEE_DATABASE_URL, MARQUEE_LISTEN, MARQUEE_DATA_DIR, MARQUEE_PAYMENT_PROVIDER_URL,\n"
+        "MARQUEE_PAYMENT_WEBHOOK_SECRET.\n")
         .arg(defaultDataDirectory());
 }
 
@@ -58,6 +65,8 @@ std::optional<ServerConfig> ServerConfig::fromArguments(const QStringList &input
     ServerConfig config;
     config.dataDirectory = qEnvironmentVariable("MARQUEE_DATA_DIR", defaultDataDirectory());
     config.databaseUrl = qEnvironmentVariable("MARQUEE_DATABASE_URL");
+    config.payments.providerUrl = qEnvironmentVariable("MARQUEE_PAYMENT_PROVIDER_URL");
+    config.payments.webhookSecret = qgetenv("MARQUEE_PAYMENT_WEBHOOK_SECRET");
     QStringList arguments;
     if (qEnvironmentVariableIsSet("MARQUEE_LISTEN"))
         arguments << QStringLiteral("--listen") << qEnvironmentVariable("MARQUEE_LISTEN");
@@ -134,6 +143,24 @@ std::optional<ServerConfig> ServerConfig::fromArguments(const QStringList &input
                 return std::nullopt;
         } else if (option == QLatin1String("--reaper-interval-ms")) {
             if (!intValue(option, value, 10, 600000, &config.reaperIntervalMs))
+                return std::nullopt;
+        } else if (option == QLatin1String("--payment-provider-url")) {
+            const QUrl url(value);
+            if (!url.isValid() || url.scheme() != QLatin1String("http") || url.host().isEmpty()) {
+                *error = QStringLiteral("--payment-provider-url expects http://HOST:PORT, got %1").arg(value);
+                return std::nullopt;
+            }
+            config.payments.providerUrl = value;
+        } else if (option == QLatin1String("--payment-webhook-secret")) {
+            config.payments.webhookSecret = value.toUtf8();
+        } else if (option == QLatin1String("--payment-window")) {
+            if (!intValue(option, value, 10, 24 * 3600, &config.payments.paymentWindowSeconds))
+                return std::nullopt;
+        } else if (option == QLatin1String("--cancel-cutoff")) {
+            if (!intValue(option, value, 0, 30 * 24 * 3600, &config.payments.cancelCutoffSeconds))
+                return std::nullopt;
+        } else if (option == QLatin1String("--reconciler-interval-ms")) {
+            if (!intValue(option, value, 0, 3600000, &config.reconcilerIntervalMs))
                 return std::nullopt;
         } else {
             *error = QStringLiteral("unknown option %1").arg(option);

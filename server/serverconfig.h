@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "payments/paymentsettings.h"
+
 #include <QHostAddress>
 #include <QString>
 #include <QStringList>
@@ -20,12 +22,16 @@ struct ServerConfig {
     qint64 maxBodyBytes = 64 * 1024;
     int sessionTtlSeconds = 12 * 60 * 60;
     int reaperIntervalMs = 1000;
+    /** @brief Orders and payments: provider URL, webhook secret, payment window, cancel policy, reconciliation. */
+    payments::PaymentSettings payments;
+    int reconcilerIntervalMs = 5000; ///< 0 disables the reconciler
 
     /** @brief Default data directory: /var/lib/marquee for root, else the user's data location. */
     static QString defaultDataDirectory();
     /**
      * @brief Parse arguments (argv without the program name is fine too). Environment: MARQUEE_DATABASE_URL,
-     * MARQUEE_LISTEN, MARQUEE_DATA_DIR. A `--config FILE` of `key = value` lines uses the option names.
+     * MARQUEE_LISTEN, MARQUEE_DATA_DIR,
+     * MARQUEE_PAYMENT_PROVIDER_URL, MARQUEE_PAYMENT_WEBHOOK_SECRET. A `--config FILE` of `key = value` lines uses the option names.
      * std::nullopt with @p error on bad input.
      */
     static std::optional<ServerConfig> fromArguments(const QStringList &arguments, QString *error);

@@ -9,7 +9,12 @@ ServerContext::ServerContext(ServerConfig config_, store::DatabaseConfig databas
     , auth(database)
     , catalog(database)
     , holds(database)
+    , tickets(database)
     , seatMaps(catalog)
+    , orders(database)
+    , payments(database)
+    , bookings(database, tickets)
+    , orderService(config.payments, orders, payments, bookings)
 {
 }
 

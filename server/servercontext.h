@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "payments/orderservice.h"
 #include "seatmapservice.h"
 #include "serverconfig.h"
 #include "store/authrepository.h"
+#include "store/bookingrepository.h"
 #include "store/catalogrepository.h"
 #include "store/database.h"
 #include "store/holdrepository.h"
+#include "store/orderrepository.h"
+#include "store/paymentrepository.h"
+#include "store/ticketrepository.h"
 
 namespace marquee {
 
@@ -22,7 +27,12 @@ struct ServerContext {
     store::AuthRepository auth;
     store::CatalogRepository catalog;
     store::HoldRepository holds;
+    store::TicketRepository tickets;
     SeatMapService seatMaps;
+    store::OrderRepository orders;
+    store::PaymentRepository payments;
+    store::BookingRepository bookings;
+    payments::OrderService orderService;
 };
 
 } // namespace marquee

@@ -30,6 +30,9 @@ void registerAllRoutes(Router &router, ServerContext &context)
     registerSessionRoutes(router, context);
     registerCatalogRoutes(router, context);
     registerHoldRoutes(router, context);
+    registerOrderRoutes(router, context);
+    registerBookingRoutes(router, context);
+    registerWebhookRoutes(router, context);
 }
 
 } // namespace marquee::http

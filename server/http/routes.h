@@ -18,6 +18,13 @@ void registerCatalogRoutes(Router &router, ServerContext &context);
 /** @brief Placing, reading and releasing holds. */
 void registerHoldRoutes(Router &router, ServerContext &context);
 
+/** @brief POST /api/v1/orders, GET /api/v1/orders/{id}, POST /api/v1/orders/{id}/confirm. */
+void registerOrderRoutes(Router &router, ServerContext &context);
+/** @brief GET /api/v1/bookings/{id}, GET /api/v1/bookings?ref=, POST /api/v1/bookings/{id}/cancel. */
+void registerBookingRoutes(Router &router, ServerContext &context);
+/** @brief POST /webhooks/payment (public, HMAC-signed). */
+void registerWebhookRoutes(Router &router, ServerContext &context);
+
 /** @brief Every route of the server, registered in one place. */
 void registerAllRoutes(Router &router, ServerContext &context);
 

@@ -27,6 +27,14 @@ TestServer::TestServer(const Options &options)
     config.holdTtlSeconds = options.holdTtlSeconds;
     config.reaperIntervalMs = options.reaperIntervalMs;
     config.maxSeatsPerHold = options.maxSeatsPerHold;
+    config.payments.providerUrl = options.paymentProviderUrl;
+    config.payments.webhookSecret = options.paymentWebhookSecret;
+    config.payments.paymentWindowSeconds = options.paymentWindowSeconds;
+    config.payments.graceSeconds = options.paymentGraceSeconds;
+    config.payments.reconcileMinAgeSeconds = options.reconcileMinAgeSeconds;
+    config.payments.cancelCutoffSeconds = options.cancelCutoffSeconds;
+    config.payments.providerTimeoutMs = 5000;
+    config.reconcilerIntervalMs = options.reconcilerIntervalMs;
     m_server = std::make_unique<MarqueeServer>(config);
     if (!m_server->start()) {
         std::fprintf(stderr, "test server did not start: %s\n", qPrintable(m_server->errorString()));

@@ -22,6 +22,15 @@ public:
         int holdTtlSeconds = 480;
         int reaperIntervalMs = 200;
         int maxSeatsPerHold = 10;
+        // Orders and payments (issue 3): provider URL (settable later through
+        // context().orderService.setProviderUrl()), webhook secret, windows and the reconciler.
+        QString paymentProviderUrl;
+        QByteArray paymentWebhookSecret;
+        int paymentWindowSeconds = 900;
+        int paymentGraceSeconds = 120;
+        int reconcilerIntervalMs = 0;       ///< 0: no reconciler thread (tests call reconcileOnce() themselves)
+        int reconcileMinAgeSeconds = 0;
+        int cancelCutoffSeconds = 2 * 3600;
     };
     TestServer();
     explicit TestServer(const Options &options);

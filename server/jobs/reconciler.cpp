@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "reconciler.h"
+
+#include "payments/orderservice.h"
+#include "store/database.h"
+
+#include <QLoggingCategory>
+
+Q_DECLARE_LOGGING_CATEGORY(lcJobs)
+
+namespace marquee::jobs {
+
+Reconciler::Reconciler(payments::OrderService &service, const store::Database &database, int intervalMs)
+    : m_service(service)
+    , m_database(database)
+    , m_intervalMs(intervalMs)
+{
+    setObjectName(QStringLiteral("reconciler"));
+}
+
+Reconciler::~Reconciler()
+{
+    stopAndWait();
+}
+
+void Reconciler::stopAndWait()
+{
+    m_stop = true;
+    wait();
+}
+
+void Reconciler::run()
+{
+    while (!m_stop) {
+        const int moved = m_service.reconcileOnce();
+        if (moved > 0) {
+            m_moved += moved;
+            qCInfo(lcJobs) << "reconciler moved" << moved << "orders";
+        }
+        for (int slept = 0; slept < m_intervalMs && !m_stop; slept += 10)
+            QThread::msleep(10);
+    }
+    m_database.closeThreadConnection();
+}
+
+} // namespace marquee::jobs

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "database.h"
+#include "orderrepository.h"
+
+#include <QJsonObject>
+#include <optional>
+
+namespace marquee::store {
+
+class TicketRepository;
+
+/** @brief What confirming a paid order did. */
+struct ConfirmOutcome {
+    enum class Kind {
+        Confirmed,   ///< seats booked, booking and tickets stored, order CONFIRMED; body is the 200 answer
+        HoldLost,    ///< not every seat was still held by the order's hold: nothing changed
+        NotPaid,     ///< the order is not PAID (someone else settled it first): nothing changed
+        Error        ///< database error: nothing changed
+    };
+    Kind kind = Kind::Error;
+    QJsonObject body;
+};
+
+/** @brief What cancelling a booking did. */
+struct CancelOutcome {
+    enum class Kind { Cancelled, AlreadyCancelled, NotFound, OutsidePolicy, Error };
+    Kind kind = Kind::Error;
+    QString orderId;
+    qint64 refundMinor = 0;
+    QString currency;
+};
+
+/**
+ * @brief Bookings: the confirm transaction (held → booked), cancellation and reads.
+ */
+class BookingRepository
+{
+public:
+    BookingRepository(const Database &database, TicketRepository &tickets);
+
+    /**
+     * @brief Book a PAID order, in one transaction: lock the order, flip the hold's seats held → booked with ONE
+     * conditional UPDATE (only where still held by this order's hold; the row count must equal the seat count or
+     * everything rolls back), insert the booking and its seats, issue the tickets, write the outbox events and move
+     * the order to CONFIRMED with the 200 answer stored for repeated confirms.
+     */
+    ConfirmOutcome confirm(const OrderRecord &order);
+
+    /**
+     * @brief Cancel a confirmed booking in one transaction: seats booked → available (all or nothing), tickets
+     * revoked, the order to REFUND_PENDING with a pending refund of the amount minus @p feeMinor (or to CANCELLED
+     * when nothing is owed). @p cutoffSeconds: cashiers may cancel until this long before the start;
+     * @p overridePolicy lets a manager cancel later (recorded with the reason).
+     */
+    CancelOutcome cancel(const QString &bookingId, const QString &actor, const QString &reason, bool overridePolicy,
+                         int cutoffSeconds, qint64 feeMinor);
+
+    /** @brief The booking with its valid tickets and its order's "owner" (strip before sending); std::nullopt when unknown (see @p ok). */
+    std::optional<QJsonObject> booking(const QString &bookingId, bool *ok);
+    std::optional<QJsonObject> bookingByRef(const QString &ref, bool *ok);
+
+    /** @brief A new short human booking reference: 8 characters without look-alikes (no 0/O, 1/I). */
+    static QString newBookingRef();
+
+private:
+    std::optional<QJsonObject> bookingWhere(const QString &column, const QString &value, bool *ok);
+    const Database &m_database;
+    TicketRepository &m_tickets;
+};
+
+} // namespace marquee::store

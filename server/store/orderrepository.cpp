@@ -1,0 +1,478 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "orderrepository.h"
+
+#include "core/isotime.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLoggingCategory>
+#include <QUuid>
+
+Q_DECLARE_LOGGING_CATEGORY(lcStore)
+
+namespace marquee::store {
+
+namespace {
+const QString kOrderColumns = QStringLiteral(
+    "o.order_id::text, o.hold_id::text, o.show_id, o.owner, o.channel, array_to_json(o.seat_ids)::text, o.amount_minor, "
+    "o.currency, o.state, o.provider, coalesce(o.payment_intent_id, ''), coalesce(o.failure_reason, ''), "
+    "coalesce(o.booking_id::text, ''), coalesce(o.result_status, 0), coalesce(o.result_body::text, ''), o.created_at, "
+    "o.updated_at, o.expires_at");
+
+OrderRecord readOrder(const QSqlQuery &q)
+{
+    OrderRecord r;
+    r.orderId = q.value(0).toString();
+    r.holdId = q.value(1).toString();
+    r.showId = q.value(2).toLongLong();
+    r.owner = q.value(3).toString();
+    r.channel = q.value(4).toString();
+    for (const QJsonValue &v : QJsonDocument::fromJson(q.value(5).toString().toUtf8()).array())
+        r.seatIds << v.toString();
+    r.amountMinor = q.value(6).toLongLong();
+    r.currency = q.value(7).toString();
+    r.state = orderStateFromString(q.value(8).toString()).value_or(OrderState::Created);
+    r.provider = q.value(9).toString();
+    r.paymentIntentId = q.value(10).toString();
+    r.failureReason = q.value(11).toString();
+    r.bookingId = q.value(12).toString();
+    r.resultStatus = q.value(13).toInt();
+    r.resultBody = q.value(14).toString().toUtf8();
+    r.createdAt = q.value(15).toDateTime();
+    r.updatedAt = q.value(16).toDateTime();
+    r.expiresAt = q.value(17).toDateTime();
+    return r;
+}
+
+QString json(const QJsonObject &object)
+{
+    return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
+}
+
+bool isUuid(const QString &text)
+{
+    return !QUuid::fromString(text).isNull() && text.size() == 36;
+}
+} // namespace
+
+QJsonObject OrderRecord::toJson() const
+{
+    QJsonObject object{{QStringLiteral("order_id"), orderId},
+                       {QStringLiteral("hold_id"), holdId},
+                       {QStringLiteral("show_id"), showId},
+                       {QStringLiteral("seat_ids"), QJsonArray::fromStringList(seatIds)},
+                       {QStringLiteral("amount_minor"), amountMinor},
+                       {QStringLiteral("currency"), currency},
+                       {QStringLiteral("state"), toString(state)},
+                       {QStringLiteral("channel"), channel},
+                       {QStringLiteral("payment_method"), provider == QLatin1String("cash") ? QStringLiteral("cash") : QStringLiteral("card")},
+                       {QStringLiteral("created_at"), toIsoUtc(createdAt)},
+                       {QStringLiteral("updated_at"), toIsoUtc(updatedAt)},
+                       {QStringLiteral("expires_at"), toIsoUtc(expiresAt)}};
+    object.insert(QStringLiteral("payment_intent_id"), paymentIntentId.isEmpty() ? QJsonValue() : QJsonValue(paymentIntentId));
+    object.insert(QStringLiteral("booking_id"), bookingId.isEmpty() ? QJsonValue() : QJsonValue(bookingId));
+    if (!failureReason.isEmpty())
+        object.insert(QStringLiteral("reason"), failureReason);
+    return object;
+}
+
+OrderRepository::OrderRepository(const Database &database)
+    : m_database(database)
+{
+}
+
+bool OrderRepository::writeEvent(QSqlDatabase &db, const QString &type, const QString &aggregateId, const QJsonObject &payload)
+{
+    QSqlQuery q(db);
+    prepareQuery(q, QStringLiteral("INSERT INTO outbox (event_type, aggregate_id, payload) VALUES (?, ?, ?::jsonb)"));
+    q.addBindValue(type);
+    q.addBindValue(aggregateId);
+    q.addBindValue(json(payload));
+    return execQuery(q, "write outbox event");
+}
+
+std::optional<OrderState> OrderRepository::lockState(QSqlDatabase &db, const QString &orderId)
+{
+    QSqlQuery q(db);
+    prepareQuery(q, QStringLiteral("SELECT state FROM orders WHERE order_id = ?::uuid FOR UPDATE"));
+    q.addBindValue(orderId);
+    if (!execQuery(q, "lock order") || !q.next())
+        return std::nullopt;
+    return orderStateFromString(q.value(0).toString());
+}
+
+bool OrderRepository::transition(QSqlDatabase &db, const QString &orderId, OrderState from, OrderState to, const QString &reason)
+{
+    if (!checkTransition(from, to, orderId))
+        return false;
+    QSqlQuery q(db);
+    prepareQuery(q, QStringLiteral("UPDATE orders SET state = ?, updated_at = clock_timestamp(), "
+                                   "failure_reason = coalesce(nullif(?, ''), failure_reason) "
+                                   "WHERE order_id = ?::uuid AND state = ?"));
+    q.addBindValue(toString(to));
+    q.addBindValue(reason);
+    q.addBindValue(orderId);
+    q.addBindValue(toString(from));
+    if (!execQuery(q, "order transition") || q.numRowsAffected() != 1)
+        return false;
+    QJsonObject payload{{QStringLiteral("order_id"), orderId}, {QStringLiteral("from"), toString(from)}, {QStringLiteral("to"), toString(to)}};
+    if (!reason.isEmpty())
+        payload.insert(QStringLiteral("reason"), reason);
+    return writeEvent(db, QStringLiteral("order.") + toString(to).toLower(), orderId, payload);
+}
+
+bool OrderRepository::releaseHoldSeats(QSqlDatabase &db, const QString &holdId, qint64 showId, const QStringList &seatIds,
+                                       const QString &reason)
+{
+    QSqlQuery lock(db);
+    prepareQuery(lock, QStringLiteral("SELECT 1 FROM show_seats WHERE show_id = ? AND seat_id = ANY (?::text[]) ORDER BY seat_id FOR UPDATE"));
+    lock.addBindValue(showId);
+    lock.addBindValue(toPgTextArray(seatIds));
+    if (!execQuery(lock, "lock seats for release"))
+        return false;
+    QSqlQuery q(db);
+    prepareQuery(q, QStringLiteral(
+        "WITH freed AS (UPDATE show_seats SET status = 'available', held_by = NULL, hold_expires_at = NULL, version = version + 1 "
+        "                WHERE show_id = ? AND seat_id = ANY (?::text[]) AND status = 'held' AND held_by = ?::uuid RETURNING seat_id) "
+        "SELECT coalesce(json_agg(seat_id ORDER BY seat_id), '[]')::text FROM freed"));
+    q.addBindValue(showId);
+    q.addBindValue(toPgTextArray(seatIds));
+    q.addBindValue(holdId);
+    if (!execQuery(q, "release hold seats") || !q.next())
+        return false;
+    const QJsonArray freed = QJsonDocument::fromJson(q.value(0).toString().toUtf8()).array();
+    QSqlQuery hold(db);
+    prepareQuery(hold, QStringLiteral("UPDATE holds SET released_at = clock_timestamp() WHERE hold_id = ?::uuid AND released_at IS NULL"));
+    hold.addBindValue(holdId);
+    if (!execQuery(hold, "mark hold released"))
+        return false;
+    if (freed.isEmpty() && hold.numRowsAffected() == 0)
+        return true;
+    return writeEvent(db, QStringLiteral("hold.released"), holdId,
+                      {{QStringLiteral("hold_id"), holdId}, {QStringLiteral("show_id"), showId},
+                       {QStringLiteral("seat_ids"), freed}, {QStringLiteral("reason"), reason}});
+}
+
+CreateOrderOutcome OrderRepository::create(const NewOrder &order)
+{
+    CreateOrderOutcome out;
+    auto refuse = [&out](int status, const QString &error, const QString &message) {
+        out.ok = true;
+        out.status = status;
+        out.error = error;
+        out.message = message;
+        return out;
+    };
+    if (!isUuid(order.holdId))
+        return refuse(404, QStringLiteral("hold_not_found"), QStringLiteral("There is no hold with this id for you."));
+    QSqlDatabase db = m_database.connection();
+    if (!db.isOpen())
+        return out;
+    Transaction tx(db);
+    if (!tx.isActive())
+        return out;
+
+    QSqlQuery hold(db);
+    prepareQuery(hold, QStringLiteral("SELECT h.show_id, array_to_json(h.seat_ids)::text, h.released_at IS NOT NULL, "
+                                      "       s.starts_at <= now() "
+                                      "  FROM holds h JOIN shows s USING (show_id) WHERE h.hold_id = ?::uuid AND h.owner = ? FOR UPDATE OF h"));
+    hold.addBindValue(order.holdId);
+    hold.addBindValue(order.owner);
+    if (!execQuery(hold, "read hold for order"))
+        return out;
+    if (!hold.next())
+        return refuse(404, QStringLiteral("hold_not_found"), QStringLiteral("There is no hold with this id for you."));
+    const qint64 showId = hold.value(0).toLongLong();
+    QStringList seats;
+    for (const QJsonValue &v : QJsonDocument::fromJson(hold.value(1).toString().toUtf8()).array())
+        seats << v.toString();
+    if (hold.value(2).toBool())
+        return refuse(409, QStringLiteral("hold_released"), QStringLiteral("This hold was released; its seats are no longer yours."));
+    if (hold.value(3).toBool())
+        return refuse(422, QStringLiteral("sales_closed"), QStringLiteral("This show has started."));
+
+    QSqlQuery existing(db);
+    prepareQuery(existing, QStringLiteral("SELECT order_id::text FROM orders WHERE hold_id = ?::uuid "
+                                          "AND state NOT IN ('FAILED', 'EXPIRED', 'CANCELLED')"));
+    existing.addBindValue(order.holdId);
+    if (!execQuery(existing, "find live order of hold"))
+        return out;
+    if (existing.next()) {
+        refuse(409, QStringLiteral("order_exists"), QStringLiteral("This hold already has an order."));
+        out.extra.insert(QStringLiteral("order_id"), existing.value(0).toString());
+        return out;
+    }
+
+    QSqlQuery price(db);
+    prepareQuery(price, QStringLiteral(
+        "SELECT count(*), coalesce(sum(p.amount_minor), 0), min(s.currency) "
+        "  FROM shows s JOIN screens sc ON sc.screen_id = s.screen_id "
+        "  JOIN layout_seats ls ON ls.layout_id = sc.layout_id AND ls.seat_id = ANY (?::text[]) "
+        "  JOIN show_prices p ON p.show_id = s.show_id AND p.tier = ls.tier "
+        " WHERE s.show_id = ?"));
+    price.addBindValue(toPgTextArray(seats));
+    price.addBindValue(showId);
+    if (!execQuery(price, "price seats") || !price.next())
+        return out;
+    if (price.value(0).toInt() != seats.size())
+        return refuse(422, QStringLiteral("price_missing"), QStringLiteral("Some seats of this hold have no price; ask a manager."));
+    const qint64 amount = price.value(1).toLongLong();
+    const QString currency = price.value(2).toString();
+
+    // Freeze: the seats must still be held by this hold and not expired; all of them or nothing.
+    QSqlQuery lock(db);
+    prepareQuery(lock, QStringLiteral("SELECT 1 FROM show_seats WHERE show_id = ? AND seat_id = ANY (?::text[]) ORDER BY seat_id FOR UPDATE"));
+    lock.addBindValue(showId);
+    lock.addBindValue(toPgTextArray(seats));
+    if (!execQuery(lock, "lock seats for order"))
+        return out;
+    const int frozenSeconds = order.paymentWindowSeconds + order.graceSeconds;
+    QSqlQuery freeze(db);
+    prepareQuery(freeze, QStringLiteral(
+        "UPDATE show_seats SET hold_expires_at = clock_timestamp() + make_interval(secs => ?), version = version + 1 "
+        " WHERE show_id = ? AND seat_id = ANY (?::text[]) AND status = 'held' AND held_by = ?::uuid "
+        "   AND hold_expires_at > clock_timestamp()"));
+    freeze.addBindValue(frozenSeconds);
+    freeze.addBindValue(showId);
+    freeze.addBindValue(toPgTextArray(seats));
+    freeze.addBindValue(order.holdId);
+    if (!execQuery(freeze, "freeze hold"))
+        return out;
+    if (freeze.numRowsAffected() != seats.size())
+        return refuse(409, QStringLiteral("hold_expired"), QStringLiteral("This hold has expired; hold the seats again."));
+    QSqlQuery holdTtl(db);
+    prepareQuery(holdTtl, QStringLiteral("UPDATE holds SET expires_at = clock_timestamp() + make_interval(secs => ?) WHERE hold_id = ?::uuid"));
+    holdTtl.addBindValue(frozenSeconds);
+    holdTtl.addBindValue(order.holdId);
+    if (!execQuery(holdTtl, "extend hold"))
+        return out;
+
+    QSqlQuery insert(db);
+    prepareQuery(insert, QStringLiteral(
+        "INSERT INTO orders (order_id, hold_id, show_id, owner, channel, device_id, staff_id, seat_ids, amount_minor, currency, "
+        "                    state, provider, expires_at) "
+        "VALUES (?::uuid, ?::uuid, ?, ?, ?, ?, ?, ?::text[], ?, ?, 'CREATED', ?, clock_timestamp() + make_interval(secs => ?)) "
+        "RETURNING ") + QString(kOrderColumns).replace(QStringLiteral("o."), QString()));
+    insert.addBindValue(order.orderId);
+    insert.addBindValue(order.holdId);
+    insert.addBindValue(showId);
+    insert.addBindValue(order.owner);
+    insert.addBindValue(order.channel);
+    insert.addBindValue(order.deviceId ? QVariant(order.deviceId) : QVariant(QMetaType::fromType<qint64>()));
+    insert.addBindValue(order.staffId ? QVariant(order.staffId) : QVariant(QMetaType::fromType<qint64>()));
+    insert.addBindValue(toPgTextArray(seats));
+    insert.addBindValue(amount);
+    insert.addBindValue(currency);
+    insert.addBindValue(order.provider);
+    insert.addBindValue(order.paymentWindowSeconds);
+    if (!execQuery(insert, "insert order") || !insert.next())
+        return out;
+    OrderRecord record = readOrder(insert);
+    if (!writeEvent(db, QStringLiteral("order.created"), order.orderId,
+                    {{QStringLiteral("order_id"), order.orderId}, {QStringLiteral("hold_id"), order.holdId},
+                     {QStringLiteral("show_id"), showId}, {QStringLiteral("seat_ids"), QJsonArray::fromStringList(seats)},
+                     {QStringLiteral("amount_minor"), amount}, {QStringLiteral("currency"), currency},
+                     {QStringLiteral("channel"), order.channel}}))
+        return out;
+    if (!tx.commit())
+        return out;
+    out.ok = true;
+    out.status = 201;
+    out.order = record;
+    return out;
+}
+
+bool OrderRepository::attachIntent(const QString &orderId, const QString &intentId, const QString &provider, qint64 amountMinor,
+                                   const QString &currency)
+{
+    QSqlDatabase db = m_database.connection();
+    Transaction tx(db);
+    if (!tx.isActive())
+        return false;
+    QSqlQuery q(db);
+    prepareQuery(q, QStringLiteral("UPDATE orders SET payment_intent_id = ? WHERE order_id = ?::uuid AND state = 'CREATED'"));
+    q.addBindValue(intentId);
+    q.addBindValue(orderId);
+    if (!execQuery(q, "attach intent") || q.numRowsAffected() != 1)
+        return false;
+    QSqlQuery p(db);
+    prepareQuery(p, QStringLiteral("INSERT INTO payments (payment_intent_id, order_id, provider, amount_minor, currency, status) "
+                                   "VALUES (?, ?::uuid, ?, ?, ?, 'requires_payment')"));
+    p.addBindValue(intentId);
+    p.addBindValue(orderId);
+    p.addBindValue(provider);
+    p.addBindValue(amountMinor);
+    p.addBindValue(currency);
+    if (!execQuery(p, "insert payment"))
+        return false;
+    if (!transition(db, orderId, OrderState::Created, OrderState::PendingPayment, QString()))
+        return false;
+    return tx.commit();
+}
+
+std::optional<OrderRecord> OrderRepository::findWhere(const QString &column, const QString &value, bool *ok)
+{
+    *ok = true;
+    QSqlQuery q(m_database.connection());
+    prepareQuery(q, QStringLiteral("SELECT %1 FROM orders o WHERE o.%2 = ?").arg(kOrderColumns, column));
+    q.addBindValue(value);
+    if (!execQuery(q, "read order")) {
+        *ok = false;
+        return std::nullopt;
+    }
+    if (!q.next())
+        return std::nullopt;
+    return readOrder(q);
+}
+
+std::optional<OrderRecord> OrderRepository::find(const QString &orderId, bool *ok)
+{
+    *ok = true;
+    if (!isUuid(orderId))
+        return std::nullopt;
+    return findWhere(QStringLiteral("order_id"), orderId, ok);
+}
+
+std::optional<OrderRecord> OrderRepository::findByIntent(const QString &intentId, bool *ok)
+{
+    *ok = true;
+    if (intentId.isEmpty())
+        return std::nullopt;
+    return findWhere(QStringLiteral("payment_intent_id"), intentId, ok);
+}
+
+bool OrderRepository::markPaid(const QString &orderId, bool *dbError)
+{
+    *dbError = true;
+    QSqlDatabase db = m_database.connection();
+    Transaction tx(db);
+    if (!tx.isActive())
+        return false;
+    const auto state = lockState(db, orderId);
+    if (!state)
+        return false;
+    *dbError = false;
+    if (*state != OrderState::PendingPayment)
+        return false;
+    *dbError = true;
+    QSqlQuery p(db);
+    prepareQuery(p, QStringLiteral("UPDATE payments SET status = 'succeeded', captured_at = coalesce(captured_at, clock_timestamp()), "
+                                   "updated_at = clock_timestamp() WHERE order_id = ?::uuid"));
+    p.addBindValue(orderId);
+    if (!execQuery(p, "record capture"))
+        return false;
+    if (!transition(db, orderId, OrderState::PendingPayment, OrderState::Paid, QString()))
+        return false;
+    if (!tx.commit())
+        return false;
+    *dbError = false;
+    return true;
+}
+
+bool OrderRepository::endWithoutBooking(const QString &orderId, OrderState from, OrderState to, const QString &reason,
+                                        const QString &paymentStatus, int resultStatus, const QJsonObject &resultBody, bool *dbError,
+                                        bool releaseSeats)
+{
+    *dbError = true;
+    QSqlDatabase db = m_database.connection();
+    Transaction tx(db);
+    if (!tx.isActive())
+        return false;
+    const auto state = lockState(db, orderId);
+    if (!state)
+        return false;
+    *dbError = false;
+    if (*state != from || !checkTransition(from, to, orderId))
+        return false;
+    *dbError = true;
+    bool ok = false;
+    const auto order = findWhere(QStringLiteral("order_id"), orderId, &ok); // same thread, same connection: inside tx
+    if (!order || !transition(db, orderId, from, to, reason))
+        return false;
+    if (releaseSeats && !releaseHoldSeats(db, order->holdId, order->showId, order->seatIds, QStringLiteral("order_") + toString(to).toLower()))
+        return false;
+    if (!paymentStatus.isEmpty()) {
+        QSqlQuery p(db);
+        prepareQuery(p, QStringLiteral("UPDATE payments SET status = ?, decline_reason = nullif(?, ''), updated_at = clock_timestamp() "
+                                       "WHERE order_id = ?::uuid"));
+        p.addBindValue(paymentStatus);
+        p.addBindValue(reason);
+        p.addBindValue(orderId);
+        if (!execQuery(p, "record payment outcome"))
+            return false;
+    }
+    QSqlQuery r(db);
+    prepareQuery(r, QStringLiteral("UPDATE orders SET result_status = ?, result_body = ?::jsonb WHERE order_id = ?::uuid"));
+    r.addBindValue(resultStatus);
+    r.addBindValue(json(resultBody));
+    r.addBindValue(orderId);
+    if (!execQuery(r, "store order result") || !tx.commit())
+        return false;
+    *dbError = false;
+    return true;
+}
+
+bool OrderRepository::markHoldLost(const QString &orderId, const QJsonObject &resultBody, bool *dbError)
+{
+    *dbError = true;
+    QSqlDatabase db = m_database.connection();
+    Transaction tx(db);
+    if (!tx.isActive())
+        return false;
+    const auto state = lockState(db, orderId);
+    if (!state)
+        return false;
+    *dbError = false;
+    if (*state != OrderState::Paid)
+        return false;
+    *dbError = true;
+    bool ok = false;
+    const auto order = findWhere(QStringLiteral("order_id"), orderId, &ok);
+    if (!order || !transition(db, orderId, OrderState::Paid, OrderState::RefundPending, QStringLiteral("hold_lost")))
+        return false;
+    if (!releaseHoldSeats(db, order->holdId, order->showId, order->seatIds, QStringLiteral("hold_lost")))
+        return false;
+    QSqlQuery refund(db);
+    prepareQuery(refund, QStringLiteral(
+        "INSERT INTO refunds (refund_id, order_id, payment_intent_id, provider, amount_minor, currency, reason, status, requested_by) "
+        "VALUES (gen_random_uuid(), ?::uuid, ?, ?, ?, ?, 'hold_lost', 'pending', 'system') ON CONFLICT (order_id) DO NOTHING"));
+    refund.addBindValue(orderId);
+    refund.addBindValue(order->paymentIntentId);
+    refund.addBindValue(order->provider);
+    refund.addBindValue(order->amountMinor);
+    refund.addBindValue(order->currency);
+    if (!execQuery(refund, "record pending refund"))
+        return false;
+    QSqlQuery r(db);
+    prepareQuery(r, QStringLiteral("UPDATE orders SET result_status = 409, result_body = ?::jsonb WHERE order_id = ?::uuid"));
+    r.addBindValue(json(resultBody));
+    r.addBindValue(orderId);
+    if (!execQuery(r, "store order result"))
+        return false;
+    if (!writeEvent(db, QStringLiteral("refund.requested"), orderId,
+                    {{QStringLiteral("order_id"), orderId}, {QStringLiteral("amount_minor"), order->amountMinor},
+                     {QStringLiteral("currency"), order->currency}, {QStringLiteral("reason"), QStringLiteral("hold_lost")}}))
+        return false;
+    if (!tx.commit())
+        return false;
+    *dbError = false;
+    return true;
+}
+
+std::optional<QList<OrderRecord>> OrderRepository::unsettled(int ageSeconds, int limit)
+{
+    QSqlQuery q(m_database.connection());
+    prepareQuery(q, QStringLiteral("SELECT %1 FROM orders o WHERE o.state IN ('CREATED', 'PENDING_PAYMENT', 'PAID', 'REFUND_PENDING') "
+                                   "AND o.updated_at <= clock_timestamp() - make_interval(secs => ?) ORDER BY o.updated_at LIMIT ?")
+                        .arg(kOrderColumns));
+    q.addBindValue(ageSeconds);
+    q.addBindValue(limit);
+    if (!execQuery(q, "list unsettled orders"))
+        return std::nullopt;
+    QList<OrderRecord> list;
+    while (q.next())
+        list << readOrder(q);
+    return list;
+}
+
+} // namespace marquee::store

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "core/orderstate.h"
+#include "database.h"
+
+#include <QDateTime>
+#include <QJsonObject>
+#include <QStringList>
+#include <optional>
+
+namespace marquee::store {
+
+/** @brief One order as stored. */
+struct OrderRecord {
+    QString orderId;
+    QString holdId;
+    qint64 showId = 0;
+    QString owner;
+    QString channel;
+    QStringList seatIds;
+    qint64 amountMinor = 0;
+    QString currency;
+    OrderState state = OrderState::Created;
+    QString provider;
+    QString paymentIntentId;
+    QString failureReason;
+    QString bookingId;
+    int resultStatus = 0;   ///< 0 while there is no stored confirm answer
+    QByteArray resultBody;
+    QDateTime createdAt;
+    QDateTime updatedAt;
+    QDateTime expiresAt;
+
+    /** @brief The order as GET /api/v1/orders/{id} shows it. */
+    QJsonObject toJson() const;
+};
+
+/** @brief What a new order needs. */
+struct NewOrder {
+    QString orderId;
+    QString holdId;
+    QString owner;
+    QString channel;   ///< kiosk, till or api
+    qint64 deviceId = 0;
+    qint64 staffId = 0;
+    QString provider;  ///< paysim or cash
+    int paymentWindowSeconds = 900;
+    int graceSeconds = 120; ///< seats stay frozen this long past the payment window, for the reconciler
+};
+
+/** @brief The outcome of creating an order: the record, or the client error (status + code + message). */
+struct CreateOrderOutcome {
+    bool ok = false;        ///< false on a database error (nothing changed)
+    std::optional<OrderRecord> order;
+    int status = 500;
+    QString error;
+    QString message;
+    QJsonObject extra;
+};
+
+/**
+ * @brief Orders and their state transitions. Every transition is checked against core/orderstate's table and
+ * applied with a conditional UPDATE (`WHERE state = from`), with an outbox event in the same transaction.
+ */
+class OrderRepository
+{
+public:
+    explicit OrderRepository(const Database &database);
+
+    /**
+     * @brief Create an order for a live hold of @p order.owner and freeze the hold: in one transaction the hold's
+     * seats get a TTL past the payment window (only where still held by this hold and not expired; all or
+     * nothing), and the order is stored in state CREATED.
+     */
+    CreateOrderOutcome create(const NewOrder &order);
+    /** @brief CREATED → PENDING_PAYMENT with the provider's intent (and its payments row). */
+    bool attachIntent(const QString &orderId, const QString &intentId, const QString &provider, qint64 amountMinor,
+                      const QString &currency);
+    std::optional<OrderRecord> find(const QString &orderId, bool *ok);
+    std::optional<OrderRecord> findByIntent(const QString &intentId, bool *ok);
+    /**
+     * @brief PENDING_PAYMENT → PAID, recording the capture on the payments row. True when this call moved it
+     * (false also when it was not PENDING_PAYMENT any more; see @p dbError).
+     */
+    bool markPaid(const QString &orderId, bool *dbError);
+    /**
+     * @brief End an order without a booking (→ FAILED, EXPIRED or CANCELLED from @p from): the hold's seats that are
+     * still held by it are released in the same transaction, and @p resultStatus / @p resultBody stored as the
+     * answer of a later confirm. False when the order was not in @p from (nothing changed) or on error.
+     */
+    bool endWithoutBooking(const QString &orderId, OrderState from, OrderState to, const QString &reason,
+                           const QString &paymentStatus, int resultStatus, const QJsonObject &resultBody, bool *dbError,
+                           bool releaseSeats = true);
+    /**
+     * @brief PAID → REFUND_PENDING because the hold was lost: releases what is left of the hold, records a pending
+     * refund of the full amount and stores the 409 answer. False when the order was not PAID.
+     */
+    bool markHoldLost(const QString &orderId, const QJsonObject &resultBody, bool *dbError);
+    /** @brief Orders not settled (CREATED, PENDING_PAYMENT, PAID, REFUND_PENDING) last changed before @p ageSeconds ago. */
+    std::optional<QList<OrderRecord>> unsettled(int ageSeconds, int limit);
+
+    /** @brief Apply one transition inside the caller's transaction (conditional UPDATE + outbox event). */
+    static bool transition(QSqlDatabase &db, const QString &orderId, OrderState from, OrderState to, const QString &reason);
+    /** @brief Write an outbox event inside the caller's transaction. */
+    static bool writeEvent(QSqlDatabase &db, const QString &type, const QString &aggregateId, const QJsonObject &payload);
+    /** @brief Lock the order row and read its state inside the caller's transaction. */
+    static std::optional<OrderState> lockState(QSqlDatabase &db, const QString &orderId);
+    /** @brief Free the seats still held by @p holdId (canonical lock order) and mark the hold released. */
+    static bool releaseHoldSeats(QSqlDatabase &db, const QString &holdId, qint64 showId, const QStringList &seatIds,
+                                 const QString &reason);
+
+private:
+    std::optional<OrderRecord> findWhere(const QString &column, const QString &value, bool *ok);
+    const Database &m_database;
+};
+
+} // namespace marquee::store
