@@ -53,10 +53,20 @@ QString ApiResult::describe() const
 
 ApiClient::ApiClient(const QUrl &baseUrl, QObject *parent)
     : QObject(parent)
-    , m_network(new QNetworkAccessManager(this))
     , m_baseUrl(baseUrl)
 {
-    m_network->setAutoDeleteReplies(false);
+    setConnectionPools(1);
+}
+
+void ApiClient::setConnectionPools(int pools)
+{
+    while (m_networks.size() < std::max(1, pools)) {
+        auto *network = new QNetworkAccessManager(this);
+        network->setAutoDeleteReplies(false);
+        m_networks.append(network);
+    }
+    while (m_networks.size() > std::max(1, pools))
+        m_networks.takeLast()->deleteLater(); // its replies, if any, still finish (they are parented to it)
 }
 
 ApiClient::~ApiClient()
@@ -89,8 +99,9 @@ void ApiClient::request(const QString &method, const QString &path, const QJsonO
         request.setRawHeader("Idempotency-Key", idempotencyKey.toUtf8());
     const bool bodyless = (method == QLatin1String("GET") || method == QLatin1String("DELETE")) && body.isEmpty();
     const QByteArray payload = bodyless ? QByteArray() : QJsonDocument(body).toJson(QJsonDocument::Compact);
-    QNetworkReply *reply = bodyless ? m_network->sendCustomRequest(request, method.toLatin1())
-                                    : m_network->sendCustomRequest(request, method.toLatin1(), payload);
+    QNetworkAccessManager *network = m_networks.at(m_nextNetwork++ % m_networks.size());
+    QNetworkReply *reply = bodyless ? network->sendCustomRequest(request, method.toLatin1())
+                                    : network->sendCustomRequest(request, method.toLatin1(), payload);
     m_replies.insert(reply);
     m_callbacks.insert(reply, std::move(callback));
 

@@ -64,6 +64,11 @@ public:
     void setTimeoutMs(int ms) { m_timeoutMs = ms; }
     int timeoutMs() const { return m_timeoutMs; }
     int inFlight() const { return m_replies.size(); }
+    /**
+     * @brief Use @p pools connection pools (QNetworkAccessManager opens at most 6 HTTP/1.1 connections per host
+     * and pool), so a bulk replay can keep 6 × pools requests on the wire. Default 1.
+     */
+    void setConnectionPools(int pools);
 
     /**
      * @brief Send a request; @p callback runs in this object's thread exactly once (never after destruction).
@@ -95,7 +100,8 @@ public:
 private:
     void finish(QNetworkReply *reply, bool timedOut);
 
-    QNetworkAccessManager *m_network;
+    QList<QNetworkAccessManager *> m_networks;
+    int m_nextNetwork = 0;
     QUrl m_baseUrl;
     QString m_token;
     int m_timeoutMs = 5000;

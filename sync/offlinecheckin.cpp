@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "offlinecheckin.h"
+#ifdef MARQUEE_SYNC_HAS_CHECKIN
 #include "syncengine.h"
 #include "synclog.h"
 
@@ -87,3 +88,5 @@ ScanOutcome OfflineCheckin::scan(const QString &qr, qint64 showId, const QDateTi
 }
 
 } // namespace marquee::sync
+
+#endif // MARQUEE_SYNC_HAS_CHECKIN

@@ -74,7 +74,9 @@ int main(int argc, char **argv)
     }
 
     // --- 2. replay after reconnect -------------------------------------------------------------------------
-    TestServer server;
+    TestServer::Options serverOptions;
+    serverOptions.threads = 8;
+    TestServer server(serverOptions);
     const QString token = server.deviceToken();
     const int rows = (actions + 99) / 100;
     const qint64 showId = createSyncShow(server, rows, 100);
@@ -101,6 +103,7 @@ int main(int argc, char **argv)
 
     ApiClient api(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(server.port())));
     api.setToken(token);
+    api.setConnectionPools((inFlight + 5) / 6);
     SyncEngine::Options options;
     options.recoveryProbeMs = 20;
     options.followFeeds = false;

@@ -15,6 +15,7 @@ using namespace marquee;
 using namespace marquee::sync;
 using namespace marquee::test;
 
+#ifdef MARQUEE_SYNC_HAS_CHECKIN
 namespace {
 
 struct Door {
@@ -93,6 +94,8 @@ TEST(OfflineCheckin, VerifiesSignaturesRevocationsShowAndSecondEntryWithoutTheSe
     EXPECT_EQ(upload->body.value(QStringLiteral("qr")).toString(), qr);
     EXPECT_EQ(door.store.pendingCount(), 7); // the malformed scan stays local
 }
+
+#endif // MARQUEE_SYNC_HAS_CHECKIN
 
 TEST(Reconciler, VoidsRevokedTicketsKeepsRefundsDueAndSaysUnknownWhenTheServerCannotConfirm)
 {
