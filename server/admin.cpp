@@ -6,6 +6,7 @@
 #include "store/authrepository.h"
 #include "store/embeddedpostgres.h"
 #include "store/migrations.h"
+#include "store/ticketrepository.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
@@ -23,6 +24,8 @@ QString usage()
         "  device add --name NAME --role kiosk|till        enrol a device; prints its bearer token last\n"
         "  staff add --name NAME --role cashier|manager|admin   add staff; password from standard input\n"
         "  status                                          schema version and database URL\n"
+        "  keys rotate --venue ID                          new ticket signing key for a venue; the old one verifies until not_after\n"
+        "  keys list                                       every key that still verifies\n"
         "Without --database-url (or MARQUEE_DATABASE_URL) the embedded cluster in the data directory is used.\n");
 }
 
@@ -114,6 +117,34 @@ int main(int argc, char *argv[])
                     out << "staff '" << name << "' added as " << toString(*role) << Qt::endl;
                 }
             }
+        }
+    } else if (command == QLatin1String("keys") && !args.isEmpty()) {
+        const QString action = args.takeFirst();
+        store::TicketRepository tickets(database);
+        bool venueOk = false;
+        const qint64 venue = optionValue(args, QStringLiteral("--venue")).toLongLong(&venueOk);
+        if (action == QLatin1String("rotate") && venueOk && venue > 0 && args.isEmpty()) {
+            const auto keyId = tickets.rotateKey(venue, &error);
+            if (!keyId) {
+                err << "marquee-admin: " << error << "\n";
+                rc = 1;
+            } else {
+                out << "venue " << venue << " now signs tickets with key " << *keyId << Qt::endl;
+            }
+        } else if (action == QLatin1String("list") && args.isEmpty()) {
+            const auto keys = tickets.publicKeys();
+            if (!keys) {
+                err << "marquee-admin: cannot read the keys\n";
+                rc = 1;
+            } else {
+                for (const store::PublicSigningKey &key : *keys)
+                    out << "key " << key.keyId << " venue " << key.venueId << (key.retired ? " retired" : " signing") << " not_after "
+                        << key.notAfter.toUTC().toString(Qt::ISODate) << " " << key.publicKey.toBase64() << Qt::endl;
+                out << keys->size() << " keys" << Qt::endl;
+            }
+        } else {
+            err << "marquee-admin: keys rotate needs --venue ID (a positive integer); keys list takes no options\n";
+            rc = 2;
         }
     } else {
         err << "marquee-admin: unknown command\n" << usage();

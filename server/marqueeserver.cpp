@@ -3,6 +3,7 @@
 
 #include "http/routes.h"
 #include "http/serverpool.h"
+#include "jobs/outboxrelay.h"
 #include "jobs/reaper.h"
 #include "jobs/reconciler.h"
 #include "servercontext.h"
@@ -58,6 +59,13 @@ bool MarqueeServer::start()
     }
     m_reaper = std::make_unique<jobs::Reaper>(m_context->holds, m_context->database, m_config.reaperIntervalMs);
     m_reaper->start();
+    jobs::OutboxRelayConfig relay;
+    relay.webhookUrls = m_config.eventWebhooks;
+    relay.webhookSecret = m_config.eventWebhookSecret;
+    relay.spoolDirectory = m_config.notificationSpool;
+    relay.intervalMs = m_config.relayIntervalMs;
+    m_relay = std::make_unique<jobs::OutboxRelay>(m_context->events, m_context->tickets, m_context->database, relay);
+    m_relay->start();
     if (m_config.reconcilerIntervalMs > 0) {
         m_reconciler = std::make_unique<jobs::Reconciler>(m_context->orderService, m_context->database, m_config.reconcilerIntervalMs);
         m_reconciler->start();
@@ -67,6 +75,9 @@ bool MarqueeServer::start()
 
 void MarqueeServer::stop()
 {
+    if (m_relay)
+        m_relay->stopAndWait();
+    m_relay.reset();
     if (m_reconciler)
         m_reconciler->stopAndWait();
     m_reconciler.reset();

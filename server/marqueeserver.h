@@ -20,6 +20,7 @@ class ServerPool;
 }
 namespace jobs {
 class Reaper;
+class OutboxRelay;
 class Reconciler;
 }
 
@@ -50,6 +51,7 @@ private:
     http::Router m_router;
     std::unique_ptr<http::ServerPool> m_pool;
     std::unique_ptr<jobs::Reaper> m_reaper;
+    std::unique_ptr<jobs::OutboxRelay> m_relay;
     std::unique_ptr<jobs::Reconciler> m_reconciler;
 };
 

@@ -54,6 +54,10 @@ QString ServerConfig::usage()
         "  --payment-window SECONDS    how long an order waits for its payment (default 900)\n"
         "  --cancel-cutoff SECONDS     cashiers may cancel until this long before the start (default 7200)\n"
         "  --reconciler-interval-ms N  how often stuck orders are resolved (default 5000, 0 = off)\n"
+        "  --event-webhook URL         send every outbox event to URL (repeatable), at least once, signed\n"
+        "  --event-webhook-secret S    HMAC-SHA256 secret for the X-Signature of event webhooks\n"
+        "  --notification-spool DIR    write ticket e-mail/SMS messages for confirmed bookings to DIR\n"
+        "  --relay-interval-ms N       how often the outbox relay looks for new events (default 500)\n"
         "  --config FILE               read 'option = value' lines (same names, without the dashes)\n"
         "Environment: MARQUEE_DATABASE_URL, MARQUEE_LISTEN, MARQUEE_DATA_DIR, MARQUEE_PAYMENT_PROVIDER_URL,\n"
         "MARQUEE_PAYMENT_WEBHOOK_SECRET.\n")
@@ -143,6 +147,19 @@ std::optional<ServerConfig> ServerConfig::fromArguments(const QStringList &input
                 return std::nullopt;
         } else if (option == QLatin1String("--reaper-interval-ms")) {
             if (!intValue(option, value, 10, 600000, &config.reaperIntervalMs))
+                return std::nullopt;
+        } else if (option == QLatin1String("--event-webhook")) {
+            if (!(value.startsWith(QLatin1String("http://")) || value.startsWith(QLatin1String("https://"))) || value.size() < 10) {
+                *error = QStringLiteral("--event-webhook expects an http:// or https:// URL, got %1").arg(value);
+                return std::nullopt;
+            }
+            config.eventWebhooks << value;
+        } else if (option == QLatin1String("--event-webhook-secret")) {
+            config.eventWebhookSecret = value.toUtf8();
+        } else if (option == QLatin1String("--notification-spool")) {
+            config.notificationSpool = value;
+        } else if (option == QLatin1String("--relay-interval-ms")) {
+            if (!intValue(option, value, 10, 600000, &config.relayIntervalMs))
                 return std::nullopt;
         } else if (option == QLatin1String("--payment-provider-url")) {
             const QUrl url(value);

@@ -22,6 +22,11 @@ struct ServerConfig {
     qint64 maxBodyBytes = 64 * 1024;
     int sessionTtlSeconds = 12 * 60 * 60;
     int reaperIntervalMs = 1000;
+    /** @brief Outbox relay: webhook subscribers (each gets every event, signed with eventWebhookSecret). */
+    QStringList eventWebhooks;
+    QByteArray eventWebhookSecret;
+    QString notificationSpool; ///< booking.confirmed → ticket message files here; empty: off
+    int relayIntervalMs = 500;
     /** @brief Orders and payments: provider URL, webhook secret, payment window, cancel policy, reconciliation. */
     payments::PaymentSettings payments;
     int reconcilerIntervalMs = 5000; ///< 0 disables the reconciler

@@ -10,6 +10,7 @@ ServerContext::ServerContext(ServerConfig config_, store::DatabaseConfig databas
     , catalog(database)
     , holds(database)
     , tickets(database)
+    , events(database)
     , seatMaps(catalog)
     , orders(database)
     , payments(database)

@@ -8,6 +8,7 @@
 #include "store/bookingrepository.h"
 #include "store/catalogrepository.h"
 #include "store/database.h"
+#include "store/eventrepository.h"
 #include "store/holdrepository.h"
 #include "store/orderrepository.h"
 #include "store/paymentrepository.h"
@@ -28,6 +29,7 @@ struct ServerContext {
     store::CatalogRepository catalog;
     store::HoldRepository holds;
     store::TicketRepository tickets;
+    store::EventRepository events;
     SeatMapService seatMaps;
     store::OrderRepository orders;
     store::PaymentRepository payments;

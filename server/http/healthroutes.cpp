@@ -33,6 +33,9 @@ void registerAllRoutes(Router &router, ServerContext &context)
     registerOrderRoutes(router, context);
     registerBookingRoutes(router, context);
     registerWebhookRoutes(router, context);
+    registerTicketRoutes(router, context);
+    registerCheckinRoutes(router, context);
+    registerEventRoutes(router, context);
 }
 
 } // namespace marquee::http

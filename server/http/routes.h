@@ -25,6 +25,18 @@ void registerBookingRoutes(Router &router, ServerContext &context);
 /** @brief POST /webhooks/payment (public, HMAC-signed). */
 void registerWebhookRoutes(Router &router, ServerContext &context);
 
+/** @brief GET /api/v1/keys (public) and GET /api/v1/revocations. */
+void registerTicketRoutes(Router &router, ServerContext &context);
+/** @brief POST /api/v1/checkin. */
+void registerCheckinRoutes(Router &router, ServerContext &context);
+/** @brief GET /api/v1/events, the outbox feed. */
+void registerEventRoutes(Router &router, ServerContext &context);
+/**
+ * @brief Read `after` (cursor >= 0, default 0) and `limit` (1..@p maxLimit, default @p defaultLimit) from the
+ * query string; the error to send when either is malformed.
+ */
+std::optional<ApiError> parseCursorQuery(const QHttpServerRequest &request, qint64 *after, int *limit, int defaultLimit, int maxLimit);
+
 /** @brief Every route of the server, registered in one place. */
 void registerAllRoutes(Router &router, ServerContext &context);
 

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "core/isotime.h"
+#include "core/jsonbody.h"
+#include "routes.h"
+#include "servercontext.h"
+
+namespace marquee::http {
+
+using Method = QHttpServerRequest::Method;
+
+namespace {
+// Scanner clocks drift; a scan from further in the future than this is a broken clock, not a scan.
+constexpr int kMaxClockSkewSeconds = 300;
+} // namespace
+
+void registerCheckinRoutes(Router &router, ServerContext &context)
+{
+    // Every role may admit: lobby kiosks and tills scan at the door, and so do staff with the app.
+    router.add(Method::Post, QStringLiteral("/api/v1/checkin"), Access::roles_(kAllRoles), [&context](RequestContext &request) {
+        const auto parsed = parseJsonObject(request.request.body());
+        if (isError(parsed))
+            return HttpResponse::error(std::get<ApiError>(parsed));
+        const QJsonObject &body = std::get<QJsonObject>(parsed);
+        const auto qr = requiredString(body, QStringLiteral("qr"), 512);
+        if (isError(qr))
+            return HttpResponse::error(std::get<ApiError>(qr));
+        const auto nonce = requiredString(body, QStringLiteral("nonce"), 128);
+        if (isError(nonce))
+            return HttpResponse::error(std::get<ApiError>(nonce));
+        const auto scannedText = requiredString(body, QStringLiteral("scanned_at"), 64);
+        if (isError(scannedText))
+            return HttpResponse::error(std::get<ApiError>(scannedText));
+        const QDateTime scannedAt = fromIso(std::get<QString>(scannedText));
+        if (!scannedAt.isValid())
+            return HttpResponse::error(ApiError::badRequest(QStringLiteral("invalid_scanned_at"),
+                                                            QStringLiteral("scanned_at must be an ISO 8601 timestamp with an offset, e.g. 2026-05-01T19:30:00Z.")));
+        if (scannedAt > QDateTime::currentDateTimeUtc().addSecs(kMaxClockSkewSeconds))
+            return HttpResponse::error(ApiError::badRequest(QStringLiteral("invalid_scanned_at"),
+                                                            QStringLiteral("scanned_at is in the future; check the scanner's clock.")));
+        store::CheckinRequest checkin;
+        checkin.qr = std::get<QString>(qr);
+        checkin.nonce = std::get<QString>(nonce);
+        checkin.scannedAt = scannedAt.toUTC();
+        checkin.device = request.caller().owner();
+        if (body.contains(QStringLiteral("show_id")) && !body.value(QStringLiteral("show_id")).isNull()) {
+            const auto showId = requiredInteger(body, QStringLiteral("show_id"));
+            if (isError(showId))
+                return HttpResponse::error(std::get<ApiError>(showId));
+            if (std::get<qint64>(showId) <= 0)
+                return HttpResponse::error(ApiError::badRequest(QStringLiteral("invalid_field"), QStringLiteral("show_id must be a positive integer.")));
+            checkin.doorShowId = std::get<qint64>(showId);
+        }
+
+        const store::CheckinOutcome outcome = context.tickets.checkIn(checkin);
+        switch (outcome.status) {
+        case store::CheckinOutcome::Status::Answered:
+            return HttpResponse::json(200, outcome.body);
+        case store::CheckinOutcome::Status::MalformedQr:
+            return HttpResponse::error(ApiError::badRequest(QStringLiteral("malformed_qr"),
+                                                            QStringLiteral("This is not a Marquee ticket code (MQ1.<payload>.<signature>).")));
+        case store::CheckinOutcome::Status::NonceReused:
+            return HttpResponse::error(ApiError::unprocessable(QStringLiteral("nonce_reused"),
+                                                               QStringLiteral("This nonce was already used for a different scan.")));
+        case store::CheckinOutcome::Status::StoreError:
+            break;
+        }
+        return HttpResponse::error(ApiError::unavailable(QStringLiteral("The ticket database is not answering; keep the scan and upload it again.")));
+    });
+}
+
+} // namespace marquee::http

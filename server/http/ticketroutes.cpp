@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "core/isotime.h"
+#include "routes.h"
+#include "servercontext.h"
+
+#include <QUrlQuery>
+
+namespace marquee::http {
+
+using Method = QHttpServerRequest::Method;
+
+namespace {
+HttpResponse storeFailure()
+{
+    return HttpResponse::error(ApiError::unavailable(QStringLiteral("The ticket database is not answering; try again shortly.")));
+}
+} // namespace
+
+std::optional<ApiError> parseCursorQuery(const QHttpServerRequest &request, qint64 *after, int *limit, int defaultLimit, int maxLimit)
+{
+    const QUrlQuery query = request.query();
+    *after = 0;
+    *limit = defaultLimit;
+    const QString afterText = query.queryItemValue(QStringLiteral("after"));
+    if (!afterText.isEmpty()) {
+        bool ok = false;
+        *after = afterText.toLongLong(&ok);
+        if (!ok || *after < 0)
+            return ApiError::badRequest(QStringLiteral("invalid_cursor"), QStringLiteral("after must be a cursor returned as next_cursor (an integer >= 0)."));
+    }
+    const QString limitText = query.queryItemValue(QStringLiteral("limit"));
+    if (!limitText.isEmpty()) {
+        bool ok = false;
+        *limit = limitText.toInt(&ok);
+        if (!ok || *limit < 1 || *limit > maxLimit)
+            return ApiError::badRequest(QStringLiteral("invalid_limit"), QStringLiteral("limit must be an integer from 1 to %1.").arg(maxLimit));
+    }
+    return std::nullopt;
+}
+
+void registerTicketRoutes(Router &router, ServerContext &context)
+{
+    // Public on purpose: anyone (a door scanner before enrolment, a partner's gate) may verify tickets offline.
+    router.add(Method::Get, QStringLiteral("/api/v1/keys"), Access::anyone(), [&context](RequestContext &) {
+        const auto keys = context.tickets.publicKeys();
+        if (!keys)
+            return storeFailure();
+        QJsonArray array;
+        for (const store::PublicSigningKey &key : *keys)
+            array.append(QJsonObject{{QStringLiteral("key_id"), key.keyId},
+                                     {QStringLiteral("alg"), QStringLiteral("Ed25519")},
+                                     {QStringLiteral("public_key"), QString::fromLatin1(key.publicKey.toBase64())},
+                                     {QStringLiteral("venue_id"), key.venueId},
+                                     {QStringLiteral("not_after"), toIsoUtc(key.notAfter)},
+                                     {QStringLiteral("signing"), !key.retired}});
+        return HttpResponse::json(200, array);
+    });
+
+    router.add(Method::Get, QStringLiteral("/api/v1/revocations"), Access::roles_(kAllRoles), [&context](RequestContext &request) {
+        qint64 after = 0;
+        int limit = 0;
+        if (const auto error = parseCursorQuery(request.request, &after, &limit, 500, 5000))
+            return HttpResponse::error(*error);
+        const auto list = context.tickets.revocations(after, limit);
+        if (!list)
+            return storeFailure();
+        QJsonArray array;
+        qint64 next = after;
+        for (const store::Revocation &revocation : *list) {
+            array.append(QJsonObject{{QStringLiteral("cursor"), revocation.cursor},
+                                     {QStringLiteral("ticket_id"), revocation.ticketId},
+                                     {QStringLiteral("revoked_at"), toIsoUtc(revocation.revokedAt)},
+                                     {QStringLiteral("reason"), revocation.reason}});
+            next = revocation.cursor;
+        }
+        return HttpResponse::json(200, QJsonObject{{QStringLiteral("revocations"), array}, {QStringLiteral("next_cursor"), next}});
+    });
+}
+
+} // namespace marquee::http

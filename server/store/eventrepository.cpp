@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "eventrepository.h"
+
+#include "core/isotime.h"
+
+#include <QJsonDocument>
+#include <QLoggingCategory>
+
+Q_DECLARE_LOGGING_CATEGORY(lcStore)
+
+namespace marquee::store {
+
+QJsonObject FeedEvent::toJson() const
+{
+    return QJsonObject{{QStringLiteral("event_id"), eventId},
+                       {QStringLiteral("cursor"), cursor},
+                       {QStringLiteral("type"), type},
+                       {QStringLiteral("aggregate_id"), aggregateId},
+                       {QStringLiteral("payload"), payload},
+                       {QStringLiteral("created_at"), toIsoUtc(createdAt)}};
+}
+
+EventRepository::EventRepository(const Database &database)
+    : m_database(database)
+{
+}
+
+int EventRepository::publish(int batch)
+{
+    QSqlQuery *query = m_database.prepared(QStringLiteral("SELECT mq_publish_feed(?)"));
+    if (!query)
+        return -1;
+    query->addBindValue(batch);
+    if (!execQuery(*query, "publish feed") || !query->next()) {
+        m_database.resetAfterError(query->lastError());
+        return -1;
+    }
+    const int numbered = query->value(0).toInt();
+    query->finish();
+    return numbered < 0 ? 0 : numbered;
+}
+
+std::optional<QList<FeedEvent>> EventRepository::events(qint64 afterCursor, int limit)
+{
+    if (publish() < 0)
+        return std::nullopt;
+    QSqlQuery *statement = m_database.prepared(QStringLiteral(
+        "SELECT feed_position, event_id, event_type, aggregate_id, payload::text, created_at FROM outbox "
+        " WHERE feed_position > ? ORDER BY feed_position LIMIT ?"));
+    if (!statement)
+        return std::nullopt;
+    QSqlQuery &query = *statement;
+    query.addBindValue(afterCursor);
+    query.addBindValue(limit);
+    if (!execQuery(query, "read feed")) {
+        m_database.resetAfterError(query.lastError());
+        return std::nullopt;
+    }
+    QList<FeedEvent> events;
+    while (query.next())
+        events.append({query.value(0).toLongLong(), query.value(1).toLongLong(), query.value(2).toString(), query.value(3).toString(),
+                       QJsonDocument::fromJson(query.value(4).toString().toUtf8()).object(), query.value(5).toDateTime()});
+    query.finish();
+    return events;
+}
+
+std::optional<qint64> EventRepository::consumerCursor(const QString &consumer)
+{
+    QSqlQuery query(m_database.connection());
+    prepareQuery(query, QStringLiteral("SELECT cursor FROM outbox_consumers WHERE consumer = ?"));
+    query.addBindValue(consumer);
+    if (!execQuery(query, "read consumer cursor"))
+        return std::nullopt;
+    return query.next() ? query.value(0).toLongLong() : 0;
+}
+
+std::optional<bool> EventRepository::wasDelivered(const QString &consumer, qint64 eventId)
+{
+    QSqlQuery query(m_database.connection());
+    prepareQuery(query, QStringLiteral("SELECT 1 FROM outbox_deliveries WHERE consumer = ? AND event_id = ?"));
+    query.addBindValue(consumer);
+    query.addBindValue(eventId);
+    if (!execQuery(query, "read delivery"))
+        return std::nullopt;
+    return query.next();
+}
+
+bool EventRepository::markDelivered(const QString &consumer, const FeedEvent &event)
+{
+    QSqlDatabase db = m_database.connection();
+    Transaction transaction(db);
+    if (!transaction.isActive())
+        return false;
+    QSqlQuery delivered(db);
+    prepareQuery(delivered, QStringLiteral("INSERT INTO outbox_deliveries (consumer, event_id) VALUES (?, ?) "
+                                           "ON CONFLICT (consumer, event_id) DO UPDATE SET attempts = outbox_deliveries.attempts + 1"));
+    delivered.addBindValue(consumer);
+    delivered.addBindValue(event.eventId);
+    if (!execQuery(delivered, "record delivery"))
+        return false;
+    // GREATEST: a cursor never moves backwards, even if two relays ran (each delivery is deduped above).
+    QSqlQuery cursor(db);
+    prepareQuery(cursor, QStringLiteral("INSERT INTO outbox_consumers (consumer, cursor) VALUES (?, ?) "
+                                        "ON CONFLICT (consumer) DO UPDATE SET cursor = GREATEST(outbox_consumers.cursor, EXCLUDED.cursor), updated_at = now()"));
+    cursor.addBindValue(consumer);
+    cursor.addBindValue(event.cursor);
+    if (!execQuery(cursor, "advance consumer cursor"))
+        return false;
+    return transaction.commit();
+}
+
+} // namespace marquee::store

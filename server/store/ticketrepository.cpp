@@ -1,0 +1,525 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "ticketrepository.h"
+
+#include "core/isotime.h"
+#include "core/ticketcodec.h"
+
+#include <QCryptographicHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLoggingCategory>
+#include <QUuid>
+#include <algorithm>
+
+Q_DECLARE_LOGGING_CATEGORY(lcStore)
+
+namespace marquee::store {
+
+namespace {
+constexpr int kKeyCacheSeconds = 60;
+
+bool isUuid(const QString &text)
+{
+    return !QUuid::fromString(text).isNull();
+}
+
+QString uuidText(const QUuid &id)
+{
+    return id.toString(QUuid::WithoutBraces);
+}
+
+QString jsonText(const QJsonObject &object)
+{
+    return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
+}
+
+bool run(QSqlQuery &query, const char *what)
+{
+    if (query.exec())
+        return true;
+    qCWarning(lcStore) << what << "failed:" << query.lastError().text();
+    return false;
+}
+
+bool insertOutbox(QSqlDatabase &db, const QString &type, const QString &aggregateId, const QJsonObject &payload)
+{
+    QSqlQuery query(db);
+    if (!prepareQuery(query, QStringLiteral("INSERT INTO outbox (event_type, aggregate_id, payload) VALUES (?, ?, ?::jsonb)")))
+        return false;
+    query.addBindValue(type);
+    query.addBindValue(aggregateId);
+    query.addBindValue(jsonText(payload));
+    return run(query, "insert outbox event");
+}
+
+bool insertRevocations(QSqlDatabase &db, const QStringList &ticketIds, const QString &reason)
+{
+    QSqlQuery query(db);
+    if (!prepareQuery(query, QStringLiteral("INSERT INTO revocations (ticket_id, reason) SELECT t, ? FROM unnest(?::uuid[]) AS t")))
+        return false;
+    query.addBindValue(reason);
+    query.addBindValue(toPgTextArray(ticketIds));
+    return run(query, "insert revocations");
+}
+
+struct ShowTimes {
+    qint64 venueId = 0;
+    qint64 validFrom = 0;
+    qint64 validUntil = 0;
+};
+
+std::optional<ShowTimes> showTimes(QSqlDatabase &db, qint64 showId, bool *ok)
+{
+    *ok = false;
+    QSqlQuery query(db);
+    // Valid from doors-open until the show ends (start + runtime).
+    if (!prepareQuery(query, QStringLiteral(
+            "SELECT sc.venue_id, extract(epoch FROM s.starts_at)::bigint, "
+            "       extract(epoch FROM s.starts_at + make_interval(mins => m.runtime_min))::bigint "
+            "  FROM shows s JOIN screens sc ON sc.screen_id = s.screen_id JOIN movies m ON m.movie_id = s.movie_id "
+            " WHERE s.show_id = ?")))
+        return std::nullopt;
+    query.addBindValue(showId);
+    if (!run(query, "read show times"))
+        return std::nullopt;
+    *ok = true;
+    if (!query.next())
+        return std::nullopt;
+    const qint64 starts = query.value(1).toLongLong();
+    return ShowTimes{query.value(0).toLongLong(), starts - TicketRepository::kDoorsOpenSecondsBeforeStart, query.value(2).toLongLong()};
+}
+} // namespace
+
+TicketRepository::TicketRepository(const Database &database)
+    : m_database(database)
+{
+}
+
+std::optional<TicketRepository::SigningKey> TicketRepository::currentKey(QSqlDatabase &db, qint64 venueId, const QDateTime &neededUntil)
+{
+    auto select = [&](bool *ok) -> std::optional<std::pair<SigningKey, QDateTime>> {
+        *ok = false;
+        QSqlQuery query(db);
+        if (!prepareQuery(query, QStringLiteral("SELECT key_id, private_key, not_after FROM signing_keys WHERE venue_id = ? AND retired_at IS NULL")))
+            return std::nullopt;
+        query.addBindValue(venueId);
+        if (!run(query, "read signing key"))
+            return std::nullopt;
+        *ok = true;
+        if (!query.next())
+            return std::nullopt;
+        return std::make_pair(SigningKey{query.value(0).toLongLong(), query.value(1).toByteArray()}, query.value(2).toDateTime());
+    };
+    bool ok = false;
+    auto found = select(&ok);
+    if (!ok)
+        return std::nullopt;
+    if (found && found->second >= neededUntil)
+        return found->first;
+    if (found) {
+        // The key would stop verifying before this ticket expires: retire it. A concurrent issuer blocks on this
+        // row until we commit and then finds retired_at set, so exactly one replacement is created.
+        QSqlQuery retire(db);
+        prepareQuery(retire, QStringLiteral("UPDATE signing_keys SET retired_at = now() WHERE key_id = ? AND retired_at IS NULL"));
+        retire.addBindValue(found->first.keyId);
+        if (!run(retire, "retire signing key"))
+            return std::nullopt;
+    }
+    const auto pair = TicketCodec::generateKeyPair();
+    if (!pair)
+        return std::nullopt;
+    QDateTime notAfter = QDateTime::currentDateTimeUtc().addDays(kKeyLifetimeDays);
+    if (notAfter < neededUntil)
+        notAfter = neededUntil.addDays(1);
+    QSqlQuery insert(db);
+    // The partial unique index allows one unretired key per venue: of two first issuers, one inserts, the other
+    // waits for its commit, does nothing, and reads the winner's key below.
+    prepareQuery(insert, QStringLiteral("INSERT INTO signing_keys (venue_id, public_key, private_key, not_after) VALUES (?, ?, ?, ?::timestamptz) "
+                                        "ON CONFLICT (venue_id) WHERE retired_at IS NULL DO NOTHING"));
+    insert.addBindValue(venueId);
+    insert.addBindValue(pair->publicKey);
+    insert.addBindValue(pair->privateKey);
+    insert.addBindValue(toIsoUtc(notAfter));
+    if (!run(insert, "create signing key"))
+        return std::nullopt;
+    found = select(&ok);
+    if (!found)
+        return std::nullopt;
+    return found->first;
+}
+
+std::optional<QList<IssuedTicket>> TicketRepository::issueTickets(QSqlDatabase &db, const QString &bookingId, qint64 showId,
+                                                                  const QStringList &seatIds)
+{
+    if (!isUuid(bookingId) || seatIds.isEmpty())
+        return std::nullopt;
+    QStringList seats = seatIds;
+    std::sort(seats.begin(), seats.end());
+    if (std::adjacent_find(seats.begin(), seats.end()) != seats.end())
+        return std::nullopt;
+
+    bool ok = false;
+    const auto times = showTimes(db, showId, &ok);
+    if (!times)
+        return std::nullopt;
+    {
+        QSqlQuery count(db);
+        prepareQuery(count, QStringLiteral("SELECT count(*) FROM show_seats WHERE show_id = ? AND seat_id = ANY (?::text[])"));
+        count.addBindValue(showId);
+        count.addBindValue(toPgTextArray(seats));
+        if (!run(count, "count seats") || !count.next() || count.value(0).toInt() != seats.size())
+            return std::nullopt;
+    }
+    const auto key = currentKey(db, times->venueId, QDateTime::fromSecsSinceEpoch(times->validUntil, Qt::UTC));
+    if (!key)
+        return std::nullopt;
+
+    QList<IssuedTicket> issued;
+    QStringList ids;
+    QStringList qrs;
+    for (const QString &seat : std::as_const(seats)) {
+        TicketPayload payload;
+        payload.keyId = quint32(key->keyId);
+        payload.ticketId = QUuid::createUuid();
+        payload.showId = showId;
+        payload.seatId = seat;
+        payload.validFrom = times->validFrom;
+        payload.validUntil = times->validUntil;
+        const QString qr = TicketCodec::sign(payload, key->privateKey);
+        if (qr.isEmpty()) {
+            qCWarning(lcStore) << "cannot sign a ticket for seat" << seat << "of show" << showId;
+            return std::nullopt;
+        }
+        issued.append({uuidText(payload.ticketId), seat, qr});
+        ids << uuidText(payload.ticketId);
+        qrs << qr;
+    }
+
+    QSqlQuery insert(db);
+    prepareQuery(insert, QStringLiteral(
+        "INSERT INTO tickets (ticket_id, booking_id, show_id, seat_id, key_id, qr, valid_from, valid_until) "
+        "SELECT t.id, ?::uuid, ?, t.seat, ?, t.qr, to_timestamp(?), to_timestamp(?) "
+        "  FROM unnest(?::uuid[], ?::text[], ?::text[]) AS t(id, seat, qr)"));
+    insert.addBindValue(bookingId);
+    insert.addBindValue(showId);
+    insert.addBindValue(key->keyId);
+    insert.addBindValue(times->validFrom);
+    insert.addBindValue(times->validUntil);
+    insert.addBindValue(toPgTextArray(ids));
+    insert.addBindValue(toPgTextArray(seats));
+    insert.addBindValue(toPgTextArray(qrs));
+    if (!run(insert, "insert tickets"))
+        return std::nullopt;
+
+    QJsonArray tickets;
+    for (const IssuedTicket &ticket : std::as_const(issued))
+        tickets.append(QJsonObject{{QStringLiteral("ticket_id"), ticket.ticketId}, {QStringLiteral("seat_id"), ticket.seatId}});
+    if (!insertOutbox(db, QStringLiteral("ticket.issued"), bookingId,
+                      QJsonObject{{QStringLiteral("booking_id"), bookingId}, {QStringLiteral("show_id"), showId},
+                                  {QStringLiteral("tickets"), tickets}}))
+        return std::nullopt;
+    return issued;
+}
+
+bool TicketRepository::revokeTicketsOfBooking(QSqlDatabase &db, const QString &bookingId, const QString &reason)
+{
+    if (!isUuid(bookingId))
+        return false;
+    QSqlQuery query(db);
+    prepareQuery(query, QStringLiteral(
+        "UPDATE tickets SET state = 'revoked', revoked_at = now(), reason = ? "
+        " WHERE booking_id = ?::uuid AND state = 'valid' RETURNING ticket_id::text"));
+    query.addBindValue(reason);
+    query.addBindValue(bookingId);
+    if (!run(query, "revoke tickets"))
+        return false;
+    QStringList revoked;
+    while (query.next())
+        revoked << query.value(0).toString();
+    if (revoked.isEmpty())
+        return true;
+    revoked.sort();
+    if (!insertRevocations(db, revoked, reason))
+        return false;
+    return insertOutbox(db, QStringLiteral("ticket.revoked"), bookingId,
+                        QJsonObject{{QStringLiteral("booking_id"), bookingId},
+                                    {QStringLiteral("ticket_ids"), QJsonArray::fromStringList(revoked)},
+                                    {QStringLiteral("reason"), reason}});
+}
+
+std::optional<IssuedTicket> TicketRepository::reissueTicket(QSqlDatabase &db, const QString &ticketId, const QString &reason)
+{
+    if (!isUuid(ticketId))
+        return std::nullopt;
+    QSqlQuery revoke(db);
+    prepareQuery(revoke, QStringLiteral(
+        "UPDATE tickets SET state = 'revoked', revoked_at = now(), reason = ? "
+        " WHERE ticket_id = ?::uuid AND state = 'valid' RETURNING booking_id::text, show_id, seat_id"));
+    revoke.addBindValue(reason);
+    revoke.addBindValue(ticketId);
+    if (!run(revoke, "revoke ticket for reissue") || !revoke.next())
+        return std::nullopt;
+    const QString bookingId = revoke.value(0).toString();
+    const qint64 showId = revoke.value(1).toLongLong();
+    const QString seatId = revoke.value(2).toString();
+    if (!insertRevocations(db, {ticketId}, reason))
+        return std::nullopt;
+    if (!insertOutbox(db, QStringLiteral("ticket.revoked"), bookingId,
+                      QJsonObject{{QStringLiteral("booking_id"), bookingId},
+                                  {QStringLiteral("ticket_ids"), QJsonArray{ticketId}},
+                                  {QStringLiteral("reason"), reason}}))
+        return std::nullopt;
+    const auto issued = issueTickets(db, bookingId, showId, {seatId});
+    if (!issued || issued->size() != 1)
+        return std::nullopt;
+    QSqlQuery link(db);
+    prepareQuery(link, QStringLiteral("UPDATE tickets SET replaced_by = ?::uuid WHERE ticket_id = ?::uuid"));
+    link.addBindValue(issued->first().ticketId);
+    link.addBindValue(ticketId);
+    if (!run(link, "link reissued ticket"))
+        return std::nullopt;
+    return issued->first();
+}
+
+std::optional<QList<IssuedTicket>> TicketRepository::validTicketsOfBooking(const QString &bookingId)
+{
+    if (!isUuid(bookingId))
+        return QList<IssuedTicket>{};
+    QSqlQuery query(m_database.connection());
+    prepareQuery(query, QStringLiteral("SELECT ticket_id::text, seat_id, qr FROM tickets WHERE booking_id = ?::uuid AND state = 'valid' ORDER BY seat_id"));
+    query.addBindValue(bookingId);
+    if (!run(query, "read tickets of booking"))
+        return std::nullopt;
+    QList<IssuedTicket> tickets;
+    while (query.next())
+        tickets.append({query.value(0).toString(), query.value(1).toString(), query.value(2).toString()});
+    return tickets;
+}
+
+std::optional<QList<PublicSigningKey>> TicketRepository::publicKeys()
+{
+    QSqlQuery query(m_database.connection());
+    prepareQuery(query, QStringLiteral("SELECT key_id, venue_id, public_key, not_after, retired_at IS NOT NULL FROM signing_keys "
+                                       " WHERE not_after > now() ORDER BY key_id DESC"));
+    if (!run(query, "read public keys"))
+        return std::nullopt;
+    QList<PublicSigningKey> keys;
+    while (query.next())
+        keys.append({query.value(0).toLongLong(), query.value(1).toLongLong(), query.value(2).toByteArray(),
+                     query.value(3).toDateTime(), query.value(4).toBool()});
+    return keys;
+}
+
+std::optional<qint64> TicketRepository::rotateKey(qint64 venueId, QString *error)
+{
+    QSqlDatabase db = m_database.connection();
+    Transaction transaction(db);
+    if (!transaction.isActive()) {
+        *error = QStringLiteral("cannot begin a transaction: %1").arg(transaction.errorString());
+        return std::nullopt;
+    }
+    QSqlQuery venue(db);
+    prepareQuery(venue, QStringLiteral("SELECT 1 FROM venues WHERE venue_id = ? FOR KEY SHARE"));
+    venue.addBindValue(venueId);
+    if (!run(venue, "read venue")) {
+        *error = venue.lastError().text();
+        return std::nullopt;
+    }
+    if (!venue.next()) {
+        *error = QStringLiteral("there is no venue %1").arg(venueId);
+        return std::nullopt;
+    }
+    QSqlQuery retire(db);
+    prepareQuery(retire, QStringLiteral("UPDATE signing_keys SET retired_at = now() WHERE venue_id = ? AND retired_at IS NULL"));
+    retire.addBindValue(venueId);
+    if (!run(retire, "retire signing key")) {
+        *error = retire.lastError().text();
+        return std::nullopt;
+    }
+    const auto key = currentKey(db, venueId, QDateTime::currentDateTimeUtc());
+    if (!key || !transaction.commit()) {
+        *error = QStringLiteral("cannot create the new key: %1").arg(db.lastError().text());
+        return std::nullopt;
+    }
+    QMutexLocker locker(&m_keysMutex);
+    m_keysLoadedAt = {};
+    return key->keyId;
+}
+
+std::optional<QList<Revocation>> TicketRepository::revocations(qint64 afterCursor, int limit)
+{
+    QSqlDatabase db = m_database.connection();
+    // Number what has committed since the last reader (see mq_publish_feed in 002_tickets.sql) before paging.
+    QSqlQuery publish(db);
+    if (!publish.exec(QStringLiteral("SELECT mq_publish_feed(1000)")))
+        qCWarning(lcStore) << "publish feed failed:" << publish.lastError().text();
+    QSqlQuery query(db);
+    prepareQuery(query, QStringLiteral("SELECT cursor, ticket_id::text, revoked_at, reason FROM revocations "
+                                       " WHERE cursor > ? ORDER BY cursor LIMIT ?"));
+    query.addBindValue(afterCursor);
+    query.addBindValue(limit);
+    if (!run(query, "read revocations"))
+        return std::nullopt;
+    QList<Revocation> list;
+    while (query.next())
+        list.append({query.value(0).toLongLong(), query.value(1).toString(), query.value(2).toDateTime(), query.value(3).toString()});
+    return list;
+}
+
+QHash<quint32, QByteArray> TicketRepository::verificationKeys(bool reload, bool *ok)
+{
+    QMutexLocker locker(&m_keysMutex);
+    *ok = true;
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    if (!reload && m_keysLoadedAt.isValid() && m_keysLoadedAt.secsTo(now) < kKeyCacheSeconds)
+        return m_keys;
+    locker.unlock();
+    const auto keys = publicKeys();
+    locker.relock();
+    if (!keys) {
+        *ok = false;
+        return m_keys;
+    }
+    m_keys.clear();
+    for (const PublicSigningKey &key : *keys)
+        m_keys.insert(quint32(key.keyId), key.publicKey);
+    m_keysLoadedAt = now;
+    return m_keys;
+}
+
+CheckinOutcome TicketRepository::checkIn(const CheckinRequest &request)
+{
+    CheckinOutcome outcome;
+    bool ok = false;
+    TicketVerification verification = TicketCodec::verify(request.qr, verificationKeys(false, &ok));
+    if (!ok)
+        return outcome;
+    if (verification.result == TicketCheck::Malformed) {
+        outcome.status = CheckinOutcome::Status::MalformedQr;
+        return outcome;
+    }
+    if (verification.result == TicketCheck::UnknownKey) {
+        // A key created since the cache was filled (rotation, another server): look once more.
+        verification = TicketCodec::verify(request.qr, verificationKeys(true, &ok));
+        if (!ok)
+            return outcome;
+    }
+
+    const QByteArray fingerprint = QCryptographicHash::hash(
+        request.qr.toUtf8() + '|' + toIsoUtc(request.scannedAt).toUtf8() + '|'
+            + (request.doorShowId ? QByteArray::number(*request.doorShowId) : QByteArray()), QCryptographicHash::Sha256).toHex();
+
+    QSqlDatabase db = m_database.connection();
+    Transaction transaction(db);
+    if (!transaction.isActive())
+        return outcome;
+    // Uploads with the same nonce queue here, so the second one reads the first one's stored answer.
+    QSqlQuery lock(db);
+    prepareQuery(lock, QStringLiteral("SELECT pg_advisory_xact_lock(hashtextextended(?, 3))"));
+    lock.addBindValue(request.nonce);
+    if (!run(lock, "lock check-in nonce"))
+        return outcome;
+    QSqlQuery stored(db);
+    prepareQuery(stored, QStringLiteral("SELECT response::text, request_hash FROM checkins WHERE nonce = ?"));
+    stored.addBindValue(request.nonce);
+    if (!run(stored, "read stored check-in"))
+        return outcome;
+    if (stored.next()) {
+        if (stored.value(1).toString().toLatin1() != fingerprint) {
+            outcome.status = CheckinOutcome::Status::NonceReused;
+            return outcome;
+        }
+        outcome.body = QJsonDocument::fromJson(stored.value(0).toString().toUtf8()).object();
+        outcome.status = CheckinOutcome::Status::Answered;
+        return outcome;
+    }
+
+    QString result;
+    QJsonValue ticket = QJsonValue::Null;
+    QDateTime firstScannedAt;
+    QString ticketId;
+    const TicketPayload &payload = verification.payload;
+    if (verification.result == TicketCheck::UnknownKey) {
+        result = QStringLiteral("unknown_key");
+    } else if (verification.result == TicketCheck::InvalidSignature) {
+        result = QStringLiteral("invalid_signature");
+    } else {
+        ticketId = uuidText(payload.ticketId);
+        QSqlQuery read(db);
+        prepareQuery(read, QStringLiteral(
+            "SELECT t.state, sc.name, s.starts_at FROM tickets t JOIN shows s ON s.show_id = t.show_id "
+            "  JOIN screens sc ON sc.screen_id = s.screen_id WHERE t.ticket_id = ?::uuid"));
+        read.addBindValue(ticketId);
+        if (!run(read, "read ticket"))
+            return outcome;
+        QJsonObject fields{{QStringLiteral("ticket_id"), ticketId},
+                           {QStringLiteral("show_id"), payload.showId},
+                           {QStringLiteral("seat_id"), payload.seatId}};
+        const bool known = read.next();
+        if (known) {
+            fields.insert(QStringLiteral("screen"), read.value(1).toString());
+            fields.insert(QStringLiteral("starts_at"), toIsoUtc(read.value(2).toDateTime()));
+        }
+        ticket = fields;
+        const qint64 scanned = request.scannedAt.toSecsSinceEpoch();
+        // A correctly signed ticket that is not on record was never issued (its transaction rolled back): not valid.
+        if (!known || read.value(0).toString() != QLatin1String("valid")) {
+            result = QStringLiteral("revoked");
+            if (!known)
+                ticketId.clear();
+        } else if (request.doorShowId && *request.doorShowId != payload.showId) {
+            result = QStringLiteral("wrong_show");
+        } else if (scanned < payload.validFrom) {
+            result = QStringLiteral("not_yet_valid");
+        } else if (scanned >= payload.validUntil) {
+            result = QStringLiteral("expired");
+        } else {
+            // First scan wins: a conditional insert on the ticket's primary key decides, never a read first.
+            QSqlQuery first(db);
+            prepareQuery(first, QStringLiteral(
+                "INSERT INTO checkin_firsts (ticket_id, scanned_at, nonce, device) VALUES (?::uuid, ?::timestamptz, ?, ?) "
+                "ON CONFLICT (ticket_id) DO NOTHING RETURNING scanned_at"));
+            first.addBindValue(ticketId);
+            first.addBindValue(toIsoUtc(request.scannedAt));
+            first.addBindValue(request.nonce);
+            first.addBindValue(request.device);
+            if (!run(first, "claim first scan"))
+                return outcome;
+            if (first.next()) {
+                result = QStringLiteral("ok");
+                firstScannedAt = first.value(0).toDateTime();
+            } else {
+                QSqlQuery earlier(db);
+                prepareQuery(earlier, QStringLiteral("SELECT scanned_at FROM checkin_firsts WHERE ticket_id = ?::uuid"));
+                earlier.addBindValue(ticketId);
+                if (!run(earlier, "read first scan") || !earlier.next())
+                    return outcome;
+                result = QStringLiteral("already_redeemed");
+                firstScannedAt = earlier.value(0).toDateTime();
+            }
+        }
+    }
+
+    QJsonObject body{{QStringLiteral("result"), result}, {QStringLiteral("ticket"), ticket}};
+    if (firstScannedAt.isValid())
+        body.insert(QStringLiteral("first_scanned_at"), toIsoUtc(firstScannedAt));
+    QSqlQuery insert(db);
+    prepareQuery(insert, QStringLiteral(
+        "INSERT INTO checkins (nonce, request_hash, ticket_id, scanned_at, device, result, first_scanned_at, response) "
+        "VALUES (?, ?, ?::uuid, ?::timestamptz, ?, ?, ?::timestamptz, ?::jsonb)"));
+    insert.addBindValue(request.nonce);
+    insert.addBindValue(QString::fromLatin1(fingerprint));
+    insert.addBindValue(ticketId.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(ticketId));
+    insert.addBindValue(toIsoUtc(request.scannedAt));
+    insert.addBindValue(request.device);
+    insert.addBindValue(result);
+    insert.addBindValue(firstScannedAt.isValid() ? QVariant(toIsoUtc(firstScannedAt)) : QVariant(QMetaType::fromType<QString>()));
+    insert.addBindValue(jsonText(body));
+    if (!run(insert, "store check-in") || !transaction.commit())
+        return outcome;
+    outcome.status = CheckinOutcome::Status::Answered;
+    outcome.body = body;
+    return outcome;
+}
+
+} // namespace marquee::store
