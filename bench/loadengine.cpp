@@ -345,12 +345,15 @@ int blockingGet(const QString &host, quint16 port, const std::string &path, cons
     std::string in;
     char buffer[65536];
     int status = 0;
+    size_t headEnd = std::string::npos;
     for (;;) {
         const ssize_t n = ::recv(fd, buffer, sizeof buffer, 0);
         if (n <= 0)
             break;
+        const size_t from = in.size() > 3 ? in.size() - 3 : 0;
         in.append(buffer, size_t(n));
-        const size_t headEnd = in.find("\r\n\r\n");
+        if (headEnd == std::string::npos)
+            headEnd = in.find("\r\n\r\n", from);
         if (headEnd == std::string::npos)
             continue;
         const std::string_view length = headerValue(std::string_view(in.data(), headEnd), "Content-Length");

@@ -349,6 +349,9 @@ int main(int argc, char *argv[])
         for (int i = 0; i < clients; ++i)
             sessions.push_back(std::make_unique<HealthSession>());
     } else if (scenario == QLatin1String("seatmap")) {
+        // One unmeasured read first: the server renders a show's layout on its first request.
+        std::string ignored;
+        blockingGet(engine.host, engine.port, "/api/v1/shows/" + std::to_string(showId) + "/seatmap", tokenOf(0), &ignored);
         for (int i = 0; i < clients; ++i)
             sessions.push_back(std::make_unique<SeatMapSession>(showId, tokenOf(i), revalidate, deflate));
     } else if (scenario == QLatin1String("holds")) {
