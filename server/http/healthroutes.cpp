@@ -36,6 +36,7 @@ void registerAllRoutes(Router &router, ServerContext &context)
     registerTicketRoutes(router, context);
     registerCheckinRoutes(router, context);
     registerEventRoutes(router, context);
+    registerManagerRoutes(router, context);
 }
 
 } // namespace marquee::http

@@ -18,12 +18,8 @@ void registerCatalogRoutes(Router &router, ServerContext &context);
 /** @brief Placing, reading and releasing holds. */
 void registerHoldRoutes(Router &router, ServerContext &context);
 
-/** @brief POST /api/v1/orders, GET /api/v1/orders/{id}, POST /api/v1/orders/{id}/confirm. */
-void registerOrderRoutes(Router &router, ServerContext &context);
-/** @brief GET /api/v1/bookings/{id}, GET /api/v1/bookings?ref=, POST /api/v1/bookings/{id}/cancel. */
-void registerBookingRoutes(Router &router, ServerContext &context);
-/** @brief POST /webhooks/payment (public, HMAC-signed). */
-void registerWebhookRoutes(Router &router, ServerContext &context);
+/** @brief Creating and editing shows, device heartbeats and the fleet, the audit report. */
+void registerManagerRoutes(Router &router, ServerContext &context);
 
 /** @brief GET /api/v1/keys (public) and GET /api/v1/revocations. */
 void registerTicketRoutes(Router &router, ServerContext &context);
@@ -36,6 +32,13 @@ void registerEventRoutes(Router &router, ServerContext &context);
  * query string; the error to send when either is malformed.
  */
 std::optional<ApiError> parseCursorQuery(const QHttpServerRequest &request, qint64 *after, int *limit, int defaultLimit, int maxLimit);
+
+/** @brief POST /api/v1/orders, GET /api/v1/orders/{id}, POST /api/v1/orders/{id}/confirm. */
+void registerOrderRoutes(Router &router, ServerContext &context);
+/** @brief GET /api/v1/bookings/{id}, GET /api/v1/bookings?ref=, POST /api/v1/bookings/{id}/cancel. */
+void registerBookingRoutes(Router &router, ServerContext &context);
+/** @brief POST /webhooks/payment (public, HMAC-signed). */
+void registerWebhookRoutes(Router &router, ServerContext &context);
 
 /** @brief Every route of the server, registered in one place. */
 void registerAllRoutes(Router &router, ServerContext &context);

@@ -64,6 +64,15 @@ private:
     bool m_active = false;
 };
 
+/**
+ * @brief @p text, or an empty string when it is null: Qt binds a null QString as SQL NULL, and the optional text
+ * columns of the schema are NOT NULL DEFAULT ''.
+ */
+inline QString nonNull(const QString &text)
+{
+    return text.isNull() ? QStringLiteral("") : text;
+}
+
 /** @brief Prepare @p sql on @p db; logs and returns false on failure. */
 bool prepareQuery(QSqlQuery &query, const QString &sql);
 /** @brief Execute a prepared query; logs the error with @p what on failure. */

@@ -24,8 +24,8 @@ std::optional<qint64> ShowRepository::addCity(const QString &name, const QString
     QSqlQuery query(m_database.connection());
     prepareQuery(query, QStringLiteral("INSERT INTO cities (name, country, time_zone) VALUES (?, ?, ?) RETURNING city_id"));
     query.addBindValue(name);
-    query.addBindValue(country);
-    query.addBindValue(timeZone);
+    query.addBindValue(nonNull(country));
+    query.addBindValue(timeZone.isEmpty() ? QStringLiteral("UTC") : timeZone);
     return insertReturningId(query, "add city");
 }
 
@@ -35,7 +35,7 @@ std::optional<qint64> ShowRepository::addVenue(qint64 cityId, const QString &nam
     prepareQuery(query, QStringLiteral("INSERT INTO venues (city_id, name, address) VALUES (?, ?, ?) RETURNING venue_id"));
     query.addBindValue(cityId);
     query.addBindValue(name);
-    query.addBindValue(address);
+    query.addBindValue(nonNull(address));
     return insertReturningId(query, "add venue");
 }
 
@@ -120,13 +120,13 @@ std::optional<qint64> ShowRepository::addMovie(const QString &title, const QStri
     query.addBindValue(title);
     query.addBindValue(kind);
     query.addBindValue(runtimeMin);
-    query.addBindValue(rating);
+    query.addBindValue(nonNull(rating));
     query.addBindValue(toPgTextArray(genres));
-    query.addBindValue(synopsis);
+    query.addBindValue(nonNull(synopsis));
     return insertReturningId(query, "add movie");
 }
 
-std::optional<qint64> ShowRepository::addShow(const NewShow &show, QString *error)
+std::optional<qint64> ShowRepository::addShow(const NewShow &show, QString *error, const AlsoInTransaction &also)
 {
     QSqlDatabase db = m_database.connection();
     Transaction transaction(db);
@@ -163,12 +163,92 @@ std::optional<qint64> ShowRepository::addShow(const NewShow &show, QString *erro
                                        " WHERE sc.screen_id = ?"));
     seats.addBindValue(*showId);
     seats.addBindValue(show.screenId);
-    if (!execQuery(seats, "add show seats") || !transaction.commit()) {
+    if (!execQuery(seats, "add show seats") || (also && !also(db, *showId)) || !transaction.commit()) {
         if (error)
             *error = seats.lastError().text();
         return std::nullopt;
     }
     return showId;
+}
+
+std::optional<QStringList> ShowRepository::screenTiers(qint64 screenId, bool *ok)
+{
+    *ok = false;
+    QSqlQuery query(m_database.connection());
+    prepareQuery(query, QStringLiteral("SELECT sc.screen_id, array_to_string(ARRAY(SELECT DISTINCT ls.tier FROM layout_seats ls "
+                                       "                                         WHERE ls.layout_id = sc.layout_id ORDER BY 1), ',') "
+                                       "  FROM screens sc WHERE sc.screen_id = ?"));
+    query.addBindValue(screenId);
+    if (!execQuery(query, "screen tiers"))
+        return std::nullopt;
+    *ok = true;
+    if (!query.next())
+        return std::nullopt;
+    return query.value(1).toString().split(QLatin1Char(','), Qt::SkipEmptyParts);
+}
+
+bool ShowRepository::movieExists(qint64 movieId, bool *exists)
+{
+    QSqlQuery query(m_database.connection());
+    prepareQuery(query, QStringLiteral("SELECT 1 FROM movies WHERE movie_id = ?"));
+    query.addBindValue(movieId);
+    if (!execQuery(query, "find movie"))
+        return false;
+    *exists = query.next();
+    return true;
+}
+
+ShowRepository::UpdateResult ShowRepository::updateShow(qint64 showId, const ShowChanges &changes, QString *error,
+                                                        const AlsoInTransaction &also)
+{
+    QSqlDatabase db = m_database.connection();
+    Transaction transaction(db);
+    if (!transaction.isActive())
+        return UpdateResult::Error;
+    QSqlQuery current(db);
+    prepareQuery(current, QStringLiteral("SELECT starts_at, sales_open_at, sales_close_at, waiting_room FROM shows WHERE show_id = ? FOR UPDATE"));
+    current.addBindValue(showId);
+    if (!execQuery(current, "lock show"))
+        return UpdateResult::Error;
+    if (!current.next())
+        return UpdateResult::NotFound;
+    const QDateTime startsAt = changes.startsAt.value_or(current.value(0).toDateTime());
+    const QDateTime salesOpenAt = changes.salesOpenAt.value_or(current.value(1).toDateTime());
+    // Moving the start earlier than the old close pulls the close with it unless a close was given.
+    QDateTime salesCloseAt = changes.salesCloseAt.value_or(current.value(2).toDateTime());
+    if (!changes.salesCloseAt && changes.startsAt && salesCloseAt > startsAt)
+        salesCloseAt = startsAt;
+    if (!(salesOpenAt <= salesCloseAt && salesCloseAt <= startsAt)) {
+        *error = QStringLiteral("sales must open before they close, and close no later than the start");
+        return UpdateResult::Invalid;
+    }
+    QSqlQuery update(db);
+    prepareQuery(update, QStringLiteral("UPDATE shows SET starts_at = ?, sales_open_at = ?, sales_close_at = ?, waiting_room = ? WHERE show_id = ?"));
+    update.addBindValue(startsAt.toUTC());
+    update.addBindValue(salesOpenAt.toUTC());
+    update.addBindValue(salesCloseAt.toUTC());
+    update.addBindValue(changes.waitingRoom.value_or(current.value(3).toBool()));
+    update.addBindValue(showId);
+    if (!execQuery(update, "update show"))
+        return UpdateResult::Error;
+    QSqlQuery price(db);
+    prepareQuery(price, QStringLiteral("INSERT INTO show_prices (show_id, tier, amount_minor) VALUES (?, ?, ?) "
+                                       "ON CONFLICT (show_id, tier) DO UPDATE SET amount_minor = EXCLUDED.amount_minor"));
+    for (auto it = changes.prices.constBegin(); it != changes.prices.constEnd(); ++it) {
+        price.addBindValue(showId);
+        price.addBindValue(it.key());
+        price.addBindValue(it.value());
+        if (!execQuery(price, "reprice show"))
+            return UpdateResult::Error;
+    }
+    QSqlQuery event(db);
+    prepareQuery(event, QStringLiteral("INSERT INTO outbox (event_type, aggregate_id, payload) "
+                                       "VALUES ('show.updated', ?, jsonb_build_object('show_id', ?::bigint))"));
+    event.addBindValue(QString::number(showId));
+    event.addBindValue(showId);
+    if (!execQuery(event, "show event") || (also && !also(db, showId)) || !transaction.commit())
+        return UpdateResult::Error;
+    return UpdateResult::Updated;
 }
 
 } // namespace marquee::store

@@ -6,6 +6,7 @@
 #include <QDateTime>
 #include <QJsonObject>
 #include <QMap>
+#include <functional>
 #include <optional>
 
 namespace marquee::store {
@@ -61,8 +62,28 @@ public:
     std::optional<qint64> addScreen(qint64 venueId, const QString &name, qint64 layoutId);
     std::optional<qint64> addMovie(const QString &title, const QString &kind, int runtimeMin, const QString &rating,
                                    const QStringList &genres, const QString &synopsis);
-    /** @brief Create a show and its seats (all available) in one transaction. */
-    std::optional<qint64> addShow(const NewShow &show, QString *error = nullptr);
+    /** @brief Work that must commit or roll back together with a catalog write (for example its audit entry). */
+    using AlsoInTransaction = std::function<bool(QSqlDatabase &db, qint64 showId)>;
+
+    /** @brief Create a show and its seats (all available) in one transaction (with @p also, if given). */
+    std::optional<qint64> addShow(const NewShow &show, QString *error = nullptr, const AlsoInTransaction &also = {});
+
+    /** @brief The tiers of the screen's layout (every one needs a price); std::nullopt for an unknown screen. */
+    std::optional<QStringList> screenTiers(qint64 screenId, bool *ok);
+    /** @brief False on a database error; @p exists tells whether the movie is known. */
+    bool movieExists(qint64 movieId, bool *exists);
+
+    /** @brief A change to a show; unset fields stay as they are. Seats are never touched by an edit. */
+    struct ShowChanges {
+        std::optional<QDateTime> startsAt;
+        std::optional<QDateTime> salesOpenAt;
+        std::optional<QDateTime> salesCloseAt;
+        std::optional<bool> waitingRoom;
+        QMap<QString, qint64> prices; ///< tiers to (re)price; empty: prices unchanged
+    };
+    enum class UpdateResult { Updated, NotFound, Invalid, Error };
+    /** @brief Apply @p changes in one transaction; Invalid when the result breaks the sales-window rules. */
+    UpdateResult updateShow(qint64 showId, const ShowChanges &changes, QString *error, const AlsoInTransaction &also = {});
 
 private:
     const Database &m_database;

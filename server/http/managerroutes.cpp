@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+// Manager and fleet routes: creating and editing shows, device heartbeats and the fleet, the audit report.
+#include "core/isotime.h"
+#include "core/jsonbody.h"
+#include "core/money.h"
+#include "routes.h"
+#include "servercontext.h"
+#include "store/showrepository.h"
+#include "store/staffrepository.h"
+
+#include <QTimeZone>
+#include <QUrlQuery>
+
+namespace marquee::http {
+
+using Method = QHttpServerRequest::Method;
+
+namespace {
+constexpr int kOnlineWindowSeconds = 120;
+
+HttpResponse storeFailure()
+{
+    return HttpResponse::error(ApiError::unavailable(QStringLiteral("The booking database is not answering; nothing was changed.")));
+}
+
+HttpResponse invalid(const QString &code, const QString &message)
+{
+    return HttpResponse::error(ApiError::badRequest(code, message));
+}
+
+// An optional ISO 8601 timestamp with an offset; an error for a present but unreadable value.
+Result<std::optional<QDateTime>> optionalTime(const QJsonObject &body, const QString &field)
+{
+    const QJsonValue value = body.value(field);
+    if (value.isUndefined() || value.isNull())
+        return std::optional<QDateTime>();
+    const QDateTime time = value.isString() ? fromIso(value.toString()) : QDateTime();
+    if (!time.isValid())
+        return ApiError::badRequest(QStringLiteral("invalid_time"),
+                                    QStringLiteral("'%1' must be an ISO 8601 time with an offset, e.g. 2026-12-01T19:45:00Z.").arg(field));
+    return std::optional<QDateTime>(time);
+}
+
+// {tier: amount_minor}: non-empty tier names, non-negative integer amounts.
+Result<QMap<QString, qint64>> priceTiers(const QJsonObject &body, bool required)
+{
+    const QJsonValue value = body.value(QStringLiteral("price_tiers"));
+    QMap<QString, qint64> prices;
+    if (value.isUndefined() || value.isNull()) {
+        if (required)
+            return ApiError::badRequest(QStringLiteral("missing_field"), QStringLiteral("The field 'price_tiers' is required."));
+        return prices;
+    }
+    if (!value.isObject() || value.toObject().isEmpty())
+        return ApiError::badRequest(QStringLiteral("invalid_type"),
+                                    QStringLiteral("'price_tiers' must be an object of tier → amount in minor units."));
+    const QJsonObject object = value.toObject();
+    for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
+        const auto amount = requiredInteger(object, it.key());
+        if (isError(amount) || std::get<qint64>(amount) < 0 || it.key().isEmpty() || it.key().size() > 40)
+            return ApiError::badRequest(QStringLiteral("invalid_price"),
+                                        QStringLiteral("The price of tier '%1' must be a non-negative integer of minor units.").arg(it.key()));
+        prices.insert(it.key(), std::get<qint64>(amount));
+    }
+    return prices;
+}
+} // namespace
+
+void registerManagerRoutes(Router &router, ServerContext &context)
+{
+    router.add(Method::Post, QStringLiteral("/api/v1/shows"), Access::roles_(kManagerRoles), [&context](RequestContext &request) {
+        const auto parsed = parseJsonObject(request.request.body());
+        if (isError(parsed))
+            return HttpResponse::error(std::get<ApiError>(parsed));
+        const QJsonObject &body = std::get<QJsonObject>(parsed);
+        const auto movieId = requiredInteger(body, QStringLiteral("movie_id"));
+        const auto screenId = requiredInteger(body, QStringLiteral("screen_id"));
+        const auto currency = requiredString(body, QStringLiteral("currency"), 3);
+        const auto startsAt = optionalTime(body, QStringLiteral("starts_at"));
+        const auto salesOpenAt = optionalTime(body, QStringLiteral("sales_open_at"));
+        const auto salesCloseAt = optionalTime(body, QStringLiteral("sales_close_at"));
+        const auto prices = priceTiers(body, true);
+        for (const ApiError *error : {std::get_if<ApiError>(&movieId), std::get_if<ApiError>(&screenId), std::get_if<ApiError>(&currency),
+                                      std::get_if<ApiError>(&startsAt), std::get_if<ApiError>(&salesOpenAt),
+                                      std::get_if<ApiError>(&salesCloseAt), std::get_if<ApiError>(&prices)}) {
+            if (error)
+                return HttpResponse::error(*error);
+        }
+        if (!std::get<std::optional<QDateTime>>(startsAt))
+            return invalid(QStringLiteral("missing_field"), QStringLiteral("The field 'starts_at' is required."));
+        if (!isCurrencyCode(std::get<QString>(currency)))
+            return invalid(QStringLiteral("invalid_currency"), QStringLiteral("'currency' must be an ISO 4217 code such as EUR or INR."));
+
+        store::NewShow show;
+        show.movieId = std::get<qint64>(movieId);
+        show.screenId = std::get<qint64>(screenId);
+        show.startsAt = *std::get<std::optional<QDateTime>>(startsAt);
+        show.salesOpenAt = std::get<std::optional<QDateTime>>(salesOpenAt).value_or(QDateTime::currentDateTimeUtc());
+        show.salesCloseAt = std::get<std::optional<QDateTime>>(salesCloseAt).value_or(show.startsAt);
+        show.currency = std::get<QString>(currency);
+        show.prices = std::get<QMap<QString, qint64>>(prices);
+        if (show.startsAt <= QDateTime::currentDateTimeUtc())
+            return HttpResponse::error(ApiError::unprocessable(QStringLiteral("starts_in_past"), QStringLiteral("A new show must start in the future.")));
+        if (!(show.salesOpenAt <= show.salesCloseAt && show.salesCloseAt <= show.startsAt))
+            return invalid(QStringLiteral("invalid_sales_window"), QStringLiteral("Sales must open before they close, and close no later than the start."));
+
+        store::ShowRepository shows(context.database);
+        bool exists = false;
+        if (!shows.movieExists(show.movieId, &exists))
+            return storeFailure();
+        if (!exists)
+            return HttpResponse::error(ApiError::notFound(QStringLiteral("movie_not_found"), QStringLiteral("There is no movie with this id.")));
+        bool ok = false;
+        const auto tiers = shows.screenTiers(show.screenId, &ok);
+        if (!ok)
+            return storeFailure();
+        if (!tiers)
+            return HttpResponse::error(ApiError::notFound(QStringLiteral("screen_not_found"), QStringLiteral("There is no screen with this id.")));
+        // Every seat must have a price: a tier without one would sell seats for nothing.
+        for (const QString &tier : *tiers) {
+            if (!show.prices.contains(tier))
+                return invalid(QStringLiteral("missing_price"), QStringLiteral("The screen has seats of tier '%1', which needs a price.").arg(tier));
+        }
+        const store::Principal actor = request.caller();
+        const auto showId = shows.addShow(show, nullptr, [&](QSqlDatabase &db, qint64 id) {
+            return store::StaffRepository::appendAudit(db, actor, {QStringLiteral("show.create"), QStringLiteral("show:%1").arg(id), QString(), body});
+        });
+        if (!showId)
+            return storeFailure();
+        const auto created = context.catalog.show(*showId);
+        return created ? HttpResponse::json(201, *created) : storeFailure();
+    });
+
+    router.add(Method::Patch, QStringLiteral("/api/v1/shows/{show_id}"), Access::roles_(kManagerRoles), [&context](RequestContext &request) {
+        const auto showId = request.idParam(QStringLiteral("show_id"));
+        if (!showId)
+            return invalid(QStringLiteral("invalid_id"), QStringLiteral("The show id must be a positive integer."));
+        const auto parsed = parseJsonObject(request.request.body());
+        if (isError(parsed))
+            return HttpResponse::error(std::get<ApiError>(parsed));
+        const QJsonObject &body = std::get<QJsonObject>(parsed);
+        static const QStringList editable = {QStringLiteral("starts_at"), QStringLiteral("sales_open_at"), QStringLiteral("sales_close_at"),
+                                             QStringLiteral("price_tiers"), QStringLiteral("waiting_room"), QStringLiteral("reason")};
+        for (const QString &key : body.keys()) {
+            if (!editable.contains(key))
+                return invalid(QStringLiteral("not_editable"),
+                               QStringLiteral("'%1' cannot be changed; editable fields are %2.").arg(key, editable.join(QStringLiteral(", "))));
+        }
+        store::ShowRepository::ShowChanges changes;
+        const auto startsAt = optionalTime(body, QStringLiteral("starts_at"));
+        const auto salesOpenAt = optionalTime(body, QStringLiteral("sales_open_at"));
+        const auto salesCloseAt = optionalTime(body, QStringLiteral("sales_close_at"));
+        const auto prices = priceTiers(body, false);
+        const auto reason = optionalString(body, QStringLiteral("reason"), 500);
+        for (const ApiError *error : {std::get_if<ApiError>(&startsAt), std::get_if<ApiError>(&salesOpenAt), std::get_if<ApiError>(&salesCloseAt),
+                                      std::get_if<ApiError>(&prices), std::get_if<ApiError>(&reason)}) {
+            if (error)
+                return HttpResponse::error(*error);
+        }
+        if (body.contains(QStringLiteral("waiting_room"))) {
+            if (!body.value(QStringLiteral("waiting_room")).isBool())
+                return invalid(QStringLiteral("invalid_type"), QStringLiteral("'waiting_room' must be true or false."));
+            changes.waitingRoom = body.value(QStringLiteral("waiting_room")).toBool();
+        }
+        changes.startsAt = std::get<std::optional<QDateTime>>(startsAt);
+        changes.salesOpenAt = std::get<std::optional<QDateTime>>(salesOpenAt);
+        changes.salesCloseAt = std::get<std::optional<QDateTime>>(salesCloseAt);
+        changes.prices = std::get<QMap<QString, qint64>>(prices);
+
+        const auto before = context.catalog.show(*showId);
+        if (!before)
+            return HttpResponse::error(ApiError::notFound(QStringLiteral("show_not_found"), QStringLiteral("There is no show with this id.")));
+        if (fromIso(before->value(QStringLiteral("starts_at")).toString()) <= QDateTime::currentDateTimeUtc())
+            return HttpResponse::error(ApiError::unprocessable(QStringLiteral("show_started"), QStringLiteral("A show that has started cannot be edited.")));
+
+        store::ShowRepository shows(context.database);
+        QString why;
+        const store::Principal actor = request.caller();
+        QJsonObject details{{QStringLiteral("before"), *before}, {QStringLiteral("change"), body}};
+        const auto result = shows.updateShow(*showId, changes, &why, [&](QSqlDatabase &db, qint64 id) {
+            return store::StaffRepository::appendAudit(
+                db, actor, {QStringLiteral("show.update"), QStringLiteral("show:%1").arg(id), std::get<QString>(reason), details});
+        });
+        switch (result) {
+        case store::ShowRepository::UpdateResult::NotFound:
+            return HttpResponse::error(ApiError::notFound(QStringLiteral("show_not_found"), QStringLiteral("There is no show with this id.")));
+        case store::ShowRepository::UpdateResult::Invalid:
+            return invalid(QStringLiteral("invalid_sales_window"), why);
+        case store::ShowRepository::UpdateResult::Error:
+            return storeFailure();
+        case store::ShowRepository::UpdateResult::Updated:
+            break;
+        }
+        // Prices live in the cached seat-map layout; seats themselves are never touched by an edit.
+        context.seatMaps.invalidate(*showId);
+        const auto after = context.catalog.show(*showId);
+        return after ? HttpResponse::json(200, *after) : storeFailure();
+    });
+
+    router.add(Method::Post, QStringLiteral("/api/v1/devices/heartbeat"), Access::roles_(roleBit(Role::Kiosk) | roleBit(Role::Till)),
+               [&context](RequestContext &request) {
+        const auto parsed = parseJsonObject(request.request.body());
+        if (isError(parsed))
+            return HttpResponse::error(std::get<ApiError>(parsed));
+        const QJsonObject &body = std::get<QJsonObject>(parsed);
+        const auto queueLength = requiredInteger(body, QStringLiteral("queue_length"));
+        const auto printerState = requiredString(body, QStringLiteral("printer_state"), 40);
+        const auto appVersion = requiredString(body, QStringLiteral("app_version"), 40);
+        for (const ApiError *error : {std::get_if<ApiError>(&queueLength), std::get_if<ApiError>(&printerState), std::get_if<ApiError>(&appVersion)}) {
+            if (error)
+                return HttpResponse::error(*error);
+        }
+        if (std::get<qint64>(queueLength) < 0 || std::get<qint64>(queueLength) > 10000000)
+            return invalid(QStringLiteral("invalid_value"), QStringLiteral("'queue_length' must be a count from 0."));
+        static const QStringList printerStates = {QStringLiteral("ok"), QStringLiteral("no_paper"), QStringLiteral("paper_low"),
+                                                  QStringLiteral("offline"), QStringLiteral("error"), QStringLiteral("none")};
+        if (!printerStates.contains(std::get<QString>(printerState)))
+            return invalid(QStringLiteral("invalid_value"),
+                           QStringLiteral("'printer_state' must be one of %1.").arg(printerStates.join(QStringLiteral(", "))));
+        store::StaffRepository staff(context.database);
+        if (!staff.recordHeartbeat(request.caller().id, {int(std::get<qint64>(queueLength)), std::get<QString>(printerState),
+                                                         std::get<QString>(appVersion)}))
+            return storeFailure();
+        return HttpResponse::json(200, QJsonObject{{QStringLiteral("server_time"), toIsoUtc(QDateTime::currentDateTimeUtc())}});
+    });
+
+    router.add(Method::Get, QStringLiteral("/api/v1/devices"), Access::roles_(kManagerRoles), [&context](RequestContext &) {
+        store::StaffRepository staff(context.database);
+        const auto devices = staff.devices(kOnlineWindowSeconds);
+        return devices ? HttpResponse::json(200, *devices) : storeFailure();
+    });
+
+    router.add(Method::Get, QStringLiteral("/api/v1/reports/audit"), Access::roles_(kManagerRoles), [&context](RequestContext &request) {
+        const QUrlQuery query = request.request.query();
+        store::AuditQuery filter;
+        filter.to = QDateTime::currentDateTimeUtc().addSecs(1);
+        filter.from = filter.to.addDays(-30);
+        for (const auto &[field, target] : {std::pair{QStringLiteral("from"), &filter.from}, std::pair{QStringLiteral("to"), &filter.to}}) {
+            const QString text = query.queryItemValue(field);
+            if (text.isEmpty())
+                continue;
+            QDateTime time = fromIso(text);
+            if (!time.isValid()) {
+                const QDate date = QDate::fromString(text, QStringLiteral("yyyy-MM-dd"));
+                if (date.isValid())
+                    time = date.startOfDay(QTimeZone::utc()).addDays(field == QLatin1String("to") ? 1 : 0);
+            }
+            if (!time.isValid())
+                return invalid(QStringLiteral("invalid_query"), QStringLiteral("'%1' must be a date (YYYY-MM-DD) or an ISO 8601 time.").arg(field));
+            *target = time;
+        }
+        filter.actor = query.queryItemValue(QStringLiteral("actor"));
+        filter.action = query.queryItemValue(QStringLiteral("action"));
+        if (query.hasQueryItem(QStringLiteral("limit"))) {
+            bool ok = false;
+            filter.limit = query.queryItemValue(QStringLiteral("limit")).toInt(&ok);
+            if (!ok || filter.limit < 1 || filter.limit > 5000)
+                return invalid(QStringLiteral("invalid_query"), QStringLiteral("'limit' must be from 1 to 5000."));
+        }
+        store::StaffRepository staff(context.database);
+        const auto rows = staff.audit(filter);
+        return rows ? HttpResponse::json(200, *rows) : storeFailure();
+    });
+}
+
+} // namespace marquee::http

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+// Manager routes: creating and editing shows, device heartbeats and the fleet, the append-only audit log.
+#include "testserver.h"
+
+#include <QJsonDocument>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <gtest/gtest.h>
+
+using namespace marquee;
+using namespace marquee::test;
+
+namespace {
+QByteArray api(qint64 showId, const char *suffix = "")
+{
+    return "/api/v1/shows/" + QByteArray::number(showId) + suffix;
+}
+
+QString isoIn(qint64 seconds)
+{
+    return QDateTime::currentDateTimeUtc().addSecs(seconds).toString(Qt::ISODate);
+}
+
+class ManagerRoutes : public ::testing::Test
+{
+protected:
+    void SetUp() override
+    {
+        showId = server.createShow(4, 8);
+        screenId = server.scalar(QStringLiteral("SELECT screen_id FROM shows WHERE show_id = %1").arg(showId)).toLongLong();
+        movieId = server.lastMovieId();
+        manager = server.client(server.staffToken(QStringLiteral("manager")));
+    }
+    QJsonObject newShow() const
+    {
+        return {{QStringLiteral("movie_id"), movieId},
+                {QStringLiteral("screen_id"), screenId},
+                {QStringLiteral("starts_at"), isoIn(3 * 86400)},
+                {QStringLiteral("currency"), QStringLiteral("EUR")},
+                {QStringLiteral("price_tiers"), QJsonObject{{QStringLiteral("standard"), 1100}, {QStringLiteral("premium"), 1600}}}};
+    }
+    qint64 count(const QString &table)
+    {
+        return server.scalar(QStringLiteral("SELECT count(*) FROM %1").arg(table)).toLongLong();
+    }
+
+    TestServer server;
+    qint64 showId = 0;
+    qint64 screenId = 0;
+    qint64 movieId = 0;
+    std::unique_ptr<HttpClient> manager;
+};
+} // namespace
+
+TEST_F(ManagerRoutes, CreatesShowWithSeatsAndAudit)
+{
+    const HttpResult created = manager->post("/api/v1/shows", newShow());
+    ASSERT_EQ(created.status, 201) << created.body.constData();
+    const qint64 newId = created.json().value(QStringLiteral("show_id")).toInteger();
+    EXPECT_EQ(created.json().value(QStringLiteral("price_tiers")).toObject().value(QStringLiteral("premium")).toInt(), 1600);
+    EXPECT_EQ(server.scalar(QStringLiteral("SELECT count(*) FROM show_seats WHERE show_id = %1 AND status = 'available'").arg(newId)).toInt(), 32);
+    EXPECT_EQ(server.scalar(QStringLiteral("SELECT count(*) FROM audit_log WHERE action = 'show.create' AND target = 'show:%1'").arg(newId)).toInt(), 1);
+
+    // The new show sells: a kiosk can hold one of its seats.
+    auto kiosk = server.client(server.deviceToken());
+    EXPECT_EQ(kiosk->post(api(newId, "/hold"), {{QStringLiteral("seat_ids"), QJsonArray{QStringLiteral("A2")}}}).status, 200);
+}
+
+TEST_F(ManagerRoutes, RefusesBadShowsAndChangesNothing)
+{
+    const qint64 shows = count(QStringLiteral("shows"));
+    const qint64 audits = count(QStringLiteral("audit_log"));
+    auto expect = [&](QJsonObject body, int status, const char *code) {
+        const HttpResult result = manager->post("/api/v1/shows", body);
+        EXPECT_EQ(result.status, status) << code << " " << result.body.constData();
+        EXPECT_EQ(result.json().value(QStringLiteral("error")).toString(), QLatin1String(code)) << result.body.constData();
+    };
+    QJsonObject body = newShow();
+    body.remove(QStringLiteral("starts_at"));
+    expect(body, 400, "missing_field");
+    body = newShow();
+    body[QStringLiteral("starts_at")] = QStringLiteral("next tuesday");
+    expect(body, 400, "invalid_time");
+    body[QStringLiteral("starts_at")] = QStringLiteral("2030-01-01T10:00:00"); // no offset: ambiguous
+    expect(body, 400, "invalid_time");
+    body = newShow();
+    body[QStringLiteral("currency")] = QStringLiteral("eur");
+    expect(body, 400, "invalid_currency");
+    body = newShow();
+    body[QStringLiteral("price_tiers")] = QJsonObject{{QStringLiteral("standard"), 1100}};
+    expect(body, 400, "missing_price");
+    body[QStringLiteral("price_tiers")] = QJsonObject{{QStringLiteral("standard"), -5}, {QStringLiteral("premium"), 1}};
+    expect(body, 400, "invalid_price");
+    body[QStringLiteral("price_tiers")] = QJsonObject{{QStringLiteral("standard"), 12.5}, {QStringLiteral("premium"), 1}};
+    expect(body, 400, "invalid_price");
+    body = newShow();
+    body[QStringLiteral("movie_id")] = QStringLiteral("7");
+    expect(body, 400, "invalid_type");
+    body = newShow();
+    body[QStringLiteral("movie_id")] = 999999;
+    expect(body, 404, "movie_not_found");
+    body = newShow();
+    body[QStringLiteral("screen_id")] = 999999;
+    expect(body, 404, "screen_not_found");
+    body = newShow();
+    body[QStringLiteral("starts_at")] = isoIn(-3600);
+    expect(body, 422, "starts_in_past");
+    body = newShow();
+    body[QStringLiteral("sales_open_at")] = isoIn(4 * 86400);
+    expect(body, 400, "invalid_sales_window");
+    EXPECT_EQ(manager->request("POST", "/api/v1/shows", "{\"movie_id\": ").status, 400);
+
+    // Roles: only managers and admins create shows.
+    for (const QString &token : {server.deviceToken(), server.deviceToken(QStringLiteral("till")), server.staffToken(QStringLiteral("cashier"))}) {
+        auto other = server.client(token);
+        EXPECT_EQ(other->post("/api/v1/shows", newShow()).status, 403);
+    }
+    EXPECT_EQ(server.client(server.staffToken(QStringLiteral("admin")))->post("/api/v1/shows", newShow()).status, 201);
+    EXPECT_EQ(count(QStringLiteral("shows")), shows + 1);     // only the admin's
+    EXPECT_EQ(count(QStringLiteral("audit_log")), audits + 1);
+}
+
+TEST_F(ManagerRoutes, EditNeverTouchesHeldOrSoldSeats)
+{
+    auto kiosk = server.client(server.deviceToken());
+    ASSERT_EQ(kiosk->post(api(showId, "/hold"), {{QStringLiteral("seat_ids"), QJsonArray{QStringLiteral("B3"), QStringLiteral("B4")}}}).status, 200);
+    const QString seatsBefore = server.scalar(QStringLiteral("SELECT string_agg(seat_id || status::text || coalesce(held_by::text, ''), ',' ORDER BY seat_id) "
+                                                            "FROM show_seats WHERE show_id = %1").arg(showId)).toString();
+
+    const HttpResult edited = manager->request("PATCH", api(showId),
+        R"({"price_tiers": {"standard": 1400}, "starts_at": ")" + isoIn(2 * 86400).toUtf8() + R"(", "reason": "evening price"})");
+    ASSERT_EQ(edited.status, 200) << edited.body.constData();
+    EXPECT_EQ(edited.json().value(QStringLiteral("price_tiers")).toObject().value(QStringLiteral("standard")).toInt(), 1400);
+    EXPECT_EQ(server.scalar(QStringLiteral("SELECT string_agg(seat_id || status::text || coalesce(held_by::text, ''), ',' ORDER BY seat_id) "
+                                           "FROM show_seats WHERE show_id = %1").arg(showId)).toString(), seatsBefore);
+    // The seat map shows the new price at once (its cached layout was dropped).
+    const QJsonArray seats = kiosk->get(api(showId, "/seatmap")).json().value(QStringLiteral("seats")).toArray();
+    bool checked = false;
+    for (const QJsonValue &seat : seats) {
+        if (seat[QStringLiteral("seat_id")].toString() == QLatin1String("A5")) {
+            EXPECT_EQ(seat[QStringLiteral("price_minor")].toInt(), 1400);
+            checked = true;
+        }
+        if (seat[QStringLiteral("seat_id")].toString() == QLatin1String("B3"))
+            EXPECT_EQ(seat[QStringLiteral("status")].toString(), QStringLiteral("held"));
+    }
+    EXPECT_TRUE(checked);
+    EXPECT_EQ(server.scalar(QStringLiteral("SELECT reason FROM audit_log WHERE action = 'show.update'")).toString(), QStringLiteral("evening price"));
+
+    const qint64 audits = count(QStringLiteral("audit_log"));
+    EXPECT_EQ(manager->request("PATCH", api(showId), R"({"screen_id": 3})").status, 400);
+    EXPECT_EQ(manager->request("PATCH", api(showId), R"({"waiting_room": "yes"})").status, 400);
+    EXPECT_EQ(manager->request("PATCH", api(showId), R"({"sales_open_at": ")" + isoIn(5 * 86400).toUtf8() + "\"}").status, 400);
+    EXPECT_EQ(manager->request("PATCH", api(999999), R"({"waiting_room": true})").status, 404);
+    EXPECT_EQ(kiosk->request("PATCH", api(showId), R"({"waiting_room": true})").status, 403);
+    EXPECT_EQ(count(QStringLiteral("audit_log")), audits);
+    EXPECT_EQ(manager->request("PATCH", api(showId), R"({"waiting_room": true})").status, 200);
+    EXPECT_TRUE(server.scalar(QStringLiteral("SELECT waiting_room FROM shows WHERE show_id = %1").arg(showId)).toBool());
+
+    // A show that has started cannot be edited.
+    const qint64 started = server.createShow(1, 2, QDateTime::currentDateTimeUtc().addSecs(-60), QDateTime::currentDateTimeUtc().addSecs(-3600));
+    EXPECT_EQ(manager->request("PATCH", api(started), R"({"waiting_room": true})").status, 422);
+}
+
+TEST_F(ManagerRoutes, HeartbeatsFeedTheFleetView)
+{
+    auto kiosk = server.client(server.deviceToken());
+    const QJsonObject beat{{QStringLiteral("queue_length"), 3}, {QStringLiteral("printer_state"), QStringLiteral("paper_low")},
+                           {QStringLiteral("app_version"), QStringLiteral("0.1.0")}};
+    ASSERT_EQ(kiosk->post("/api/v1/devices/heartbeat", beat).status, 200);
+    QJsonObject bad = beat;
+    bad[QStringLiteral("printer_state")] = QStringLiteral("on fire");
+    EXPECT_EQ(kiosk->post("/api/v1/devices/heartbeat", bad).status, 400);
+    bad = beat;
+    bad[QStringLiteral("queue_length")] = -1;
+    EXPECT_EQ(kiosk->post("/api/v1/devices/heartbeat", bad).status, 400);
+    EXPECT_EQ(manager->post("/api/v1/devices/heartbeat", beat).status, 403); // people do not heartbeat
+
+    EXPECT_EQ(kiosk->get("/api/v1/devices").status, 403);
+    const HttpResult fleet = manager->get("/api/v1/devices");
+    ASSERT_EQ(fleet.status, 200);
+    int online = 0;
+    for (const QJsonValue &device : fleet.jsonArray()) {
+        if (device[QStringLiteral("online")].toBool()) {
+            ++online;
+            EXPECT_EQ(device[QStringLiteral("queue_length")].toInt(), 3);
+            EXPECT_EQ(device[QStringLiteral("printer_state")].toString(), QStringLiteral("paper_low"));
+        }
+    }
+    EXPECT_EQ(online, 1); // the bad heartbeats changed nothing, the other devices never reported
+}
+
+TEST_F(ManagerRoutes, AuditLogIsAppendOnlyAndFilterable)
+{
+    ASSERT_EQ(manager->request("PATCH", api(showId), R"({"waiting_room": true, "reason": "flash sale"})").status, 200);
+    ASSERT_EQ(manager->post("/api/v1/shows", newShow()).status, 201);
+    const HttpResult all = manager->get("/api/v1/reports/audit");
+    ASSERT_EQ(all.status, 200);
+    EXPECT_EQ(all.jsonArray().size(), 2);
+    const HttpResult updates = manager->get("/api/v1/reports/audit?action=show.update");
+    ASSERT_EQ(updates.jsonArray().size(), 1);
+    EXPECT_EQ(updates.jsonArray()[0][QStringLiteral("reason")].toString(), QStringLiteral("flash sale"));
+    EXPECT_EQ(updates.jsonArray()[0][QStringLiteral("actor_role")].toString(), QStringLiteral("manager"));
+    EXPECT_EQ(manager->get("/api/v1/reports/audit?from=2020-01-01&to=2020-01-02").jsonArray().size(), 0);
+    EXPECT_EQ(manager->get("/api/v1/reports/audit?from=yesterday").status, 400);
+    EXPECT_EQ(manager->get("/api/v1/reports/audit?limit=0").status, 400);
+    EXPECT_EQ(server.client(server.staffToken(QStringLiteral("cashier")))->get("/api/v1/reports/audit").status, 403);
+
+    QSqlQuery tamper(server.context().database.connection());
+    EXPECT_FALSE(tamper.exec(QStringLiteral("UPDATE audit_log SET reason = 'nothing to see'")));
+    EXPECT_FALSE(tamper.exec(QStringLiteral("DELETE FROM audit_log")));
+    EXPECT_FALSE(tamper.exec(QStringLiteral("TRUNCATE audit_log")));
+    EXPECT_EQ(count(QStringLiteral("audit_log")), 2);
+}
