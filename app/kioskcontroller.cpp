@@ -451,8 +451,11 @@ void KioskController::pay()
     m_api->post(QStringLiteral("/api/v1/orders"), QJsonObject{{QStringLiteral("hold_id"), m_holdId}}, this,
                 [this](const ApiReply &reply) {
                     setBusy(false);
-                    if (handleOffline(reply))
+                    // Unreachable: offline. A 5xx here (the card provider is down) only means no card payments now.
+                    if (reply.kind == ApiErrorKind::Offline) {
+                        goOffline();
                         return;
+                    }
                     if (!reply.ok()) {
                         if (reply.kind == ApiErrorKind::NotFound && reply.code == QLatin1String("hold_not_found")) {
                             releaseHold();

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+// Models and small parts without a server: options, seat-map parsing and selection, money text, the journal.
+#include "appconfig.h"
+#include "journal.h"
+#include "kioskapi.h"
+#include "moneyformat.h"
+#include "seatmapmodel.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QFile>
+#include <QTemporaryDir>
+#include <cmath>
+#include <gtest/gtest.h>
+
+using namespace marquee::app;
+
+namespace {
+QByteArray seatMapBody(int rows, int seats, const QStringList &held = {})
+{
+    QJsonArray list;
+    for (int r = 0; r < rows; ++r)
+        for (int n = 1; n <= seats; ++n) {
+            const QString row(QChar(u'A' + r));
+            const QString id = row + QString::number(n);
+            list.append(QJsonObject{{"seat_id", id}, {"row", row}, {"number", n}, {"x", 10 + n * 10}, {"y", 30 + r * 14},
+                                    {"tier", r == rows - 1 ? "premium" : "standard"}, {"price_minor", r == rows - 1 ? 1800 : 1250},
+                                    {"attributes", r == 0 && n == 1 ? QJsonArray{"wheelchair"} : QJsonArray{}},
+                                    {"status", held.contains(id) ? "held" : "available"}});
+        }
+    const QJsonObject layout{{"name", "Test"}, {"width", seats * 10 + 40}, {"height", rows * 14 + 60},
+                             {"stage", QJsonObject{{"label", "SCREEN"}, {"x1", 20}, {"y1", 10}, {"x2", seats * 10}, {"y2", 10}}},
+                             {"rows", QJsonArray{QJsonObject{{"label", "A"}, {"x", 4}, {"y", 30}}}},
+                             {"tiers", QJsonArray{QJsonObject{{"tier", "standard"}, {"price_minor", 1250}},
+                                                  QJsonObject{{"tier", "premium"}, {"price_minor", 1800}}}}};
+    return QJsonDocument(QJsonObject{{"show_id", 7}, {"version", 1}, {"currency", "EUR"}, {"layout", layout}, {"seats", list}}).toJson();
+}
+} // namespace
+
+TEST(AppConfig, ParsesTheCommandLineAndRefusesBadInput)
+{
+    QString error;
+    auto config = parseArguments({"marquee", "--role", "kiosk", "--server", "http://127.0.0.1:8080", "--token", "abc", "--language", "de",
+                                  "--fullscreen"},
+                                 &error);
+    ASSERT_TRUE(config) << error.toStdString();
+    EXPECT_EQ(config->server.port(), 8080);
+    EXPECT_EQ(config->language, QStringLiteral("de"));
+    EXPECT_TRUE(config->fullscreen);
+    EXPECT_FALSE(parseArguments({"marquee", "--role", "janitor", "--server", "http://x", "--token", "t"}, &error));
+    EXPECT_FALSE(parseArguments({"marquee", "--server", "http://x"}, &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("--token")));
+    EXPECT_FALSE(parseArguments({"marquee", "--server", "http://x", "--token", "t", "--language", "fr"}, &error));
+}
+
+TEST(AppConfig, ReadsTheConfigFileButTheCommandLineWins)
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("kiosk.ini"));
+    QFile file(path);
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write("role=kiosk\nserver=http://10.0.0.5:8080\ntoken=fromfile\nidle_timeout=45\nlanguage=de\n");
+    file.close();
+    QString error;
+    auto config = parseArguments({"marquee", "--config", path, "--language", "en"}, &error);
+    ASSERT_TRUE(config) << error.toStdString();
+    EXPECT_EQ(config->server.host(), QStringLiteral("10.0.0.5"));
+    EXPECT_EQ(config->token, QStringLiteral("fromfile"));
+    EXPECT_EQ(config->idleTimeoutSeconds, 45);
+    EXPECT_EQ(config->language, QStringLiteral("en"));
+}
+
+TEST(KioskApi, ClassifiesAnswersIntoTypedErrors)
+{
+    EXPECT_EQ(KioskApi::classify(0, 5, {}).kind, ApiErrorKind::Offline);
+    EXPECT_EQ(KioskApi::classify(0, 5, {}).code, QStringLiteral("timeout"));
+    EXPECT_EQ(KioskApi::classify(200, 0, "{}").kind, ApiErrorKind::None);
+    EXPECT_EQ(KioskApi::classify(200, 0, "not json").kind, ApiErrorKind::BadResponse);
+    EXPECT_EQ(KioskApi::classify(304, 0, {}).kind, ApiErrorKind::None);
+    const ApiReply conflict = KioskApi::classify(409, 0, R"({"error":"seats_unavailable","message":"m","held_seats":["A1"]})");
+    EXPECT_EQ(conflict.kind, ApiErrorKind::Conflict);
+    EXPECT_EQ(conflict.code, QStringLiteral("seats_unavailable"));
+    EXPECT_EQ(KioskApi::classify(402, 0, R"({"error":"payment_failed"})").kind, ApiErrorKind::PaymentFailed);
+    EXPECT_EQ(KioskApi::classify(401, 0, {}).kind, ApiErrorKind::Unauthorized);
+    EXPECT_EQ(KioskApi::classify(503, 0, {}).kind, ApiErrorKind::Server);
+    EXPECT_EQ(KioskApi::classify(422, 0, {}).kind, ApiErrorKind::Rejected);
+}
+
+TEST(Money, FormatsWithTheLocaleAndTheShowCurrency)
+{
+    EXPECT_EQ(formatMoney(1250, QStringLiteral("EUR"), QLocale(QLocale::German, QLocale::Germany)), QStringLiteral("12,50\u00a0€"));
+    EXPECT_EQ(formatMoney(1250, QStringLiteral("EUR"), QLocale(QLocale::English, QLocale::UnitedKingdom)), QStringLiteral("€12.50"));
+    EXPECT_EQ(formatMoney(1500, QStringLiteral("JPY"), QLocale(QLocale::English, QLocale::UnitedKingdom)), QStringLiteral("JPY1,500"));
+}
+
+TEST(SeatMapModel, ParsesTiersSeatsAndSelection)
+{
+    SeatMapModel model;
+    ASSERT_TRUE(model.applyBody(seatMapBody(3, 8, {QStringLiteral("B4")}), "\"1.x\""));
+    EXPECT_EQ(model.seatCount(), 24);
+    EXPECT_EQ(model.rowCount(), 24);
+    EXPECT_EQ(model.availableCount(), 23);
+    ASSERT_EQ(model.tierNames().size(), 2);
+    EXPECT_EQ(model.tierNames().first(), QStringLiteral("premium")) << "dearest tier first";
+    EXPECT_EQ(model.stageLabel(), QStringLiteral("SCREEN"));
+    EXPECT_TRUE(model.seats()[0].wheelchair);
+    EXPECT_FALSE(model.toggle(QStringLiteral("B4"))) << "a held seat cannot be selected";
+    EXPECT_TRUE(model.toggle(QStringLiteral("C1")));
+    EXPECT_TRUE(model.toggle(QStringLiteral("C2")));
+    EXPECT_EQ(model.selectedTotalMinor(), 3600);
+    EXPECT_TRUE(model.toggle(QStringLiteral("C2")));
+    EXPECT_EQ(model.selectedSeats(), QStringList{QStringLiteral("C1")});
+    EXPECT_FALSE(model.applyBody("{nonsense", {}));
+    EXPECT_EQ(model.seatCount(), 24) << "a bad body changes nothing";
+}
+
+TEST(SeatMapModel, APollThatShowsASelectedSeatTakenUnselectsIt)
+{
+    SeatMapModel model;
+    ASSERT_TRUE(model.applyBody(seatMapBody(3, 8), "\"1\""));
+    ASSERT_TRUE(model.toggle(QStringLiteral("B3")));
+    ASSERT_TRUE(model.toggle(QStringLiteral("B4")));
+    QStringList lost;
+    QObject::connect(&model, &SeatMapModel::selectionLost, [&](const QStringList &seats) { lost = seats; });
+    ASSERT_TRUE(model.applyBody(seatMapBody(3, 8, {QStringLiteral("B4")}), "\"2\""));
+    EXPECT_EQ(lost, QStringList{QStringLiteral("B4")});
+    EXPECT_EQ(model.selectedSeats(), QStringList{QStringLiteral("B3")});
+    EXPECT_EQ(model.availableCount(), 23);
+}
+
+TEST(SeatMapModel, MarkTakenHighlightsAndSuggestsTheNearestFreeBlock)
+{
+    SeatMapModel model;
+    ASSERT_TRUE(model.applyBody(seatMapBody(3, 10), "\"1\""));
+    ASSERT_TRUE(model.toggle(QStringLiteral("B5")));
+    ASSERT_TRUE(model.toggle(QStringLiteral("B6")));
+    model.markTaken({QStringLiteral("B5"), QStringLiteral("B6")});
+    EXPECT_EQ(model.highlightedSeats().size(), 2);
+    const QStringList suggestion = model.selectedSeats();
+    ASSERT_EQ(suggestion.size(), 2);
+    EXPECT_FALSE(suggestion.contains(QStringLiteral("B5")));
+    EXPECT_FALSE(suggestion.contains(QStringLiteral("B6")));
+    // Nearest to B5/B6: still row B, or a neighbouring row right behind or in front.
+    for (const QString &seat : suggestion) {
+        const int i = model.indexOf(seat);
+        EXPECT_LE(std::abs(model.seats()[size_t(i)].x - 65), 30) << seat.toStdString();
+    }
+}
+
+TEST(SeatMapModel, BestAvailableSelectsTheDearestTierCentre)
+{
+    SeatMapModel model;
+    ASSERT_TRUE(model.applyBody(seatMapBody(4, 10), "\"1\""));
+    ASSERT_TRUE(model.selectBestAvailable(2));
+    EXPECT_EQ(model.selectedSeats(), (QStringList{QStringLiteral("D5"), QStringLiteral("D6")}));
+}
+
+TEST(Journal, KeepsPaymentAttemptsAndPrintsAcrossReopen)
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("journal.sqlite"));
+    qint64 id = 0;
+    {
+        Journal journal;
+        ASSERT_TRUE(journal.open(path));
+        id = journal.beginAttempt(QStringLiteral("42"), QStringLiteral("pi_1"), 2500, QStringLiteral("EUR"));
+        ASSERT_GT(id, 0);
+        ASSERT_TRUE(journal.updateAttempt(id, QStringLiteral("approved")));
+        const qint64 other = journal.beginAttempt(QStringLiteral("43"), QStringLiteral("pi_2"), 100, QStringLiteral("EUR"));
+        ASSERT_TRUE(journal.updateAttempt(other, QStringLiteral("declined"), QStringLiteral("insufficient_funds")));
+        journal.recordPrint(QStringLiteral("MQ-ABC"), QStringLiteral("failed"), QStringLiteral("no paper"), QStringLiteral("/dev/usb/lp0"),
+                            QJsonObject{{"booking_ref", "MQ-ABC"}});
+    }
+    Journal reopened;
+    ASSERT_TRUE(reopened.open(path));
+    const QList<PaymentAttempt> unfinished = reopened.unfinishedAttempts();
+    ASSERT_EQ(unfinished.size(), 1);
+    EXPECT_EQ(unfinished.first().id, id);
+    EXPECT_EQ(unfinished.first().state, QStringLiteral("approved"));
+    EXPECT_EQ(unfinished.first().amountMinor, 2500);
+    const auto print = reopened.lastPrintOf(QStringLiteral("MQ-ABC"));
+    ASSERT_TRUE(print);
+    EXPECT_EQ(print->state, QStringLiteral("failed"));
+    EXPECT_EQ(print->booking.value(QStringLiteral("booking_ref")).toString(), QStringLiteral("MQ-ABC"));
+}
