@@ -5,6 +5,8 @@
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <algorithm>
+#include <tuple>
 
 namespace marquee {
 
@@ -12,6 +14,58 @@ SeatMapService::SeatMapService(store::CatalogRepository &catalog, int refreshInt
     : m_catalog(catalog)
     , m_refreshIntervalMs(refreshIntervalMs)
 {
+    m_background.reset(QThread::create([this] { backgroundLoop(); }));
+    m_background->setObjectName(QStringLiteral("seatmap-refresh"));
+    m_background->start();
+}
+
+SeatMapService::~SeatMapService()
+{
+    {
+        QMutexLocker lock(&m_mutex);
+        m_stopping = true;
+        m_queued.wakeAll();
+    }
+    m_background->wait();
+}
+
+void SeatMapService::backgroundLoop()
+{
+    for (;;) {
+        Job job{};
+        RenderedSeatMap current;
+        {
+            QMutexLocker lock(&m_mutex);
+            while (m_queue.empty() && !m_stopping)
+                m_queued.wait(&m_mutex);
+            if (m_stopping)
+                break;
+            job = m_queue.front();
+            m_queue.pop_front();
+            const auto it = m_snapshots.find(job.showId);
+            if (it == m_snapshots.end() || it->generation != job.generation)
+                continue; // invalidated meanwhile; nobody waits for this one
+            if (job.compressOnly)
+                current = it->rendered;
+            else
+                it->runningCovers = it->changes; // the query starts after this point
+        }
+        if (!job.compressOnly) {
+            refresh(job.showId, job.generation, &current); // queues the compression when it succeeds
+            continue;
+        }
+        if (current.body.isEmpty() || !current.deflated.isEmpty())
+            continue;
+        // qCompress() yields a 4-byte length and a zlib stream; the stream is HTTP's "deflate" coding. Level 1:
+        // most of the gain for a fraction of the time of the default level.
+        const QByteArray deflated = qCompress(current.body, 1).mid(4);
+        QMutexLocker lock(&m_mutex);
+        const auto it = m_snapshots.find(job.showId);
+        if (it != m_snapshots.end() && it->generation == job.generation && it->rendered.etag == current.etag
+            && it->rendered.body.isSharedWith(current.body))
+            it->rendered.deflated = deflated;
+    }
+    m_catalog.database().closeThreadConnection();
 }
 
 QByteArray SeatMapService::etagFor(const store::SeatStatuses &statuses)
@@ -27,13 +81,14 @@ void SeatMapService::markChanged(qint64 showId)
     QMutexLocker lock(&m_mutex);
     const auto it = m_snapshots.find(showId);
     if (it != m_snapshots.end())
-        it->stale = true;
+        ++it->changes;
 }
 
 void SeatMapService::invalidate(qint64 showId)
 {
     QMutexLocker lock(&m_mutex);
     m_snapshots.remove(showId);
+    m_refreshed.wakeAll(); // readers waiting for the old entry's refresh start over
 }
 
 std::shared_ptr<const SeatMapService::Layout> SeatMapService::loadLayout(qint64 showId)
@@ -67,90 +122,128 @@ std::shared_ptr<const SeatMapService::Layout> SeatMapService::loadLayout(qint64 
     return rendered;
 }
 
-SeatMapService::Outcome SeatMapService::refresh(qint64 showId, std::shared_ptr<const Layout> layout, RenderedSeatMap *out)
+SeatMapService::Outcome SeatMapService::refresh(qint64 showId, quint64 generation, RenderedSeatMap *out)
 {
+    std::shared_ptr<const Layout> layout;
+    {
+        QMutexLocker lock(&m_mutex);
+        const auto it = m_snapshots.find(showId);
+        if (it != m_snapshots.end())
+            layout = it->layout;
+    }
+    Outcome outcome = Outcome::Ok;
     const std::optional<store::SeatStatuses> statuses = m_catalog.seatStatuses(showId);
     if (!statuses)
-        return m_catalog.show(showId) ? Outcome::Error : Outcome::NotFound;
-    if (!layout) {
+        outcome = m_catalog.show(showId) ? Outcome::Error : Outcome::NotFound;
+    if (outcome == Outcome::Ok && !layout) {
         layout = loadLayout(showId);
         if (!layout)
-            return Outcome::Error;
+            outcome = Outcome::Error;
     }
-    if (layout->seatPrefixes.size() != size_t(statuses->codes.size()))
-        return Outcome::Error; // seats of a show never change; refuse to splice mismatched data
+    if (outcome == Outcome::Ok && layout->seatPrefixes.size() != size_t(statuses->codes.size()))
+        outcome = Outcome::Error; // seats of a show never change; refuse to splice mismatched data
 
-    static const QByteArray names[] = {"available\"}", "held\"}", "booked\"}"};
-    QByteArray body;
-    body.reserve(qsizetype(layout->seatPrefixes.size()) * 150 + 4096);
-    body = "{\"show_id\":" + QByteArray::number(showId) + ",\"version\":" + QByteArray::number(statuses->version);
-    body += layout->headAfterVersion;
-    for (size_t i = 0; i < layout->seatPrefixes.size(); ++i) {
-        if (i)
-            body += ',';
-        body += layout->seatPrefixes[i];
-        const char code = statuses->codes[qsizetype(i)];
-        body += names[code == 'h' ? 1 : code == 'b' ? 2 : 0];
+    if (outcome == Outcome::Ok) {
+        // Nothing changed since the snapshot (same version sum, same statuses): keep its body and its compressed
+        // form instead of rendering and compressing megabytes again.
+        const QByteArray etag = etagFor(*statuses);
+        QMutexLocker lock(&m_mutex);
+        const auto it = m_snapshots.find(showId);
+        if (it != m_snapshots.end() && it->generation == generation && it->rendered.etag == etag && !it->rendered.body.isEmpty()) {
+            it->refreshing = false;
+            it->fetchedAtMs = QDateTime::currentMSecsSinceEpoch();
+            it->covered = std::max(it->covered, it->runningCovers);
+            *out = it->rendered;
+            m_refreshed.wakeAll();
+            return Outcome::Ok;
+        }
     }
-    body += "]}";
-    out->body = std::move(body);
-    out->version = statuses->version;
-    out->etag = etagFor(*statuses);
+
+    if (outcome == Outcome::Ok) {
+        static const QByteArray names[] = {"available\"}", "held\"}", "booked\"}"};
+        QByteArray body;
+        body.reserve(qsizetype(layout->seatPrefixes.size()) * 150 + 4096);
+        body = "{\"show_id\":" + QByteArray::number(showId) + ",\"version\":" + QByteArray::number(statuses->version);
+        body += layout->headAfterVersion;
+        for (size_t i = 0; i < layout->seatPrefixes.size(); ++i) {
+            if (i)
+                body += ',';
+            body += layout->seatPrefixes[i];
+            const char code = statuses->codes[qsizetype(i)];
+            body += names[code == 'h' ? 1 : code == 'b' ? 2 : 0];
+        }
+        body += "]}";
+        out->body = std::move(body);
+        out->version = statuses->version;
+        out->etag = etagFor(*statuses);
+    }
 
     QMutexLocker lock(&m_mutex);
-    Snapshot &snapshot = m_snapshots[showId];
-    snapshot.layout = layout;
-    snapshot.rendered = *out;
-    snapshot.fetchedAtMs = QDateTime::currentMSecsSinceEpoch();
-    snapshot.refreshing = false;
-    // snapshot.stale is left alone: a change marked while this refresh ran may not be in it.
-    return Outcome::Ok;
+    const auto it = m_snapshots.find(showId);
+    if (it != m_snapshots.end() && it->generation == generation) {
+        it->refreshing = false;
+        if (outcome == Outcome::Ok) {
+            it->layout = layout;
+            it->rendered = *out;
+            it->fetchedAtMs = QDateTime::currentMSecsSinceEpoch();
+            it->covered = std::max(it->covered, it->runningCovers);
+            m_queue.push_back(Job{showId, generation, true});
+            m_queued.wakeOne();
+        } else if (it->rendered.body.isEmpty()) {
+            m_snapshots.erase(it); // never rendered: forget it (an unknown show must not stay cached)
+        }
+    }
+    m_refreshed.wakeAll();
+    return outcome;
 }
 
 SeatMapService::Outcome SeatMapService::render(qint64 showId, RenderedSeatMap *out, const QByteArray &ifNoneMatch, bool *notModified)
 {
     *notModified = false;
-    std::shared_ptr<const Layout> layout;
+    quint64 generation = 0;
     {
         QMutexLocker lock(&m_mutex);
-        const auto it = m_snapshots.find(showId);
-        if (it != m_snapshots.end()) {
-            const qint64 age = QDateTime::currentMSecsSinceEpoch() - it->fetchedAtMs;
-            const bool fresh = !it->stale && age < m_refreshIntervalMs;
-            // While another thread refreshes, serve the previous snapshot unless this process changed the show.
-            if (fresh || (it->refreshing && !it->stale && !it->rendered.body.isEmpty())) {
-                *out = it->rendered;
-                if (!ifNoneMatch.isEmpty() && (ifNoneMatch == out->etag || ifNoneMatch == "W/" + out->etag)) {
-                    *notModified = true;
-                    out->body.clear();
-                }
-                return Outcome::Ok;
+        for (;;) {
+            auto it = m_snapshots.find(showId);
+            if (it == m_snapshots.end()) {
+                // Created before the query runs, so that markChanged() during the first refresh is not lost.
+                it = m_snapshots.insert(showId, Snapshot{});
+                it->generation = ++m_generations;
             }
+            const bool hasBody = !it->rendered.body.isEmpty();
+            if (hasBody && it->covered >= it->changes) {
+                // Current as far as this process knows. When merely old, serve it and refresh in the background.
+                if (!it->refreshing && QDateTime::currentMSecsSinceEpoch() - it->fetchedAtMs >= m_refreshIntervalMs) {
+                    it->refreshing = true;
+                    it->runningCovers = it->changes;
+                    m_queue.push_back(Job{showId, it->generation, false});
+                    m_queued.wakeOne();
+                }
+                *out = it->rendered;
+                break;
+            }
+            if (it->refreshing) {
+                // A refresh runs. Wait for it; if it started before our change, the next round starts another.
+                m_refreshed.wait(&m_mutex);
+                continue;
+            }
+            // Nobody refreshes: this reader does it, covering every change marked so far.
             it->refreshing = true;
-            it->stale = false;
-            layout = it->layout;
-        } else {
-            // Created before the query runs, so that markChanged() during the first refresh is not lost.
-            Snapshot &snapshot = m_snapshots[showId];
-            snapshot.refreshing = true;
-            snapshot.stale = false;
+            it->runningCovers = it->changes;
+            generation = it->generation;
+            break;
         }
     }
-    const Outcome outcome = refresh(showId, layout, out);
-    if (outcome != Outcome::Ok) {
-        QMutexLocker lock(&m_mutex);
-        const auto it = m_snapshots.find(showId);
-        if (it != m_snapshots.end() && it->rendered.body.isEmpty())
-            m_snapshots.erase(it); // never rendered: forget it (an unknown show must not stay cached)
-        else if (it != m_snapshots.end())
-            it->refreshing = false;
-        return outcome;
+    if (generation != 0) {
+        const Outcome outcome = refresh(showId, generation, out);
+        if (outcome != Outcome::Ok)
+            return outcome;
     }
     if (!ifNoneMatch.isEmpty() && (ifNoneMatch == out->etag || ifNoneMatch == "W/" + out->etag)) {
         *notModified = true;
         out->body.clear();
     }
-    return outcome;
+    return Outcome::Ok;
 }
 
 } // namespace marquee

@@ -5,6 +5,9 @@
 
 #include <QHash>
 #include <QMutex>
+#include <QThread>
+#include <QWaitCondition>
+#include <deque>
 #include <memory>
 
 namespace marquee {
@@ -14,6 +17,11 @@ struct RenderedSeatMap {
     QByteArray body; ///< implicitly shared: many responses send the same bytes without copying
     QByteArray etag;
     qint64 version = 0;
+    /**
+     * @brief The same body as a zlib stream, for `Content-Encoding: deflate` (a 40,000-seat map shrinks about
+     * tenfold); compressed by the background thread after each refresh, empty until then.
+     */
+    QByteArray deflated;
 };
 
 /**
@@ -21,15 +29,20 @@ struct RenderedSeatMap {
  *
  * The immutable part of each show (layout, seats, prices) is rendered to JSON fragments once. The live part
  * is one compact status string fetched in a single query; the rendered body is kept and served to every
- * reader until it is older than the refresh interval or this process changed the show (a hold or release
- * here invalidates it, so a client always sees its own writes). Only one thread refreshes a show at a time;
- * the others keep serving the previous snapshot meanwhile. A snapshot may thus be up to the refresh interval
- * old for changes made by other server instances — harmless, because the hold itself is decided by PostgreSQL.
+ * reader. At most one refresh of a show runs at a time:
+ *  - when the snapshot is merely older than the refresh interval, readers keep getting it at once and a
+ *    background thread refreshes it (no reader pays for the query and the rendering);
+ *  - when this process changed the show (a hold or release here, see markChanged()), readers wait for a
+ *    refresh that started after the change, so a client always sees its own writes; concurrent readers share
+ *    one refresh instead of each running their own.
+ * A snapshot may thus be up to the refresh interval (plus one refresh) old for changes made by other server
+ * instances — harmless, because the hold itself is decided by PostgreSQL.
  */
 class SeatMapService
 {
 public:
     SeatMapService(store::CatalogRepository &catalog, int refreshIntervalMs = 200);
+    ~SeatMapService();
 
     enum class Outcome { Ok, NotFound, Error };
     /** @brief The current seat map; @p notModified when it matches @p ifNoneMatch (then body is empty). */
@@ -50,16 +63,32 @@ private:
         std::shared_ptr<const Layout> layout;
         RenderedSeatMap rendered;
         qint64 fetchedAtMs = 0;
-        bool stale = true;
-        bool refreshing = false;
+        quint64 generation = 0; ///< tells a refresh whether invalidate() replaced this entry meanwhile
+        quint64 changes = 0;    ///< markChanged() calls so far
+        quint64 covered = 0;    ///< the changes included in `rendered`
+        quint64 runningCovers = 0; ///< the changes the running refresh will include
+        bool refreshing = false;   ///< a refresh runs (or is queued for the background thread)
     };
-    Outcome refresh(qint64 showId, std::shared_ptr<const Layout> layout, RenderedSeatMap *out);
+    /** @brief Query and render; stores the result if the entry is still generation @p generation. */
+    Outcome refresh(qint64 showId, quint64 generation, RenderedSeatMap *out);
     std::shared_ptr<const Layout> loadLayout(qint64 showId);
+    void backgroundLoop();
 
     store::CatalogRepository &m_catalog;
     const int m_refreshIntervalMs;
     QMutex m_mutex;
+    QWaitCondition m_refreshed; ///< woken whenever a refresh ends
+    QWaitCondition m_queued;    ///< wakes the background thread
     QHash<qint64, Snapshot> m_snapshots;
+    quint64 m_generations = 0;
+    struct Job {
+        qint64 showId;
+        quint64 generation;
+        bool compressOnly; ///< compress the current body (after a refresh) rather than refresh
+    };
+    std::deque<Job> m_queue; ///< work for the background thread
+    bool m_stopping = false;
+    std::unique_ptr<QThread> m_background;
 };
 
 } // namespace marquee

@@ -96,8 +96,13 @@ void registerCatalogRoutes(Router &router, ServerContext &context)
         case SeatMapService::Outcome::Ok:
             break;
         }
-        HttpResponse response = notModified ? HttpResponse::noBody(304) : HttpResponse::rawJson(200, std::move(map.body));
-        response.withHeader("ETag", map.etag).withHeader("Cache-Control", "no-cache");
+        // A big map goes compressed to clients that take it (Qt's network access manager always does).
+        const QByteArray accept = request.header("Accept-Encoding").toLower();
+        const bool deflate = !notModified && !map.deflated.isEmpty() && accept.contains("deflate") && !accept.contains("deflate;q=0");
+        HttpResponse response = notModified ? HttpResponse::noBody(304) : HttpResponse::rawJson(200, deflate ? map.deflated : map.body);
+        response.withHeader("ETag", map.etag).withHeader("Cache-Control", "no-cache").withHeader("Vary", "Accept-Encoding");
+        if (deflate)
+            response.withHeader("Content-Encoding", "deflate");
         return response;
     });
 }

@@ -55,6 +55,8 @@ public:
     std::optional<SeatStatuses> seatStatuses(qint64 showId);
     /** @brief False on a database error, with @p exists telling whether the city is known. */
     bool cityExists(qint64 cityId, bool *exists);
+    /** @brief The database, for threads that must close their connection when they end. */
+    const Database &database() const { return m_database; }
 
 private:
     const Database &m_database;
