@@ -9,6 +9,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QSet>
 #include <QSqlQuery>
 #include <QUuid>
 #include <gtest/gtest.h>
@@ -181,10 +182,63 @@ TEST(Tickets, ReissueRevokesTheOldQrAndSignsANewOne)
     }
 
     // The old ticket is on the public revocation list.
-    const HttpResult list = server.client()->get("/api/v1/revocations?after=0");
+    const HttpResult list = server.client(server.deviceToken())->get("/api/v1/revocations?after=0");
     ASSERT_EQ(list.status, 200) << list.body.constData();
     const QJsonArray revocations = list.json()[QStringLiteral("revocations")].toArray();
     ASSERT_EQ(revocations.size(), 1);
     EXPECT_EQ(revocations[0][QStringLiteral("ticket_id")].toString(), old.ticketId);
     EXPECT_EQ(revocations[0][QStringLiteral("reason")].toString(), QStringLiteral("reprint"));
+}
+
+TEST(Tickets, ConfirmedBookingQrVerifiesWithPublishedKeysChecksInAndIsRevokedOnCancel)
+{
+    // The whole path over HTTP: a till sells for cash, the confirm answer carries signed QR codes that verify
+    // with GET /api/v1/keys, they check in, and cancelling the booking revokes them.
+    TestServer server;
+    const qint64 showId = server.createShow(2, 4, QDateTime::currentDateTimeUtc().addSecs(6 * 3600));
+    auto till = server.client(server.deviceToken(QStringLiteral("till")));
+    const HttpResult hold = till->post("/api/v1/shows/" + QByteArray::number(showId) + "/hold",
+                                       QJsonObject{{QStringLiteral("seat_ids"), QJsonArray{QStringLiteral("B1"), QStringLiteral("B2")}}});
+    ASSERT_EQ(hold.status, 200) << hold.body.constData();
+    const HttpResult order = till->post("/api/v1/orders", QJsonObject{{QStringLiteral("hold_id"), hold.json()[QStringLiteral("hold_id")]},
+                                                                      {QStringLiteral("payment_method"), QStringLiteral("cash")}});
+    ASSERT_EQ(order.status, 201) << order.body.constData();
+    const HttpResult confirm = till->post("/api/v1/orders/" + order.json()[QStringLiteral("order_id")].toString().toLatin1() + "/confirm",
+                                          QJsonObject{{QStringLiteral("payment_intent_id"), order.json()[QStringLiteral("payment_intent_id")]}});
+    ASSERT_EQ(confirm.status, 200) << confirm.body.constData();
+    const QJsonArray tickets = confirm.json()[QStringLiteral("tickets")].toArray();
+    ASSERT_EQ(tickets.size(), 2);
+
+    const auto keys = keysFromApi(server);
+    for (const QJsonValue &ticket : tickets) {
+        const TicketVerification v = TicketCodec::verify(ticket[QStringLiteral("qr")].toString(), keys);
+        ASSERT_EQ(v.result, TicketCheck::Ok);
+        EXPECT_EQ(v.payload.ticketId, QUuid::fromString(ticket[QStringLiteral("ticket_id")].toString()));
+        EXPECT_EQ(v.payload.seatId, ticket[QStringLiteral("seat_id")].toString());
+        EXPECT_EQ(v.payload.showId, showId);
+    }
+    const QString booking = confirm.json()[QStringLiteral("booking_id")].toString();
+    EXPECT_EQ(count(server, QStringLiteral("SELECT count(*) FROM outbox WHERE event_type = 'ticket.issued' AND aggregate_id = '%1'").arg(booking)), 1);
+
+    auto checkin = [&](const QJsonValue &ticket) {
+        const HttpResult r = till->post("/api/v1/checkin", QJsonObject{{QStringLiteral("qr"), ticket[QStringLiteral("qr")]},
+                                                                       {QStringLiteral("nonce"), newBookingId()},
+                                                                       {QStringLiteral("scanned_at"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)}});
+        EXPECT_EQ(r.status, 200) << r.body.constData();
+        return r.json()[QStringLiteral("result")].toString();
+    };
+    // Six hours before the start the doors are not open yet (they open three hours before).
+    EXPECT_EQ(checkin(tickets[0]), QStringLiteral("not_yet_valid"));
+
+    auto manager = server.client(server.staffToken(QStringLiteral("manager")));
+    const HttpResult cancel = manager->post("/api/v1/bookings/" + booking.toLatin1() + "/cancel", QJsonObject{{QStringLiteral("reason"), QStringLiteral("customer asked")}});
+    ASSERT_EQ(cancel.status, 200) << cancel.body.constData();
+    EXPECT_EQ(checkin(tickets[1]), QStringLiteral("revoked"));
+    const HttpResult list = till->get("/api/v1/revocations?after=0");
+    ASSERT_EQ(list.status, 200);
+    QSet<QString> revoked;
+    for (const QJsonValue &r : list.json()[QStringLiteral("revocations")].toArray())
+        revoked.insert(r[QStringLiteral("ticket_id")].toString());
+    EXPECT_TRUE(revoked.contains(tickets[0][QStringLiteral("ticket_id")].toString()));
+    EXPECT_TRUE(revoked.contains(tickets[1][QStringLiteral("ticket_id")].toString()));
 }
