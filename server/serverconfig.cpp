@@ -43,7 +43,7 @@ QString ServerConfig::usage()
     return QStringLiteral(
         "Usage: marquee-server [options]\n"
         "  --listen HOST:PORT          address to serve HTTP on (default 127.0.0.1:8080)\n"
-        "  --threads N                 worker threads, each with its own event loop and database connection (default 4)\n"
+        "  --threads N                 worker threads, each with its own event loop and database connection (default 16)\n"
         "  --database-url URL          postgresql://user:password@host:port/db (default: embedded cluster)\n"
         "  --data-dir DIR              where the embedded cluster lives (default %1)\n"
         "  --hold-ttl SECONDS          how long a hold lasts (default 480)\n"

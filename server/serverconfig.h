@@ -14,7 +14,7 @@ namespace marquee {
 struct ServerConfig {
     QHostAddress listenAddress = QHostAddress::LocalHost;
     quint16 listenPort = 8080;
-    int threads = 4;
+    int threads = 16; // many: each waits for its own commit, and concurrent commits share a WAL flush (docs/performance.md)
     QString databaseUrl;     ///< empty: run the embedded cluster under dataDirectory
     QString dataDirectory;
     int holdTtlSeconds = 8 * 60;

@@ -354,7 +354,7 @@ ServiceReply OrderService::cancelBooking(const store::Principal &caller, const Q
     if (caller.role == Role::Kiosk)
         return error(403, QStringLiteral("forbidden"), QStringLiteral("Kiosks may not cancel bookings."));
     const bool manager = isManager(caller.role);
-    const store::CancelOutcome outcome = m_bookings.cancel(bookingId, caller.owner(), reason, manager && !reason.trimmed().isEmpty(),
+    const store::CancelOutcome outcome = m_bookings.cancel(bookingId, caller, reason, manager && !reason.trimmed().isEmpty(),
                                                            m_settings.cancelCutoffSeconds, m_settings.cancelFeeMinor);
     switch (outcome.kind) {
     case store::CancelOutcome::Kind::NotFound:

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "bookingrepository.h"
+#include "staffrepository.h"
 
 #include "core/isotime.h"
 #include "ticketrepository.h"
@@ -142,9 +143,10 @@ ConfirmOutcome BookingRepository::confirm(const OrderRecord &order)
     return out;
 }
 
-CancelOutcome BookingRepository::cancel(const QString &bookingId, const QString &actor, const QString &reason, bool overridePolicy,
+CancelOutcome BookingRepository::cancel(const QString &bookingId, const Principal &principal, const QString &reason, bool overridePolicy,
                                         int cutoffSeconds, qint64 feeMinor)
 {
+    const QString actor = principal.owner();
     CancelOutcome out;
     if (QUuid::fromString(bookingId).isNull() || bookingId.size() != 36) {
         out.kind = CancelOutcome::Kind::NotFound;
@@ -247,6 +249,13 @@ CancelOutcome BookingRepository::cancel(const QString &bookingId, const QString 
                                          {QStringLiteral("reason"), reason}, {QStringLiteral("by"), actor},
                                          {QStringLiteral("policy_override"), !withinPolicy},
                                          {QStringLiteral("refund_minor"), out.refundMinor}}))
+        return out;
+    if (principal.kind == Principal::Kind::Session
+        && !StaffRepository::appendAudit(db, principal,
+                                         {withinPolicy ? QStringLiteral("booking.cancel") : QStringLiteral("booking.cancel.override"),
+                                          QStringLiteral("booking:%1").arg(bookingId), reason,
+                                          QJsonObject{{QStringLiteral("refund_minor"), out.refundMinor},
+                                                      {QStringLiteral("seat_ids"), seatArray}}}))
         return out;
     if (!tx.commit())
         return out;

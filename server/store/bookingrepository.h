@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "authrepository.h"
 #include "database.h"
 #include "orderrepository.h"
 
@@ -52,9 +53,10 @@ public:
      * @brief Cancel a confirmed booking in one transaction: seats booked → available (all or nothing), tickets
      * revoked, the order to REFUND_PENDING with a pending refund of the amount minus @p feeMinor (or to CANCELLED
      * when nothing is owed). @p cutoffSeconds: cashiers may cancel until this long before the start;
-     * @p overridePolicy lets a manager cancel later (recorded with the reason).
+     * @p overridePolicy lets a manager cancel later (recorded with the reason). A staff @p actor's cancellation is
+     * written to the audit log in the same transaction.
      */
-    CancelOutcome cancel(const QString &bookingId, const QString &actor, const QString &reason, bool overridePolicy,
+    CancelOutcome cancel(const QString &bookingId, const Principal &actor, const QString &reason, bool overridePolicy,
                          int cutoffSeconds, qint64 feeMinor);
 
     /** @brief The booking with its valid tickets and its order's "owner" (strip before sending); std::nullopt when unknown (see @p ok). */

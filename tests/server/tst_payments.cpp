@@ -235,6 +235,10 @@ TEST(Payments, CancelOutsidePolicyNeedsAManagerWithAReason)
     EXPECT_EQ(shop.server.scalar(QStringLiteral("SELECT policy_override FROM bookings WHERE booking_id = '%1'")
                                      .arg(booking.value(QStringLiteral("booking_id")).toString())).toBool(), true);
     EXPECT_EQ(shop.orderState(booking.value(QStringLiteral("order_id")).toString()), QStringLiteral("REFUNDED"));
+    // The override is in the append-only audit log, with who and why; the refused attempts are not.
+    EXPECT_EQ(shop.server.scalar(QStringLiteral("SELECT count(*) FROM audit_log")).toInt(), 1);
+    EXPECT_EQ(shop.server.scalar(QStringLiteral("SELECT action || '|' || actor_role || '|' || reason FROM audit_log")).toString(),
+              QStringLiteral("booking.cancel.override|manager|projector broke"));
 }
 
 TEST(Payments, BadInputIsRefusedAndChangesNothing)
