@@ -121,10 +121,8 @@ void registerManagerRoutes(Router &router, ServerContext &context)
             if (!show.prices.contains(tier))
                 return invalid(QStringLiteral("missing_price"), QStringLiteral("The screen has seats of tier '%1', which needs a price.").arg(tier));
         }
-        const store::Principal actor = request.caller();
-        const auto showId = shows.addShow(show, nullptr, [&](QSqlDatabase &db, qint64 id) {
-            return store::StaffRepository::appendAudit(db, actor, {QStringLiteral("show.create"), QStringLiteral("show:%1").arg(id), QString(), body});
-        });
+        const auto showId = shows.addShow(show, nullptr,
+                                          store::StaffRepository::auditShow(request.caller(), {QStringLiteral("show.create"), {}, {}, body}));
         if (!showId)
             return storeFailure();
         const auto created = context.catalog.show(*showId);
@@ -175,12 +173,10 @@ void registerManagerRoutes(Router &router, ServerContext &context)
 
         store::ShowRepository shows(context.database);
         QString why;
-        const store::Principal actor = request.caller();
-        QJsonObject details{{QStringLiteral("before"), *before}, {QStringLiteral("change"), body}};
-        const auto result = shows.updateShow(*showId, changes, &why, [&](QSqlDatabase &db, qint64 id) {
-            return store::StaffRepository::appendAudit(
-                db, actor, {QStringLiteral("show.update"), QStringLiteral("show:%1").arg(id), std::get<QString>(reason), details});
-        });
+        const QJsonObject details{{QStringLiteral("before"), *before}, {QStringLiteral("change"), body}};
+        const auto result = shows.updateShow(
+            *showId, changes, &why,
+            store::StaffRepository::auditShow(request.caller(), {QStringLiteral("show.update"), {}, std::get<QString>(reason), details}));
         switch (result) {
         case store::ShowRepository::UpdateResult::NotFound:
             return HttpResponse::error(ApiError::notFound(QStringLiteral("show_not_found"), QStringLiteral("There is no show with this id.")));

@@ -34,6 +34,15 @@ bool StaffRepository::appendAudit(const Principal &actor, const AuditEntry &entr
     return appendAudit(db, actor, entry);
 }
 
+std::function<bool(QSqlDatabase &, qint64)> StaffRepository::auditShow(const Principal &actor, const AuditEntry &entry)
+{
+    return [actor, entry](QSqlDatabase &db, qint64 showId) {
+        AuditEntry withTarget = entry;
+        withTarget.target = QStringLiteral("show:%1").arg(showId);
+        return appendAudit(db, actor, withTarget);
+    };
+}
+
 std::optional<QJsonArray> StaffRepository::audit(const AuditQuery &filter)
 {
     QSqlQuery query(m_database.connection());

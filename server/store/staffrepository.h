@@ -7,6 +7,7 @@
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <functional>
 #include <optional>
 
 namespace marquee::store {
@@ -44,6 +45,11 @@ public:
     /** @brief Append an audit entry on @p db (inside the caller's transaction when it has one). */
     static bool appendAudit(QSqlDatabase &db, const Principal &actor, const AuditEntry &entry);
     bool appendAudit(const Principal &actor, const AuditEntry &entry);
+    /**
+     * @brief Work for a show write's transaction (ShowRepository::AlsoInTransaction) that appends @p entry with
+     * the target "show:<id>", so the change and its audit row commit together or not at all.
+     */
+    static std::function<bool(QSqlDatabase &, qint64)> auditShow(const Principal &actor, const AuditEntry &entry);
     std::optional<QJsonArray> audit(const AuditQuery &query);
 
     bool recordHeartbeat(qint64 deviceId, const Heartbeat &heartbeat);
