@@ -57,6 +57,7 @@ bool MarqueeServer::start()
         stop();
         return false;
     }
+    m_context->waitingRoom.start();
     m_reaper = std::make_unique<jobs::Reaper>(m_context->holds, m_context->database, m_config.reaperIntervalMs);
     m_reaper->start();
     jobs::OutboxRelayConfig relay;
@@ -84,6 +85,8 @@ void MarqueeServer::stop()
     if (m_reaper)
         m_reaper->stopAndWait();
     m_reaper.reset();
+    if (m_context)
+        m_context->waitingRoom.stop();
     if (m_pool)
         m_pool->stop();
     m_pool.reset();

@@ -54,6 +54,8 @@ QString ServerConfig::usage()
         "  --payment-window SECONDS    how long an order waits for its payment (default 900)\n"
         "  --cancel-cutoff SECONDS     cashiers may cancel until this long before the start (default 7200)\n"
         "  --reconciler-interval-ms N  how often stuck orders are resolved (default 5000, 0 = off)\n"
+        "  --waiting-room-tick-ms N    waiting-room admission and refresh period (default 250)\n"
+        "  --waiting-room-threshold N  hold attempts per second on one show that switch its waiting room on (default 0 = off)\n"
         "  --event-webhook URL         send every outbox event to URL (repeatable), at least once, signed\n"
         "  --event-webhook-secret S    HMAC-SHA256 secret for the X-Signature of event webhooks\n"
         "  --notification-spool DIR    write ticket e-mail/SMS messages for confirmed bookings to DIR\n"
@@ -175,6 +177,12 @@ std::optional<ServerConfig> ServerConfig::fromArguments(const QStringList &input
                 return std::nullopt;
         } else if (option == QLatin1String("--cancel-cutoff")) {
             if (!intValue(option, value, 0, 30 * 24 * 3600, &config.payments.cancelCutoffSeconds))
+                return std::nullopt;
+        } else if (option == QLatin1String("--waiting-room-tick-ms")) {
+            if (!intValue(option, value, 20, 60000, &config.waitingRoomTickMs))
+                return std::nullopt;
+        } else if (option == QLatin1String("--waiting-room-threshold")) {
+            if (!intValue(option, value, 0, 1000000, &config.waitingRoomThreshold))
                 return std::nullopt;
         } else if (option == QLatin1String("--reconciler-interval-ms")) {
             if (!intValue(option, value, 0, 3600000, &config.reconcilerIntervalMs))

@@ -30,6 +30,10 @@ struct ServerConfig {
     /** @brief Orders and payments: provider URL, webhook secret, payment window, cancel policy, reconciliation. */
     payments::PaymentSettings payments;
     int reconcilerIntervalMs = 5000; ///< 0 disables the reconciler
+    /** @brief Waiting room: admission tick and in-memory refresh period; hold attempts per second on one show
+     *  that switch its waiting room on automatically (0: only managers switch it on). */
+    int waitingRoomTickMs = 250;
+    int waitingRoomThreshold = 0;
 
     /** @brief Default data directory: /var/lib/marquee for root, else the user's data location. */
     static QString defaultDataDirectory();

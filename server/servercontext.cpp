@@ -16,6 +16,8 @@ ServerContext::ServerContext(ServerConfig config_, store::DatabaseConfig databas
     , payments(database)
     , bookings(database, tickets)
     , orderService(config.payments, orders, payments, bookings)
+    , waitingRooms(database)
+    , waitingRoom(waitingRooms, database, config.waitingRoomTickMs, config.waitingRoomThreshold)
 {
 }
 

@@ -13,6 +13,8 @@
 #include "store/orderrepository.h"
 #include "store/paymentrepository.h"
 #include "store/ticketrepository.h"
+#include "store/waitingroomrepository.h"
+#include "waitingroomservice.h"
 
 namespace marquee {
 
@@ -35,6 +37,8 @@ struct ServerContext {
     store::PaymentRepository payments;
     store::BookingRepository bookings;
     payments::OrderService orderService;
+    store::WaitingRoomRepository waitingRooms;
+    WaitingRoomService waitingRoom;
 };
 
 } // namespace marquee

@@ -37,6 +37,7 @@ void registerAllRoutes(Router &router, ServerContext &context)
     registerCheckinRoutes(router, context);
     registerEventRoutes(router, context);
     registerManagerRoutes(router, context);
+    registerQueueRoutes(router, context);
 }
 
 } // namespace marquee::http

@@ -47,10 +47,15 @@ void registerHoldRoutes(Router &router, ServerContext &context)
         const QByteArray fingerprint = QCryptographicHash::hash(QByteArray::number(*showId) + '|' + sorted.join(QLatin1Char(',')).toUtf8(),
                                                                 QCryptographicHash::Sha256)
                                            .toHex();
+        // A hot show sells only to callers the waiting room admitted (one live hold per admission).
+        AdmissionPass admission = context.waitingRoom.admitHold(*showId, request.caller(), request.header("Admission-Token"));
+        if (admission.refusal())
+            return HttpResponse::error(*admission.refusal());
         const store::HoldOutcome outcome = context.holds.placeHold(request.caller().owner(), QString::fromUtf8(key), fingerprint, *showId,
                                                                    seats, context.config.holdTtlSeconds);
         if (!outcome.ok)
             return storeFailure();
+        admission.finish(outcome.status, outcome.body);
         if (outcome.status == 200)
             context.seatMaps.markChanged(*showId);
         return HttpResponse::rawJson(outcome.status, outcome.body);

@@ -40,6 +40,9 @@ void registerBookingRoutes(Router &router, ServerContext &context);
 /** @brief POST /webhooks/payment (public, HMAC-signed). */
 void registerWebhookRoutes(Router &router, ServerContext &context);
 
+/** @brief The virtual waiting room: join, status, and the manager's switch (PUT /api/v1/shows/{id}/waiting-room). */
+void registerQueueRoutes(Router &router, ServerContext &context);
+
 /** @brief Every route of the server, registered in one place. */
 void registerAllRoutes(Router &router, ServerContext &context);
 

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+// The virtual waiting room of hot shows (issue 6 §4): join, status polls and the manager's switch.
+#include "core/isotime.h"
+#include "core/jsonbody.h"
+#include "routes.h"
+#include "servercontext.h"
+
+#include <QUrlQuery>
+
+namespace marquee::http {
+
+using Method = QHttpServerRequest::Method;
+
+namespace {
+HttpResponse answer(const Result<QJsonObject> &result)
+{
+    return isError(result) ? HttpResponse::error(std::get<ApiError>(result)) : HttpResponse::json(200, std::get<QJsonObject>(result));
+}
+
+HttpResponse invalidShow()
+{
+    return HttpResponse::error(ApiError::badRequest(QStringLiteral("invalid_id"), QStringLiteral("The show id must be a positive integer.")));
+}
+
+// A number field within [min, max], or the default when absent.
+template<typename T>
+Result<T> boundedNumber(const QJsonObject &body, const QString &field, T fallback, double min, double max)
+{
+    const QJsonValue value = body.value(field);
+    if (value.isUndefined() || value.isNull())
+        return fallback;
+    if (!value.isDouble() || value.toDouble() < min || value.toDouble() > max
+        || (std::is_integral_v<T> && value.toDouble() != double(qint64(value.toDouble()))))
+        return ApiError::badRequest(QStringLiteral("invalid_value"),
+                                    QStringLiteral("'%1' must be a number from %2 to %3.").arg(field).arg(min).arg(max));
+    return T(value.toDouble());
+}
+
+Result<store::WaitingRoomSettings> parseSettings(const QJsonObject &body, QString *reason)
+{
+    static const QStringList known{QStringLiteral("enabled"),         QStringLiteral("opens_at"),      QStringLiteral("admission_ttl_s"),
+                                   QStringLiteral("min_admit_per_s"), QStringLiteral("max_in_flight"), QStringLiteral("reason")};
+    for (const QString &key : body.keys())
+        if (!known.contains(key))
+            return ApiError::badRequest(QStringLiteral("unknown_field"), QStringLiteral("Unknown field '%1'.").arg(key));
+    store::WaitingRoomSettings settings;
+    if (!body.value(QStringLiteral("enabled")).isBool())
+        return ApiError::badRequest(QStringLiteral("missing_field"), QStringLiteral("'enabled' (true or false) is required."));
+    settings.enabled = body.value(QStringLiteral("enabled")).toBool();
+    const QJsonValue opensAt = body.value(QStringLiteral("opens_at"));
+    if (!opensAt.isUndefined() && !opensAt.isNull()) {
+        settings.opensAt = opensAt.isString() ? fromIso(opensAt.toString()) : QDateTime();
+        if (!settings.opensAt.isValid())
+            return ApiError::badRequest(QStringLiteral("invalid_time"),
+                                        QStringLiteral("'opens_at' must be an ISO 8601 time with an offset, e.g. 2026-12-01T10:00:00Z."));
+    }
+    const auto ttl = boundedNumber<int>(body, QStringLiteral("admission_ttl_s"), settings.admissionTtlSeconds, 10, 86400);
+    const auto rate = boundedNumber<double>(body, QStringLiteral("min_admit_per_s"), settings.minAdmitPerSecond, 0.01, 1e6);
+    const auto inFlight = boundedNumber<int>(body, QStringLiteral("max_in_flight"), settings.maxInFlight, 1, 10'000'000);
+    for (const ApiError *error : {std::get_if<ApiError>(&ttl), std::get_if<ApiError>(&rate), std::get_if<ApiError>(&inFlight)})
+        if (error)
+            return *error;
+    settings.admissionTtlSeconds = std::get<int>(ttl);
+    settings.minAdmitPerSecond = std::get<double>(rate);
+    settings.maxInFlight = std::get<int>(inFlight);
+    const auto why = optionalString(body, QStringLiteral("reason"), 500);
+    if (isError(why))
+        return std::get<ApiError>(why);
+    *reason = std::get<QString>(why);
+    return settings;
+}
+} // namespace
+
+void registerQueueRoutes(Router &router, ServerContext &context)
+{
+    router.add(Method::Put, QStringLiteral("/api/v1/shows/{show_id}/waiting-room"), Access::roles_(kManagerRoles), [&context](RequestContext &request) {
+        const auto showId = request.idParam(QStringLiteral("show_id"));
+        if (!showId)
+            return invalidShow();
+        const auto parsed = parseJsonObject(request.request.body());
+        if (isError(parsed))
+            return HttpResponse::error(std::get<ApiError>(parsed));
+        QString reason;
+        const auto settings = parseSettings(std::get<QJsonObject>(parsed), &reason);
+        if (isError(settings))
+            return HttpResponse::error(std::get<ApiError>(settings));
+        return answer(context.waitingRoom.configure(*showId, std::get<store::WaitingRoomSettings>(settings), request.caller(), reason));
+    });
+
+    router.add(Method::Post, QStringLiteral("/api/v1/queue/{show_id}/join"), Access::roles_(kAllRoles), [&context](RequestContext &request) {
+        const auto showId = request.idParam(QStringLiteral("show_id"));
+        if (!showId)
+            return invalidShow();
+        return answer(context.waitingRoom.join(*showId, request.caller()));
+    });
+
+    router.add(Method::Get, QStringLiteral("/api/v1/queue/{show_id}/status"), Access::roles_(kAllRoles), [&context](RequestContext &request) {
+        const auto showId = request.idParam(QStringLiteral("show_id"));
+        if (!showId)
+            return invalidShow();
+        const QString token = QUrlQuery(request.request.url()).queryItemValue(QStringLiteral("token"), QUrl::FullyDecoded);
+        if (token.isEmpty())
+            return HttpResponse::error(ApiError::badRequest(QStringLiteral("missing_token"),
+                                                            QStringLiteral("Pass the queue token from the join as ?token=.")));
+        return answer(context.waitingRoom.status(*showId, request.caller(), token));
+    });
+}
+
+} // namespace marquee::http

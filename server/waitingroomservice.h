@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "core/jsonbody.h"
+#include "store/authrepository.h"
+#include "store/waitingroomrepository.h"
+
+#include <QHash>
+#include <QMutex>
+#include <QReadWriteLock>
+#include <QThread>
+#include <atomic>
+#include <memory>
+
+namespace marquee {
+
+class WaitingRoomService;
+
+/**
+ * @brief The admission a hold request on a hot show carries, checked before the hold and settled after it.
+ *
+ * While a pass is alive its admission's single hold slot is claimed in the database; finish() records the hold
+ * (or frees the slot when the hold failed), and a pass dropped without finish() frees the slot.
+ */
+class AdmissionPass
+{
+public:
+    AdmissionPass() = default;
+    AdmissionPass(AdmissionPass &&other) noexcept;
+    AdmissionPass &operator=(AdmissionPass &&) = delete;
+    ~AdmissionPass();
+    /** @brief Why the hold is refused; std::nullopt when it may go ahead. */
+    const std::optional<ApiError> &refusal() const { return m_refusal; }
+    /** @brief The hold's answer: a 200 body's hold_id is recorded as the admission's hold. */
+    void finish(int status, const QByteArray &body);
+
+private:
+    friend class WaitingRoomService;
+    WaitingRoomService *m_service = nullptr;
+    qint64 m_entryId = 0; ///< 0: no admission involved (no room, or refused)
+    std::optional<ApiError> m_refusal;
+};
+
+/**
+ * @brief The virtual waiting room of hot shows (issue 6 §4), over WaitingRoomRepository.
+ *
+ * Every instance keeps the rooms (watermark, sold-out flag, signing key) in memory, refreshed by its background
+ * thread every tick, so a status poll costs no database round trip once the entry's rank is known (ranks never
+ * change, so they are cached too). The same thread runs the admission tick; the database row lock lets only one
+ * instance tick a room per interval.
+ *
+ * Tokens are HMAC-SHA256 signed with the room's secret and bound to the caller (its device or session):
+ *  - queue token `q.<show>.<entry>.<owner>.<mac>`: proves which entry a status poll asks about;
+ *  - admission token `a.<show>.<entry>.<expires_ms>.<owner>.<mac>`: lets that caller hold on the show until expiry.
+ */
+class WaitingRoomService
+{
+public:
+    WaitingRoomService(store::WaitingRoomRepository &repository, const store::Database &database, int tickMs, int autoThresholdPerSecond);
+    ~WaitingRoomService();
+
+    /** @brief Start the background refresh-and-admit thread. */
+    void start();
+    void stop();
+
+    /** @brief POST /api/v1/queue/{show}/join. */
+    Result<QJsonObject> join(qint64 showId, const store::Principal &caller);
+    /** @brief GET /api/v1/queue/{show}/status?token=. */
+    Result<QJsonObject> status(qint64 showId, const store::Principal &caller, const QString &queueToken);
+    /** @brief PUT /api/v1/shows/{show}/waiting-room (audited). */
+    Result<QJsonObject> configure(qint64 showId, const store::WaitingRoomSettings &settings, const store::Principal &caller,
+                                  const QString &reason);
+    /**
+     * @brief Check a hold on @p showId: shows without an active room pass at once (and count towards the demand
+     * threshold); others need a valid admission token of this caller, and get its hold slot claimed.
+     */
+    AdmissionPass admitHold(qint64 showId, const store::Principal &caller, const QByteArray &admissionToken);
+
+    /** @brief Reload the rooms from the database and run one admission tick of each (what the thread does). */
+    void refreshAndTick();
+
+private:
+    friend class AdmissionPass;
+    struct Room {
+        store::WaitingRoomRow row;
+        qint64 loadedAtMs = 0;
+    };
+    struct CachedEntry {
+        qint64 rank = 0;
+        qint64 admittedAtMs = 0; ///< 0: not yet known to be admitted
+    };
+    std::optional<Room> room(qint64 showId) const;
+    void reload();
+    QJsonObject roomJson(const store::WaitingRoomRow &row) const;
+    void noteDemand(qint64 showId);
+    void finishHold(qint64 entryId, const QString &holdId);
+
+    store::WaitingRoomRepository &m_repository;
+    const store::Database &m_database;
+    const int m_tickMs;
+    const int m_autoThreshold;
+
+    mutable QReadWriteLock m_roomsLock;
+    QHash<qint64, Room> m_rooms;
+
+    QMutex m_entriesLock;
+    QHash<qint64, CachedEntry> m_entries;
+
+    QMutex m_demandLock;
+    struct Demand {
+        qint64 second = 0;
+        int count = 0;
+    };
+    QHash<qint64, Demand> m_demand;
+    QList<qint64> m_autoEnable; ///< shows whose demand passed the threshold, switched on by the thread
+
+    std::unique_ptr<QThread> m_thread;
+    std::atomic<bool> m_stop{false};
+};
+
+} // namespace marquee

@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+// The virtual waiting room (issue 6 §4) against real PostgreSQL and real HTTP: join, status, admission, the shuffle
+// at the opening, FIFO after it, admission tokens on holds, sell-out, restart and two instances on one database.
+#include "servertesthelpers.h"
+
+#include <QMessageAuthenticationCode>
+#include <QThread>
+#include <QUrl>
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <numeric>
+#include <thread>
+
+using namespace marquee;
+using namespace marquee::test;
+
+namespace {
+QByteArray roomPath(qint64 showId)
+{
+    return "/api/v1/shows/" + QByteArray::number(showId) + "/waiting-room";
+}
+QByteArray joinPath(qint64 showId)
+{
+    return "/api/v1/queue/" + QByteArray::number(showId) + "/join";
+}
+QByteArray statusPath(qint64 showId, const QString &token)
+{
+    return "/api/v1/queue/" + QByteArray::number(showId) + "/status?token=" + QUrl::toPercentEncoding(token);
+}
+QList<QPair<QByteArray, QByteArray>> admission(const QString &token)
+{
+    return {{"Admission-Token", token.toLatin1()}};
+}
+QString isoIn(qint64 ms)
+{
+    return QDateTime::currentDateTimeUtc().addMSecs(ms).toString(Qt::ISODateWithMs);
+}
+
+/** @brief Poll until @p done says yes or @p timeoutMs passes; the last answer. */
+HttpResult pollUntil(HttpClient &client, const QByteArray &path, const std::function<bool(const QJsonObject &)> &done, int timeoutMs = 10000)
+{
+    QElapsedTimer timer;
+    timer.start();
+    HttpResult last;
+    do {
+        last = client.get(path);
+        if (last.status != 200 || done(last.json()))
+            return last;
+        QThread::msleep(50);
+    } while (timer.elapsed() < timeoutMs);
+    return last;
+}
+
+bool isAdmitted(const QJsonObject &status)
+{
+    return status.value(QStringLiteral("admitted")).toBool();
+}
+
+/** @brief A second marquee-server on the same database (another instance, or the same one after a restart). */
+std::unique_ptr<MarqueeServer> instanceOn(const QString &databaseUrl)
+{
+    ServerConfig config;
+    config.listenAddress = QHostAddress::LocalHost;
+    config.listenPort = 0;
+    config.threads = 2;
+    config.databaseUrl = databaseUrl;
+    config.reconcilerIntervalMs = 0;
+    auto instance = std::make_unique<MarqueeServer>(config);
+    if (!instance->start())
+        ADD_FAILURE() << "second instance did not start: " << instance->errorString().toStdString();
+    return instance;
+}
+
+class WaitingRoom : public ::testing::Test
+{
+protected:
+    void SetUp() override
+    {
+        showId = server.createShow(4, 10);
+        manager = server.client(server.staffToken(QStringLiteral("manager")));
+        kiosk = server.client(server.deviceToken());
+    }
+    void enableRoom(QJsonObject settings = {})
+    {
+        settings.insert(QStringLiteral("enabled"), true);
+        const HttpResult put = manager->request("PUT", roomPath(showId), QJsonDocument(settings).toJson());
+        ASSERT_EQ(put.status, 200) << put.body.constData();
+    }
+    QString join(HttpClient &client)
+    {
+        const HttpResult joined = client.post(joinPath(showId), {});
+        EXPECT_EQ(joined.status, 200) << joined.body.constData();
+        return joined.json().value(QStringLiteral("queue_token")).toString();
+    }
+    /** @brief Join and wait to be admitted; the admission token. */
+    QString admitted(HttpClient &client)
+    {
+        const QString token = join(client);
+        const HttpResult status = pollUntil(client, statusPath(showId, token), isAdmitted);
+        EXPECT_TRUE(isAdmitted(status.json())) << status.body.constData();
+        return status.json().value(QStringLiteral("admission_token")).toString();
+    }
+    QVariant scalar(const QString &sql) { return server.scalar(sql.arg(showId)); }
+
+    TestServer server;
+    qint64 showId = 0;
+    std::unique_ptr<HttpClient> manager;
+    std::unique_ptr<HttpClient> kiosk;
+};
+} // namespace
+
+TEST_F(WaitingRoom, ManagerSwitchesItOnWithAuditAndJoinedCallersAreAdmitted)
+{
+    EXPECT_EQ(kiosk->request("PUT", roomPath(showId), R"({"enabled": true})").status, 403);
+    enableRoom({{QStringLiteral("reason"), QStringLiteral("cup final")}});
+    EXPECT_TRUE(scalar(QStringLiteral("SELECT waiting_room FROM shows WHERE show_id = %1")).toBool());
+    EXPECT_EQ(scalar(QStringLiteral("SELECT count(*) FROM audit_log WHERE action = 'show.waiting_room' AND target = 'show:%1' "
+                                    "AND reason = 'cup final'")).toInt(), 1);
+
+    const HttpResult joined = kiosk->post(joinPath(showId), {});
+    ASSERT_EQ(joined.status, 200) << joined.body.constData();
+    EXPECT_TRUE(joined.json().contains(QStringLiteral("position")));
+    const QString token = joined.json().value(QStringLiteral("queue_token")).toString();
+    const HttpResult status = pollUntil(*kiosk, statusPath(showId, token), isAdmitted);
+    ASSERT_TRUE(isAdmitted(status.json())) << status.body.constData();
+    EXPECT_EQ(status.json().value(QStringLiteral("state")).toString(), QStringLiteral("admitted"));
+    EXPECT_EQ(status.json().value(QStringLiteral("position")).toInt(), 0);
+    const QString admissionToken = status.json().value(QStringLiteral("admission_token")).toString();
+    ASSERT_FALSE(admissionToken.isEmpty());
+
+    // Without the token nobody holds on the hot show; with it, one hold at a time.
+    const HttpResult bare = kiosk->post(holdPath(showId), seatsBody({QStringLiteral("A1")}));
+    EXPECT_EQ(bare.status, 403);
+    EXPECT_EQ(bare.json().value(QStringLiteral("error")).toString(), QStringLiteral("admission_required"));
+    const HttpResult held = kiosk->post(holdPath(showId), seatsBody({QStringLiteral("A1")}), admission(admissionToken));
+    ASSERT_EQ(held.status, 200) << held.body.constData();
+    const QString holdId = held.json().value(QStringLiteral("hold_id")).toString();
+    const HttpResult second = kiosk->post(holdPath(showId), seatsBody({QStringLiteral("B1")}), admission(admissionToken));
+    EXPECT_EQ(second.status, 409);
+    EXPECT_EQ(second.json().value(QStringLiteral("error")).toString(), QStringLiteral("admission_hold_active"));
+    EXPECT_EQ(second.json().value(QStringLiteral("hold_id")).toString(), holdId);
+    // A seat conflict frees the admission's slot again, and so does releasing the hold.
+    ASSERT_EQ(kiosk->del("/api/v1/holds/" + holdId.toLatin1()).status, 200);
+    const HttpResult again = kiosk->post(holdPath(showId), seatsBody({QStringLiteral("B1")}), admission(admissionToken));
+    EXPECT_EQ(again.status, 200) << again.body.constData();
+
+    // Switched off, the show sells without admission again.
+    ASSERT_EQ(manager->request("PUT", roomPath(showId), R"({"enabled": false})").status, 200);
+    EXPECT_EQ(kiosk->post(holdPath(showId), seatsBody({QStringLiteral("C1")})).status, 200);
+}
+
+TEST_F(WaitingRoom, EarlyArrivalsAreShuffledAtTheOpeningLaterOnesQueueInOrder)
+{
+    constexpr int early = 300;
+    // Nobody is admitted during this test: the order of the queue is what it checks.
+    enableRoom({{QStringLiteral("opens_at"), isoIn(4000)}, {QStringLiteral("min_admit_per_s"), 0.01}, {QStringLiteral("max_in_flight"), 1}});
+    QStringList tokens;
+    for (int i = 0; i < early; ++i)
+        tokens << join(*kiosk);
+    ASSERT_EQ(scalar(QStringLiteral("SELECT count(*) FROM waiting_room_entries WHERE show_id = %1 AND joined_at < "
+                                    "(SELECT opens_at FROM waiting_rooms WHERE show_id = %1)")).toInt(), early)
+        << "the joins took longer than the time to the opening";
+    const HttpResult before = kiosk->get(statusPath(showId, tokens.first()));
+    EXPECT_EQ(before.json().value(QStringLiteral("state")).toString(), QStringLiteral("before_opening"));
+    EXPECT_TRUE(before.json().value(QStringLiteral("position")).isNull());
+
+    const HttpResult opened = pollUntil(*kiosk, statusPath(showId, tokens.last()),
+                                        [](const QJsonObject &s) { return s.value(QStringLiteral("state")) == QStringLiteral("waiting"); });
+    ASSERT_EQ(opened.json().value(QStringLiteral("state")).toString(), QStringLiteral("waiting")) << opened.body.constData();
+
+    // The ranks in join order: a permutation of 1..N ...
+    std::vector<double> ranks;
+    const QStringList column = scalar(QStringLiteral("SELECT string_agg(rank::text, ',' ORDER BY entry_id) FROM waiting_room_entries "
+                                                     "WHERE show_id = %1")).toString().split(QLatin1Char(','));
+    for (const QString &rank : column)
+        ranks.push_back(rank.toDouble());
+    ASSERT_EQ(ranks.size(), size_t(early));
+    std::vector<double> sorted = ranks;
+    std::sort(sorted.begin(), sorted.end());
+    for (int i = 0; i < early; ++i)
+        ASSERT_EQ(sorted[size_t(i)], i + 1);
+    // ... that does not follow the join order. Spearman's rho of a uniform shuffle of 300 has a standard deviation of
+    // 1/sqrt(299) ≈ 0.058; |rho| > 0.5 is more than 8 standard deviations (p < 1e-15), while keeping the join order
+    // gives rho = 1, so this neither flakes nor passes by accident.
+    double sumSquares = 0;
+    for (int i = 0; i < early; ++i)
+        sumSquares += std::pow(ranks[size_t(i)] - (i + 1), 2);
+    const double rho = 1 - 6 * sumSquares / (double(early) * (double(early) * early - 1));
+    EXPECT_LT(std::abs(rho), 0.5) << "rank follows join order: rho = " << rho;
+    // The status poll reports rank - admitted-up-to as the position (the floor rate admits one caller, whom the
+    // in-flight limit of 1 then keeps alone).
+    const qint64 watermark = scalar(QStringLiteral("SELECT admitted_upto FROM waiting_rooms WHERE show_id = %1")).toLongLong();
+    ASSERT_LE(watermark, 1);
+    const qint64 lastRank = qint64(ranks.back());
+    if (lastRank > watermark) {
+        const HttpResult lastStatus = kiosk->get(statusPath(showId, tokens.last()));
+        EXPECT_EQ(lastStatus.json().value(QStringLiteral("position")).toInteger(), lastRank - watermark);
+        EXPECT_GT(lastStatus.json().value(QStringLiteral("eta_s")).toInteger(), 0);
+    }
+
+    // After the opening: first in, first out.
+    QStringList late;
+    for (int i = 0; i < 20; ++i)
+        late << join(*kiosk);
+    const HttpResult lastLate = pollUntil(*kiosk, statusPath(showId, late.last()),
+                                          [](const QJsonObject &s) { return !s.value(QStringLiteral("position")).isNull(); });
+    ASSERT_EQ(lastLate.status, 200) << lastLate.body.constData();
+    for (int i = 0; i < late.size(); ++i) {
+        const HttpResult status = kiosk->get(statusPath(showId, late[i]));
+        EXPECT_EQ(status.json().value(QStringLiteral("position")).toInteger(), early + i + 1 - watermark) << status.body.constData();
+    }
+}
+
+TEST_F(WaitingRoom, AdmissionTokensAreRefusedWhenForgedExpiredForeignOrAlreadyHolding)
+{
+    enableRoom();
+    const QString token = admitted(*kiosk);
+    ASSERT_FALSE(token.isEmpty());
+    const QString before = databaseState(server);
+    auto refusal = [&](HttpClient &client, const QString &admissionToken) {
+        const HttpResult result = client.post(holdPath(showId), seatsBody({QStringLiteral("A1")}), admission(admissionToken));
+        return QString::number(result.status) + QLatin1Char(' ') + result.json().value(QStringLiteral("error")).toString();
+    };
+    QString forged = token;
+    forged[forged.size() - 2] = forged[forged.size() - 2] == QLatin1Char('A') ? QLatin1Char('B') : QLatin1Char('A');
+    EXPECT_EQ(refusal(*kiosk, forged), QStringLiteral("403 admission_invalid"));
+    QStringList fields = token.split(QLatin1Char('.'));
+    fields[2] = QString::number(fields[2].toLongLong() + 1); // someone else's entry, same signature
+    EXPECT_EQ(refusal(*kiosk, fields.join(QLatin1Char('.'))), QStringLiteral("403 admission_invalid"));
+    EXPECT_EQ(refusal(*kiosk, QStringLiteral("garbage")), QStringLiteral("403 admission_invalid"));
+
+    auto otherDevice = server.client(server.deviceToken());
+    EXPECT_EQ(refusal(*otherDevice, token), QStringLiteral("403 admission_wrong_holder"));
+
+    // Correctly signed (with the room's key from the database) but past its expiry: refused for its age alone.
+    const QByteArray secret = QByteArray::fromHex(scalar(QStringLiteral("SELECT encode(secret, 'hex') FROM waiting_rooms WHERE show_id = %1"))
+                                                      .toString()
+                                                      .toLatin1());
+    fields = token.split(QLatin1Char('.'));
+    fields[3] = QString::number(QDateTime::currentMSecsSinceEpoch() - 1000);
+    fields.removeLast();
+    const QByteArray payload = fields.join(QLatin1Char('.')).toLatin1();
+    const QByteArray mac = QMessageAuthenticationCode::hash(payload, secret, QCryptographicHash::Sha256)
+                               .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals);
+    EXPECT_EQ(refusal(*kiosk, QString::fromLatin1(payload + '.' + mac)), QStringLiteral("403 admission_expired"));
+    EXPECT_EQ(databaseState(server), before) << "a refused hold changed something";
+
+    // Two holds with one admission at the same moment (the same device on two connections): exactly one gets seats.
+    const QString deviceToken = server.deviceToken();
+    auto racerA = server.client(deviceToken);
+    auto racerB = server.client(deviceToken);
+    const QString racerToken = admitted(*racerA);
+    std::vector<int> statuses(2);
+    std::vector<std::thread> racers;
+    racers.emplace_back([&] { statuses[0] = racerA->post(holdPath(showId), seatsBody({QStringLiteral("D1")}), admission(racerToken)).status; });
+    racers.emplace_back([&] { statuses[1] = racerB->post(holdPath(showId), seatsBody({QStringLiteral("D2")}), admission(racerToken)).status; });
+    for (auto &racer : racers)
+        racer.join();
+    int granted = 0, conflicts = 0;
+    for (int status : statuses) {
+        granted += status == 200;
+        conflicts += status == 409;
+    }
+    EXPECT_EQ(granted, 1);
+    EXPECT_EQ(conflicts, 1);
+}
+
+TEST_F(WaitingRoom, SellOutTellsEveryoneStillWaiting)
+{
+    enableRoom({{QStringLiteral("min_admit_per_s"), 1}, {QStringLiteral("max_in_flight"), 1}});
+    QStringList tokens;
+    for (int i = 0; i < 30; ++i)
+        tokens << join(*kiosk);
+    pollUntil(*kiosk, statusPath(showId, tokens.last()), [](const QJsonObject &s) { return !s.value(QStringLiteral("position")).isNull(); });
+    // Every seat booked (as confirmed orders would leave them): the next tick declares the show sold out.
+    server.scalar(QStringLiteral("UPDATE show_seats SET status = 'booked', booking_id = gen_random_uuid() WHERE show_id = %1 RETURNING 1")
+                      .arg(showId));
+    const HttpResult last = pollUntil(*kiosk, statusPath(showId, tokens.last()),
+                                      [](const QJsonObject &s) { return s.value(QStringLiteral("state")) == QStringLiteral("sold_out"); });
+    ASSERT_EQ(last.json().value(QStringLiteral("state")).toString(), QStringLiteral("sold_out")) << last.body.constData();
+    for (const QString &token : tokens) {
+        const HttpResult status = kiosk->get(statusPath(showId, token));
+        EXPECT_EQ(status.json().value(QStringLiteral("state")).toString(), QStringLiteral("sold_out"));
+        EXPECT_FALSE(status.json().value(QStringLiteral("admitted")).toBool());
+    }
+    const HttpResult late = kiosk->post(joinPath(showId), {});
+    EXPECT_EQ(late.status, 409);
+    EXPECT_EQ(late.json().value(QStringLiteral("error")).toString(), QStringLiteral("sold_out"));
+}
+
+TEST_F(WaitingRoom, TwoInstancesShareTheQueueAndARestartKeepsIt)
+{
+    enableRoom({{QStringLiteral("opens_at"), isoIn(60000)}});
+    const QString deviceToken = server.deviceToken();
+    auto onFirst = server.client(deviceToken);
+    const QString earlyToken = join(*onFirst);
+
+    auto second = instanceOn(server.databaseUrl());
+    HttpClient onSecond(QStringLiteral("127.0.0.1"), second->port());
+    onSecond.setToken(deviceToken);
+    // The second instance knows the room and verifies the first one's token (one key, kept in the database).
+    const HttpResult seen = onSecond.get(statusPath(showId, earlyToken));
+    ASSERT_EQ(seen.status, 200) << seen.body.constData();
+    EXPECT_EQ(seen.json().value(QStringLiteral("state")).toString(), QStringLiteral("before_opening"));
+    const QString joinedOnSecond = join(onSecond);
+
+    // Open now: both entries get places, whichever instance ticks.
+    ASSERT_EQ(manager->request("PUT", roomPath(showId), QJsonDocument(QJsonObject{{QStringLiteral("enabled"), true},
+                                                                                  {QStringLiteral("opens_at"), isoIn(0)},
+                                                                                  {QStringLiteral("min_admit_per_s"), 0.01},
+                                                                                  {QStringLiteral("max_in_flight"), 1}})
+                                                                         .toJson())
+                  .status,
+              200);
+    const HttpResult placed = pollUntil(onSecond, statusPath(showId, joinedOnSecond),
+                                        [](const QJsonObject &s) { return !s.value(QStringLiteral("position")).isNull() || isAdmitted(s); });
+    ASSERT_EQ(placed.status, 200);
+    auto positionOf = [&](HttpClient &client, const QString &token) {
+        const QJsonObject s = client.get(statusPath(showId, token)).json();
+        return isAdmitted(s) ? 0 : s.value(QStringLiteral("position")).toInteger();
+    };
+    const qint64 early = positionOf(*onFirst, earlyToken);
+    const qint64 later = positionOf(*onFirst, joinedOnSecond);
+    EXPECT_EQ(positionOf(onSecond, earlyToken), early);
+    EXPECT_EQ(positionOf(onSecond, joinedOnSecond), later);
+
+    // The second instance goes away and comes back with empty memory: the queue is still there.
+    onSecond.disconnect();
+    second->stop();
+    second.reset();
+    auto restarted = instanceOn(server.databaseUrl());
+    HttpClient onRestarted(QStringLiteral("127.0.0.1"), restarted->port());
+    onRestarted.setToken(deviceToken);
+    EXPECT_EQ(positionOf(onRestarted, earlyToken), early);
+    EXPECT_EQ(positionOf(onRestarted, joinedOnSecond), later);
+
+    // An admission issued by one instance holds seats through the other.
+    const QString admissionToken = pollUntil(onRestarted, statusPath(showId, early == 0 ? earlyToken : joinedOnSecond), isAdmitted)
+                                       .json()
+                                       .value(QStringLiteral("admission_token"))
+                                       .toString();
+    ASSERT_FALSE(admissionToken.isEmpty());
+    const HttpResult held = onFirst->post(holdPath(showId), seatsBody({QStringLiteral("A5")}), admission(admissionToken));
+    EXPECT_EQ(held.status, 200) << held.body.constData();
+}
+
+TEST_F(WaitingRoom, BadInputGetsClearErrorsAndChangesNothing)
+{
+    auto errorOf = [](const HttpResult &result) {
+        return QString::number(result.status) + QLatin1Char(' ') + result.json().value(QStringLiteral("error")).toString();
+    };
+    EXPECT_EQ(errorOf(kiosk->post(joinPath(showId), {})), QStringLiteral("404 waiting_room_not_found"));
+    EXPECT_EQ(errorOf(kiosk->post(joinPath(987654), {})), QStringLiteral("404 waiting_room_not_found"));
+    EXPECT_EQ(errorOf(kiosk->post("/api/v1/queue/abc/join", {})), QStringLiteral("400 invalid_id"));
+    EXPECT_EQ(errorOf(manager->request("PUT", roomPath(987654), R"({"enabled": true})")), QStringLiteral("404 show_not_found"));
+    EXPECT_EQ(errorOf(manager->request("PUT", roomPath(showId), R"({"enabled": "yes"})")), QStringLiteral("400 missing_field"));
+    EXPECT_EQ(errorOf(manager->request("PUT", roomPath(showId), R"({"enabled": true, "opens_at": "soon"})")), QStringLiteral("400 invalid_time"));
+    EXPECT_EQ(errorOf(manager->request("PUT", roomPath(showId), R"({"enabled": true, "max_in_flight": 1.5})")),
+              QStringLiteral("400 invalid_value"));
+    EXPECT_EQ(errorOf(manager->request("PUT", roomPath(showId), R"({"enabled": true, "colour": "red"})")), QStringLiteral("400 unknown_field"));
+    EXPECT_EQ(manager->request("PUT", roomPath(showId), "{not json").status, 400);
+    EXPECT_EQ(scalar(QStringLiteral("SELECT count(*) FROM waiting_rooms")).toInt(), 0);
+    EXPECT_EQ(scalar(QStringLiteral("SELECT count(*) FROM audit_log WHERE action = 'show.waiting_room'")).toInt(), 0);
+
+    enableRoom();
+    const QString token = join(*kiosk);
+    const qint64 entries = scalar(QStringLiteral("SELECT count(*) FROM waiting_room_entries")).toLongLong();
+    EXPECT_EQ(errorOf(kiosk->get("/api/v1/queue/" + QByteArray::number(showId) + "/status")), QStringLiteral("400 missing_token"));
+    EXPECT_EQ(errorOf(kiosk->get(statusPath(showId, QStringLiteral("q.1.2.device:3.AAAA")))), QStringLiteral("400 invalid_queue_token"));
+    EXPECT_EQ(errorOf(kiosk->get(statusPath(showId, token + QLatin1Char('x')))), QStringLiteral("400 invalid_queue_token"));
+    EXPECT_EQ(errorOf(kiosk->get(statusPath(987654, token))), QStringLiteral("404 waiting_room_not_found"));
+    auto otherDevice = server.client(server.deviceToken());
+    EXPECT_EQ(errorOf(otherDevice->get(statusPath(showId, token))), QStringLiteral("403 queue_token_wrong_holder"));
+    EXPECT_EQ(server.client()->post(joinPath(showId), {}).status, 401);
+    EXPECT_EQ(scalar(QStringLiteral("SELECT count(*) FROM waiting_room_entries")).toLongLong(), entries);
+}
+
+TEST(WaitingRoomAutomatic, DemandPastTheThresholdSwitchesTheRoomOn)
+{
+    TestServer server;
+    const qint64 showId = server.createShow(6, 10);
+    const QString deviceToken = server.deviceToken();
+    ServerConfig config;
+    config.listenAddress = QHostAddress::LocalHost;
+    config.listenPort = 0;
+    config.threads = 2;
+    config.databaseUrl = server.databaseUrl();
+    config.reconcilerIntervalMs = 0;
+    config.waitingRoomThreshold = 20;
+    MarqueeServer guarded(config);
+    ASSERT_TRUE(guarded.start()) << guarded.errorString().toStdString();
+    HttpClient client(QStringLiteral("127.0.0.1"), guarded.port());
+    client.setToken(deviceToken);
+    // 50 attempts take well under two seconds, so one second of them sees at least 25 > 20.
+    for (int seat = 0; seat < 50; ++seat)
+        client.post(holdPath(showId), seatsBody({QStringLiteral("%1%2").arg(QChar(u'A' + seat / 10)).arg(seat % 10 + 1)}));
+    QElapsedTimer timer;
+    timer.start();
+    HttpResult refused;
+    for (int seat = 1; timer.elapsed() < 5000; ++seat) {
+        QThread::msleep(100);
+        refused = client.post(holdPath(showId), seatsBody({QStringLiteral("F%1").arg(seat % 10 + 1)}));
+        if (refused.status != 200)
+            break;
+        client.del("/api/v1/holds/" + refused.json().value(QStringLiteral("hold_id")).toString().toLatin1());
+    }
+    EXPECT_EQ(refused.status, 403) << refused.body.constData();
+    EXPECT_EQ(refused.json().value(QStringLiteral("error")).toString(), QStringLiteral("admission_required"));
+    EXPECT_TRUE(server.scalar(QStringLiteral("SELECT automatic FROM waiting_rooms WHERE show_id = %1").arg(showId)).toBool());
+    guarded.stop();
+}
