@@ -316,6 +316,9 @@ TEST_F(WaitingRoom, TwoInstancesShareTheQueueAndARestartKeepsIt)
     const HttpResult placed = pollUntil(onSecond, statusPath(showId, joinedOnSecond),
                                         [](const QJsonObject &s) { return !s.value(QStringLiteral("position")).isNull() || isAdmitted(s); });
     ASSERT_EQ(placed.status, 200);
+    // The floor rate admits the first in line, whom the in-flight limit of 1 then keeps alone: after two more ticks
+    // the watermark is still, and both instances have refreshed it.
+    QThread::msleep(700);
     auto positionOf = [&](HttpClient &client, const QString &token) {
         const QJsonObject s = client.get(statusPath(showId, token)).json();
         return isAdmitted(s) ? 0 : s.value(QStringLiteral("position")).toInteger();
