@@ -7,6 +7,7 @@
 #include <QLoggingCategory>
 #include <QRegularExpression>
 #include <map>
+#include <set>
 
 Q_DECLARE_LOGGING_CATEGORY(lcStore)
 
@@ -18,12 +19,12 @@ static void initMigrationResources()
 namespace marquee::store {
 
 namespace {
-std::map<int, QString> migrationFiles()
+std::map<int, QString> migrationFiles(const QString &directory)
 {
     initMigrationResources();
     std::map<int, QString> files;
     static const QRegularExpression pattern(QStringLiteral("^(\\d+)_.*\\.sql$"));
-    const QDir dir(QStringLiteral(":/migrations"));
+    const QDir dir(directory);
     for (const QString &name : dir.entryList(QDir::Files, QDir::Name)) {
         const auto match = pattern.match(name);
         if (match.hasMatch())
@@ -33,47 +34,60 @@ std::map<int, QString> migrationFiles()
 }
 } // namespace
 
-Migrations::Migrations(const Database &database)
+Migrations::Migrations(const Database &database, QString directory)
     : m_database(database)
+    , m_directory(std::move(directory))
 {
 }
 
 int Migrations::latestVersion()
 {
-    const auto files = migrationFiles();
+    const auto files = migrationFiles(QStringLiteral(":/migrations"));
     return files.empty() ? 0 : files.rbegin()->first;
+}
+
+std::optional<std::set<int>> Migrations::appliedVersions()
+{
+    QSqlDatabase db = m_database.connection();
+    QSqlQuery query(db);
+    if (!query.exec(QStringLiteral("SELECT to_regclass('schema_migrations') IS NOT NULL")) || !query.next()) {
+        m_error = query.lastError().text();
+        return std::nullopt;
+    }
+    std::set<int> versions;
+    if (!query.value(0).toBool())
+        return versions;
+    if (!query.exec(QStringLiteral("SELECT version FROM schema_migrations"))) {
+        m_error = query.lastError().text();
+        return std::nullopt;
+    }
+    while (query.next())
+        versions.insert(query.value(0).toInt());
+    return versions;
 }
 
 int Migrations::currentVersion()
 {
-    QSqlDatabase db = m_database.connection();
-    if (!db.isOpen()) {
-        m_error = db.lastError().text();
+    const auto applied = appliedVersions();
+    if (!applied)
         return -1;
-    }
-    QSqlQuery query(db);
-    if (!query.exec(QStringLiteral("SELECT to_regclass('schema_migrations') IS NOT NULL")) || !query.next()) {
-        m_error = query.lastError().text();
-        return -1;
-    }
-    if (!query.value(0).toBool())
-        return 0;
-    if (!query.exec(QStringLiteral("SELECT coalesce(max(version), 0) FROM schema_migrations")) || !query.next()) {
-        m_error = query.lastError().text();
-        return -1;
-    }
-    return query.value(0).toInt();
+    return applied->empty() ? 0 : *applied->rbegin();
 }
 
 Migrations::Status Migrations::status()
 {
-    const int current = currentVersion();
-    if (current < 0)
+    const auto applied = appliedVersions();
+    if (!applied)
         return Status::Error;
-    const int latest = latestVersion();
-    if (current == latest)
-        return Status::Current;
-    return current < latest ? Status::Behind : Status::Ahead;
+    const auto files = migrationFiles(m_directory);
+    const int latest = files.empty() ? 0 : files.rbegin()->first;
+    if (!applied->empty() && *applied->rbegin() > latest)
+        return Status::Ahead;
+    for (const auto &file : files) {
+        if (!applied->count(file.first))
+            return Status::Behind;
+    }
+    return Status::Current;
 }
 
 bool Migrations::migrate()
@@ -99,16 +113,20 @@ bool Migrations::migrate()
         m_error = query.lastError().text();
         return false;
     }
-    const int current = currentVersion();
-    if (current < 0)
+    const auto applied = appliedVersions();
+    if (!applied)
         return false;
-    const int latest = latestVersion();
+    const auto files = migrationFiles(m_directory);
+    const int latest = files.empty() ? 0 : files.rbegin()->first;
+    const int current = applied->empty() ? 0 : *applied->rbegin();
     if (current > latest) {
         m_error = QStringLiteral("the database schema is at version %1, newer than this binary's %2; refusing to run").arg(current).arg(latest);
         return false;
     }
-    for (const auto &[version, path] : migrationFiles()) {
-        if (version <= current)
+    // Every migration not yet recorded is applied, in version order — also one numbered below the highest
+    // applied, because migrations written in parallel can land in any order.
+    for (const auto &[version, path] : files) {
+        if (applied->count(version))
             continue;
         QFile file(path);
         if (!file.open(QIODevice::ReadOnly)) {

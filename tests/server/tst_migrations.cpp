@@ -4,6 +4,8 @@
 #include "testcluster.h"
 
 #include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QSqlQuery>
 #include <gtest/gtest.h>
 
@@ -37,5 +39,39 @@ TEST(Migrations, RefusesNewerSchema)
     EXPECT_EQ(migrations.status(), store::Migrations::Status::Ahead);
     EXPECT_FALSE(migrations.migrate());
     EXPECT_TRUE(migrations.errorString().contains(QStringLiteral("newer")));
+    database.closeThreadConnection();
+}
+
+// Migrations are written on parallel branches and may land out of numeric order: one numbered below the highest
+// already applied must still be applied, once, and the database is not "current" until it is.
+TEST(Migrations, AppliesAMigrationThatLandedBelowTheHighestApplied)
+{
+    QTemporaryDir directory;
+    ASSERT_TRUE(directory.isValid());
+    const auto write = [&](const QString &name, const QByteArray &sql) {
+        QFile file(directory.filePath(name));
+        ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+        file.write(sql);
+    };
+    write(QStringLiteral("001_first.sql"), "CREATE TABLE gap_first (id int);");
+    write(QStringLiteral("003_third.sql"), "CREATE TABLE gap_third (id int);");
+
+    store::Database database(test::TestCluster::instance().createDatabase());
+    store::Migrations migrations(database, directory.path());
+    ASSERT_TRUE(migrations.migrate()) << qPrintable(migrations.errorString());
+    EXPECT_EQ(migrations.currentVersion(), 3);
+    EXPECT_EQ(migrations.status(), store::Migrations::Status::Current);
+
+    write(QStringLiteral("002_second.sql"), "CREATE TABLE gap_second (id int);");
+    EXPECT_EQ(migrations.status(), store::Migrations::Status::Behind);
+    ASSERT_TRUE(migrations.migrate()) << qPrintable(migrations.errorString());
+    EXPECT_EQ(migrations.status(), store::Migrations::Status::Current);
+    ASSERT_TRUE(migrations.migrate()) << qPrintable(migrations.errorString()); // nothing left: no second CREATE
+
+    QSqlQuery query(database.connection());
+    ASSERT_TRUE(query.exec(QStringLiteral("SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations")) && query.next());
+    EXPECT_EQ(query.value(0).toString(), QStringLiteral("1,2,3"));
+    ASSERT_TRUE(query.exec(QStringLiteral("SELECT to_regclass('gap_second') IS NOT NULL")) && query.next());
+    EXPECT_TRUE(query.value(0).toBool());
     database.closeThreadConnection();
 }
