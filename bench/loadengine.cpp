@@ -4,6 +4,8 @@
 #include <arpa/inet.h>
 #include <cerrno>
 #include <chrono>
+#include <climits>
+#include <cstdint>
 #include <cstring>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -58,6 +60,7 @@ struct Connection {
     int fd = -1;
     bool connecting = false;
     bool inFlight = false;
+    bool idle = false; ///< the session had nothing to send; asked again on the next idle sweep
     std::string out;
     size_t outOffset = 0;
     std::string in;
@@ -90,13 +93,24 @@ public:
         int64_t drainUntil = 0;
         for (;;) {
             const int64_t now = monoNs();
-            if (!draining && now >= m_measureTo) {
+            if (!draining && (now >= m_measureTo || (m_options.finished && m_options.finished()))) {
                 draining = true;
                 drainUntil = now + 10'000'000'000LL;
+                m_endNs = std::min(now, m_measureTo);
             }
             if (draining && (m_inFlight == 0 || now >= drainUntil))
                 break;
-            const int n = ::epoll_wait(m_epoll, events, 256, 50);
+            if (!draining && m_idle > 0 && now - m_lastIdleSweep >= 2'000'000) {
+                m_lastIdleSweep = now;
+                for (Connection &c : m_connections) {
+                    if (c.idle && c.fd >= 0 && !c.connecting) {
+                        c.idle = false;
+                        --m_idle;
+                        send(c);
+                    }
+                }
+            }
+            const int n = ::epoll_wait(m_epoll, events, 256, m_idle > 0 ? 2 : 50);
             for (int i = 0; i < n; ++i) {
                 Connection &c = *static_cast<Connection *>(events[i].data.ptr);
                 if (c.fd < 0)
@@ -123,7 +137,7 @@ public:
         for (Connection &c : m_connections)
             close(c);
         ::close(m_epoll);
-        m_stats.windowSeconds = double(m_measureTo - m_measureFrom) / 1e9;
+        m_stats.windowSeconds = double(std::max<int64_t>(std::min(m_endNs, m_measureTo) - m_measureFrom, 0)) / 1e9;
         return std::move(m_stats);
     }
 
@@ -142,6 +156,10 @@ private:
         c.needed = 0;
         c.outOffset = 0;
         c.out.clear();
+        if (c.idle) {
+            c.idle = false;
+            --m_idle;
+        }
         epoll_event ev{};
         ev.events = EPOLLIN | EPOLLOUT | EPOLLET;
         ev.data.ptr = &c;
@@ -193,6 +211,11 @@ private:
     {
         c.out.clear();
         c.session->request(c.out);
+        if (c.out.empty()) {
+            c.idle = true;
+            ++m_idle;
+            return;
+        }
         c.outOffset = 0;
         c.sentNs = monoNs();
         c.inFlight = true;
@@ -290,6 +313,9 @@ private:
     std::vector<Connection> m_connections;
     int m_epoll = -1;
     int m_inFlight = 0;
+    int m_idle = 0;              ///< connections whose session had nothing to send
+    int64_t m_lastIdleSweep = 0;
+    int64_t m_endNs = INT64_MAX; ///< when the run ended early (finished())
     int m_connectFailures = 0;
     bool m_gaveUp = false;
     Stats m_stats;
@@ -329,6 +355,12 @@ Stats LoadEngine::run(std::vector<std::unique_ptr<Session>> &sessions)
 
 int blockingGet(const QString &host, quint16 port, const std::string &path, const std::string &token, std::string *body)
 {
+    return blockingRequest(host, port, "GET", path, token, {}, body);
+}
+
+int blockingRequest(const QString &host, quint16 port, const std::string &method, const std::string &path, const std::string &token,
+                    const std::string &jsonBody, std::string *body)
+{
     const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     timeval timeout{60, 0};
     ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
@@ -337,10 +369,12 @@ int blockingGet(const QString &host, quint16 port, const std::string &path, cons
         ::close(fd);
         return 0;
     }
-    std::string request = "GET " + path + " HTTP/1.1\r\nHost: " + host.toStdString() + "\r\nConnection: close\r\n";
+    std::string request = method + " " + path + " HTTP/1.1\r\nHost: " + host.toStdString() + "\r\nConnection: close\r\n";
     if (!token.empty())
         request += "Authorization: Bearer " + token + "\r\n";
-    request += "\r\n";
+    if (!jsonBody.empty())
+        request += "Content-Type: application/json\r\nContent-Length: " + std::to_string(jsonBody.size()) + "\r\n";
+    request += "\r\n" + jsonBody;
     ::send(fd, request.data(), request.size(), MSG_NOSIGNAL);
     std::string in;
     char buffer[65536];

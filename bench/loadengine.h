@@ -23,7 +23,10 @@ class Session
 {
 public:
     virtual ~Session() = default;
-    /** @brief Write the complete next HTTP/1.1 request (keep-alive) into @p out. */
+    /**
+     * @brief Write the complete next HTTP/1.1 request (keep-alive) into @p out. Leaving @p out empty means
+     * "nothing to send yet" (a client thinking or waiting): the engine asks again a few milliseconds later.
+     */
     virtual void request(std::string &out) = 0;
     /** @brief The answer; @p status 0 means the connection failed. @p measured: inside the measuring window. */
     virtual void response(int status, std::string_view head, std::string_view body, bool measured) = 0;
@@ -36,6 +39,8 @@ struct EngineOptions {
     int threads = 1;          ///< event-loop threads of the generator, each with many connections
     double warmupSeconds = 1; ///< answers completed before this are not measured
     double durationSeconds = 10;
+    /** @brief Optional: the run ends early (drains and stops) once this returns true; checked every few ms. */
+    std::function<bool()> finished;
 };
 
 /**
@@ -60,6 +65,9 @@ private:
 
 /** @brief One blocking GET (for set-up: the seat list); status 0 on failure. */
 int blockingGet(const QString &host, quint16 port, const std::string &path, const std::string &token, std::string *body);
+/** @brief One blocking request with an optional JSON body (for set-up); status 0 on failure. */
+int blockingRequest(const QString &host, quint16 port, const std::string &method, const std::string &path, const std::string &token,
+                    const std::string &jsonBody, std::string *body);
 
 /** @brief Wall-clock milliseconds since the epoch (for comparing with server timestamps). */
 qint64 wallMs();

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // marquee-load: a closed-loop HTTP load generator for marquee-server (scenarios holds, seatmap, healthz).
+#include "flashsale.h"
 #include "invariants.h"
 #include "loadengine.h"
 
@@ -27,6 +28,13 @@ QString usage()
         "  healthz     GET /healthz (the anchor for the server's own request rate)\n"
         "  seatmap     GET /api/v1/shows/ID/seatmap; --etag sends the last ETag in If-None-Match (304s)\n"
         "  holds       POST /api/v1/shows/ID/hold of 1-4 adjacent seats, each request with its own Idempotency-Key\n"
+        "  flash-sale  --users N join the show's waiting room, poll, are admitted, hold 1-4 adjacent seats (a fresh\n"
+        "              map on 409), pay through marquee-paysim (--paysim URL) and confirm; runs until every user\n"
+        "              bought or was told the show is sold out (at most --duration s), then checks the invariants\n"
+        "              (--database-url). --manager-token T switches the room on, opening after --open-after S\n"
+        "              (default 5); --arrival S spreads the joins; --admission-ttl S, --min-admit N/s,\n"
+        "              --max-in-flight N set the room; --max-poll-ms N caps the wait between polls (default 10000);\n"
+        "              --paysim-clients N (default 8); --clients are the connections to the server\n"
         "Options:\n"
         "  --url URL               server (default http://127.0.0.1:8080)\n"
         "  --clients N             concurrent clients, one keep-alive connection each (default 64)\n"
@@ -263,6 +271,8 @@ int main(int argc, char *argv[])
     bool revalidate = false;
     bool deflate = false;
     uint64_t seed = uint64_t(wallMs());
+    FlashSaleOptions sale;
+    bool durationGiven = false;
     for (qsizetype i = 0; i < args.size(); ++i) {
         const QString option = args[i];
         if (option == QLatin1String("--etag")) {
@@ -288,6 +298,29 @@ int main(int argc, char *argv[])
             engine.threads = value.toInt();
         } else if (option == QLatin1String("--duration")) {
             engine.durationSeconds = value.toDouble();
+            durationGiven = true;
+        } else if (option == QLatin1String("--users")) {
+            sale.users = value.toInt();
+        } else if (option == QLatin1String("--paysim")) {
+            const QUrl url(value);
+            sale.paysimHost = url.host();
+            sale.paysimPort = quint16(url.port(0));
+        } else if (option == QLatin1String("--paysim-clients")) {
+            sale.paysimClients = value.toInt();
+        } else if (option == QLatin1String("--manager-token")) {
+            sale.managerToken = value.toStdString();
+        } else if (option == QLatin1String("--open-after")) {
+            sale.openAfterSeconds = value.toDouble();
+        } else if (option == QLatin1String("--arrival")) {
+            sale.arrivalSeconds = value.toDouble();
+        } else if (option == QLatin1String("--admission-ttl")) {
+            sale.admissionTtlSeconds = value.toInt();
+        } else if (option == QLatin1String("--min-admit")) {
+            sale.minAdmitPerSecond = value.toDouble();
+        } else if (option == QLatin1String("--max-in-flight")) {
+            sale.maxInFlight = value.toInt();
+        } else if (option == QLatin1String("--max-poll-ms")) {
+            sale.maxPollMs = value.toInt();
         } else if (option == QLatin1String("--warmup")) {
             engine.warmupSeconds = value.toDouble();
         } else if (option == QLatin1String("--show")) {
@@ -340,6 +373,19 @@ int main(int argc, char *argv[])
     if (!token.isEmpty())
         tokens.push_back(token.toStdString());
     auto tokenOf = [&](int i) { return tokens.empty() ? std::string() : tokens[size_t(i) % tokens.size()]; };
+
+    if (scenario == QLatin1String("flash-sale")) {
+        sale.showId = showId;
+        sale.serverClients = clients;
+        sale.tokens = tokens;
+        sale.groupMin = holdOptions.groupMin;
+        sale.groupMax = holdOptions.groupMax;
+        sale.databaseUrl = databaseUrl;
+        sale.seed = seed;
+        if (durationGiven)
+            sale.timeoutSeconds = engine.durationSeconds;
+        return runFlashSale(engine, sale);
+    }
 
     std::vector<std::unique_ptr<Session>> sessions;
     std::optional<SeatCatalog> catalog;
