@@ -148,7 +148,7 @@ public:
         for (uint32_t i = 0; i < m_users.size(); ++i) {
             m_users[i].token = uint32_t(i % options.tokens.size());
             const int64_t arrival = options.arrivalSeconds > 0 ? int64_t(options.arrivalSeconds * 1000 * i / m_users.size()) : 0;
-            m_serverTasks.push({start + arrival, i});
+            m_joinTasks.push({start + arrival, i});
         }
         m_showPath = "/api/v1/shows/" + std::to_string(options.showId);
         m_queuePath = "/api/v1/queue/" + std::to_string(options.showId);
@@ -159,9 +159,21 @@ public:
     {
         std::lock_guard lock(m_mutex);
         const int64_t now = steadyMs();
-        // Buyers first: a user holding, ordering or confirming must not queue behind thousands of due polls.
-        TaskQueue &tasks = paysim ? m_payTasks : (!m_buyerTasks.empty() && m_buyerTasks.top().dueMs <= now ? m_buyerTasks : m_serverTasks);
-        if (tasks.empty() || tasks.top().dueMs > now)
+        // Buyers first: a user holding, ordering or confirming must not queue behind thousands of due polls. When
+        // both joins and polls are overdue they take turns, so that a storm of arrivals does not hide the admissions
+        // of those already queued (every user arriving at once makes hundreds of thousands of joins due at once).
+        auto due = [now](const TaskQueue &queue) { return !queue.empty() && queue.top().dueMs <= now; };
+        TaskQueue *chosen = &m_payTasks;
+        if (!paysim) {
+            if (due(m_buyerTasks))
+                chosen = &m_buyerTasks;
+            else if (due(m_joinTasks) && due(m_serverTasks))
+                chosen = (m_joinTurn = !m_joinTurn) ? &m_joinTasks : &m_serverTasks;
+            else
+                chosen = due(m_joinTasks) ? &m_joinTasks : &m_serverTasks;
+        }
+        TaskQueue &tasks = *chosen;
+        if (!due(tasks))
             return false;
         const uint32_t i = tasks.top().user;
         tasks.pop();
@@ -410,7 +422,9 @@ private:
     const FlashSaleOptions &m_options;
     std::mutex m_mutex;
     std::vector<User> m_users;
-    TaskQueue m_serverTasks; ///< joins and polls
+    TaskQueue m_joinTasks;   ///< arrivals
+    TaskQueue m_serverTasks; ///< polls (and a join retried after a connection failure)
+    bool m_joinTurn = false;
     TaskQueue m_buyerTasks;  ///< seat maps, holds, orders, confirms of admitted users
     TaskQueue m_payTasks;
     SeatView m_view;
