@@ -2,6 +2,7 @@
 // marquee-load: a closed-loop HTTP load generator for marquee-server (scenarios holds, seatmap, healthz).
 #include "flashsale.h"
 #include "invariants.h"
+#include "livebench.h"
 #include "loadengine.h"
 
 #include <QCoreApplication>
@@ -35,6 +36,9 @@ QString usage()
         "              (default 5); --arrival S spreads the joins; --admission-ttl S, --min-admit N/s,\n"
         "              --max-in-flight N set the room; --max-poll-ms N caps the wait between polls (default 10000);\n"
         "              --paysim-clients N (default 8); --clients are the connections to the server\n"
+        "  mixed       holds, with --read-share of the clients reading the seat map with ETag revalidation instead\n"
+        "  live        --subscribers WebSocket subscribers of /api/v1/shows/ID/live; a writer holds --changes single seats\n"
+        "              one after the other; reports how long each change takes to reach every subscriber\n"
         "Options:\n"
         "  --url URL               server (default http://127.0.0.1:8080)\n"
         "  --clients N             concurrent clients, one keep-alive connection each (default 64)\n"
@@ -47,6 +51,12 @@ QString usage()
         "  --seats uniform|hot-rows  seat choice (default uniform); hot-rows sends --hot-share of the groups\n"
         "                          into the first --hot-rows fraction of the layout's rows (defaults 0.8, 0.05)\n"
         "  --group MIN-MAX         group size range (default 1-4)\n"
+        "  --pool N                holds: choose seats only among the first N seats (rows in layout order), for a\n"
+        "                          chosen contention: attempts per seat = decisions / N (e.g. 50:1)\n"
+        "  --read-share F          mixed: fraction of the clients that read the seat map (default 0.5)\n"
+        "  --subscribers N         live: WebSocket subscribers (default 1000)\n"
+        "  --changes N             live: holds the writer makes (default 200)\n"
+        "  --interval-ms N         live: pause between the writer's holds (default 50)\n"
         "  --etag                  seatmap: revalidate with If-None-Match\n"
         "  --deflate               seatmap: send Accept-Encoding: deflate (the compressed body is not inflated)\n"
         "  --database-url URL      after holds: check the invariants against the server's database\n"
@@ -107,6 +117,24 @@ std::optional<SeatCatalog> loadSeats(const EngineOptions &engine, qint64 showId,
     }
     catalog.hotRows = std::max<size_t>(1, size_t(double(catalog.rows.size()) * hotRowsFraction));
     return catalog;
+}
+
+/** @brief Keep only the first @p pool seats (whole rows in layout order, the last one cut). */
+void restrictToPool(SeatCatalog &catalog, size_t pool)
+{
+    size_t kept = 0;
+    size_t rows = 0;
+    for (; rows < catalog.rows.size() && kept < pool; ++rows) {
+        std::vector<std::string> &row = catalog.rows[rows];
+        if (kept + row.size() > pool)
+            row.resize(pool - kept);
+        kept += row.size();
+    }
+    catalog.rows.resize(rows);
+    catalog.seatRow.clear();
+    for (size_t r = 0; r < catalog.rows.size(); ++r)
+        catalog.seatRow.insert(catalog.seatRow.end(), catalog.rows[r].size(), r);
+    catalog.hotRows = std::min(catalog.hotRows, std::max<size_t>(1, catalog.rows.size()));
 }
 
 std::string authHeader(const std::string &token)
@@ -270,6 +298,9 @@ int main(int argc, char *argv[])
     double hotRowsFraction = 0.05;
     bool revalidate = false;
     bool deflate = false;
+    size_t pool = 0;
+    double readShare = 0.5;
+    LiveBenchOptions liveOptions;
     uint64_t seed = uint64_t(wallMs());
     FlashSaleOptions sale;
     bool durationGiven = false;
@@ -345,6 +376,16 @@ int main(int argc, char *argv[])
             holdOptions.groupMax = parts.size() > 1 ? parts.value(1).toInt() : holdOptions.groupMin;
         } else if (option == QLatin1String("--database-url")) {
             databaseUrl = value;
+        } else if (option == QLatin1String("--pool")) {
+            pool = value.toULongLong();
+        } else if (option == QLatin1String("--read-share")) {
+            readShare = value.toDouble();
+        } else if (option == QLatin1String("--subscribers")) {
+            liveOptions.subscribers = value.toInt();
+        } else if (option == QLatin1String("--changes")) {
+            liveOptions.changes = value.toInt();
+        } else if (option == QLatin1String("--interval-ms")) {
+            liveOptions.intervalMs = value.toInt();
         } else if (option == QLatin1String("--seed")) {
             seed = value.toULongLong();
         } else {
@@ -400,13 +441,19 @@ int main(int argc, char *argv[])
         blockingGet(engine.host, engine.port, "/api/v1/shows/" + std::to_string(showId) + "/seatmap", tokenOf(0), &ignored);
         for (int i = 0; i < clients; ++i)
             sessions.push_back(std::make_unique<SeatMapSession>(showId, tokenOf(i), revalidate, deflate));
-    } else if (scenario == QLatin1String("holds")) {
+    } else if (scenario == QLatin1String("live")) {
+        liveOptions.showId = showId;
+        liveOptions.token = tokenOf(0);
+        return runLiveBench(engine, liveOptions, out, err);
+    } else if (scenario == QLatin1String("holds") || scenario == QLatin1String("mixed")) {
         QString error;
         catalog = loadSeats(engine, showId, tokenOf(0), hotRowsFraction, &error);
         if (!catalog) {
             err << "marquee-load: " << error << "\n";
             return 2;
         }
+        if (pool > 0)
+            restrictToPool(*catalog, pool);
         out << "show " << showId << ": " << catalog->seatRow.size() << " seats in " << catalog->rows.size() << " rows; "
             << clients << " clients with " << std::max<size_t>(1, tokens.size()) << " tokens; seats "
             << (holdOptions.hotRows ? QStringLiteral("hot-rows") : QStringLiteral("uniform")) << ", groups " << holdOptions.groupMin << "-"
@@ -419,8 +466,15 @@ int main(int argc, char *argv[])
             }
             since = checker->databaseNow();
         }
-        for (int i = 0; i < clients; ++i)
-            sessions.push_back(std::make_unique<HoldSession>(i, showId, tokenOf(i), *catalog, holdOptions, seed));
+        const int readers = scenario == QLatin1String("mixed") ? int(clients * readShare + 0.5) : 0;
+        for (int i = 0; i < clients; ++i) {
+            if (i < readers)
+                sessions.push_back(std::make_unique<SeatMapSession>(showId, tokenOf(i), true, true));
+            else
+                sessions.push_back(std::make_unique<HoldSession>(i, showId, tokenOf(i), *catalog, holdOptions, seed));
+        }
+        if (readers)
+            out << readers << " of the clients read the seat map (ETag, deflate) instead of holding" << Qt::endl;
     } else {
         err << "marquee-load: unknown scenario " << scenario << "\n" << usage();
         return 2;
@@ -436,13 +490,15 @@ int main(int argc, char *argv[])
                             .arg(engine.warmupSeconds));
     int rc = 0;
     QString extra;
-    if (scenario == QLatin1String("holds")) {
+    if (catalog) {
         std::vector<Grant> grants;
         size_t unparsed = 0;
         for (auto &session : sessions) {
-            auto &mine = static_cast<HoldSession &>(*session).grants;
-            unparsed += static_cast<HoldSession &>(*session).unparsed;
-            std::move(mine.begin(), mine.end(), std::back_inserter(grants));
+            auto *holder = dynamic_cast<HoldSession *>(session.get());
+            if (!holder)
+                continue;
+            unparsed += holder->unparsed;
+            std::move(holder->grants.begin(), holder->grants.end(), std::back_inserter(grants));
         }
         if (unparsed) {
             out << "  FAIL: " << unparsed << " answers 200 without a readable hold_id or expires_at\n";
@@ -453,6 +509,11 @@ int main(int argc, char *argv[])
             seats += grant.seats.size();
         out << "  granted      " << grants.size() << " holds, " << seats << " seats (including warm-up and drain)\n";
         extra = QStringLiteral(" granted=%1 granted_seats=%2").arg(grants.size()).arg(seats);
+        if (pool > 0) {
+            const double perSeat = double(stats.count()) / double(pool);
+            out << "  contention   " << QString::number(perSeat, 'f', 1) << " measured decisions per pooled seat (" << pool << " seats)\n";
+            extra += QStringLiteral(" pool=%1 attempts_per_seat=%2").arg(pool).arg(perSeat, 0, 'f', 1);
+        }
         if (checker) {
             const bool ok = checker->check(showId, grants, since) && unparsed == 0;
             extra += QStringLiteral(" invariants=%1").arg(ok ? QStringLiteral("ok") : QStringLiteral("FAIL"));

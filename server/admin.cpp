@@ -21,6 +21,7 @@ QString usage()
         "Commands:\n"
         "  migrate                                         apply pending schema migrations\n"
         "  seed-demo                                       load demo cities, cinemas, movies, a week of shows, a stadium\n"
+        "  seed-stadium --seats N                          a stand-alone stadium show of N seats (multiple of 1000); prints its id last\n"
         "  device add --name NAME --role kiosk|till        enrol a device; prints its bearer token last\n"
         "  staff add --name NAME --role cashier|manager|admin   add staff; password from standard input\n"
         "  status                                          schema version and database URL\n"
@@ -89,6 +90,18 @@ int main(int argc, char *argv[])
         } else {
             out << "seeded " << result->cities << " city, " << result->venues << " venues, " << result->screens << " screens, "
                 << result->movies << " movies, " << result->shows << " shows; stadium show " << result->stadiumShowId << Qt::endl;
+        }
+    } else if (command == QLatin1String("seed-stadium")) {
+        bool ok = false;
+        const int seats = optionValue(args, QStringLiteral("--seats")).toInt(&ok);
+        const auto showId = ok ? seedStadiumShow(database, seats, &error) : std::nullopt;
+        if (!ok)
+            error = QStringLiteral("seed-stadium needs --seats N");
+        if (!showId) {
+            err << "marquee-admin: " << error << "\n";
+            rc = 1;
+        } else {
+            out << "stadium show " << *showId << Qt::endl;
         }
     } else if ((command == QLatin1String("device") || command == QLatin1String("staff")) && !args.isEmpty()
                && args.takeFirst() == QLatin1String("add")) {

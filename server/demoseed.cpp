@@ -272,4 +272,36 @@ std::optional<DemoSeedResult> seedDemo(const store::Database &database, QString 
     return result;
 }
 
+std::optional<qint64> seedStadiumShow(const store::Database &database, int seats, QString *error)
+{
+    if (seats < 1000 || seats % 1000 != 0) {
+        *error = QStringLiteral("the seat count must be a positive multiple of 1000");
+        return std::nullopt;
+    }
+    store::ShowRepository shows(database);
+    const QString name = QStringLiteral("Stadium of %1 seats").arg(seats);
+    // Four stands of blocks of 25 rows of 10 seats.
+    const auto city = shows.addCity(QStringLiteral("Benchmark city %1").arg(seats), QStringLiteral("IN"), QStringLiteral("Asia/Kolkata"));
+    const auto venue = city ? shows.addVenue(*city, name, QStringLiteral("-")) : std::nullopt;
+    const auto layout = venue ? shows.addLayout(stadiumLayout(name, seats / 1000, 25, 10)) : std::nullopt;
+    const auto screen = layout ? shows.addScreen(*venue, QStringLiteral("Bowl"), *layout) : std::nullopt;
+    const auto event = screen ? shows.addMovie(name, QStringLiteral("event"), 480, QStringLiteral("U"), {QStringLiteral("Sport")}, QStringLiteral("-"))
+                              : std::nullopt;
+    if (!event) {
+        *error = QStringLiteral("could not create the venue, layout or event");
+        return std::nullopt;
+    }
+    store::NewShow show;
+    show.movieId = *event;
+    show.screenId = *screen;
+    show.startsAt = QDateTime::currentDateTimeUtc().addDays(3);
+    show.salesOpenAt = QDateTime::currentDateTimeUtc().addDays(-1);
+    show.currency = QStringLiteral("INR");
+    show.prices = {{QStringLiteral("upper"), 150000}, {QStringLiteral("lower"), 300000}, {QStringLiteral("pavilion"), 750000}};
+    const auto showId = shows.addShow(show, error);
+    if (!showId && error->isEmpty())
+        *error = QStringLiteral("could not create the show");
+    return showId;
+}
+
 } // namespace marquee

@@ -28,4 +28,10 @@ struct DemoSeedResult {
  */
 std::optional<DemoSeedResult> seedDemo(const store::Database &database, QString *error);
 
+/**
+ * @brief A stand-alone stadium event show of @p seats seats (a multiple of 1,000), sales open, starting in three
+ * days, in a venue and city of its own — for benchmarks of how costs grow with the size of a show. Returns its id.
+ */
+std::optional<qint64> seedStadiumShow(const store::Database &database, int seats, QString *error);
+
 } // namespace marquee

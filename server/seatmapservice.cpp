@@ -13,6 +13,7 @@ namespace marquee {
 SeatMapService::SeatMapService(store::CatalogRepository &catalog, int refreshIntervalMs)
     : m_catalog(catalog)
     , m_refreshIntervalMs(refreshIntervalMs)
+    , m_feed(catalog.database().seatFreeing())
 {
     m_background.reset(QThread::create([this] { backgroundLoop(); }));
     m_background->setObjectName(QStringLiteral("seatmap-refresh"));
@@ -34,12 +35,32 @@ void SeatMapService::backgroundLoop()
     for (;;) {
         Job job{};
         RenderedSeatMap current;
+        QList<qint64> dueLive;
         {
             QMutexLocker lock(&m_mutex);
-            while (m_queue.empty() && !m_stopping)
-                m_queued.wait(&m_mutex);
+            // Live refreshes go first: a subscriber waits for them, while a queued job is a background nicety.
+            while (!m_stopping) {
+                dueLive = dueLiveRefreshes(QDateTime::currentMSecsSinceEpoch());
+                if (!dueLive.isEmpty() || !m_queue.empty())
+                    break;
+                // Followed shows need a look every tick; otherwise sleep until work is queued.
+                if (m_live.isEmpty())
+                    m_queued.wait(&m_mutex);
+                else
+                    m_queued.wait(&m_mutex, kLiveTickMs);
+            }
             if (m_stopping)
                 break;
+        }
+        if (!dueLive.isEmpty()) {
+            for (const qint64 showId : std::as_const(dueLive))
+                refreshLive(showId);
+            continue;
+        }
+        {
+            QMutexLocker lock(&m_mutex);
+            if (m_queue.empty())
+                continue;
             job = m_queue.front();
             m_queue.pop_front();
             const auto it = m_snapshots.find(job.showId);
@@ -82,6 +103,100 @@ void SeatMapService::markChanged(qint64 showId)
     const auto it = m_snapshots.find(showId);
     if (it != m_snapshots.end())
         ++it->changes;
+    const auto live = m_live.find(showId);
+    if (live != m_live.end()) {
+        ++live->changes;
+        m_queued.wakeOne(); // subscribers wait for this change
+    }
+}
+
+void SeatMapService::noteHoldTraffic(qint64 showId)
+{
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    QMutexLocker lock(&m_mutex);
+    auto it = m_live.find(showId);
+    if (it == m_live.end()) {
+        it = m_live.insert(showId, LiveShow{});
+        m_queued.wakeOne();
+    }
+    it->lastHoldTrafficMs = now;
+}
+
+QList<qint64> SeatMapService::dueLiveRefreshes(qint64 nowMs)
+{
+    // Followed by WebSocket subscribers counts as traffic: such shows stay live as long as someone listens.
+    for (const qint64 showId : m_feed.followedShows())
+        m_live[showId].lastHoldTrafficMs = nowMs;
+    QList<qint64> due;
+    for (auto it = m_live.begin(); it != m_live.end();) {
+        if (nowMs - it->lastHoldTrafficMs > kHoldTrafficKeepMs && !it->refreshing) {
+            it = m_live.erase(it);
+            continue;
+        }
+        const qint64 sinceLast = nowMs - it->lastRefreshMs;
+        if (!it->refreshing && sinceLast >= kLiveMinGapMs && (it->changes > it->covered || sinceLast >= kLivePollMs))
+            due << it.key();
+        ++it;
+    }
+    return due;
+}
+
+std::optional<QStringList> SeatMapService::seatIdsOf(qint64 showId)
+{
+    {
+        QMutexLocker lock(&m_mutex);
+        const auto it = m_seatIds.constFind(showId);
+        if (it != m_seatIds.constEnd())
+            return *it;
+    }
+    const std::optional<store::ShowLayout> layout = m_catalog.showLayout(showId);
+    if (!layout)
+        return std::nullopt;
+    QStringList seatIds;
+    seatIds.reserve(qsizetype(layout->seats.size()));
+    for (const store::LayoutSeat &seat : layout->seats)
+        seatIds << seat.seatId;
+    QMutexLocker lock(&m_mutex);
+    m_seatIds.insert(showId, seatIds);
+    return seatIds;
+}
+
+SeatMapService::Outcome SeatMapService::refreshLive(qint64 showId)
+{
+    {
+        QMutexLocker lock(&m_mutex);
+        LiveShow &live = m_live[showId];
+        live.refreshing = true;
+        live.runningCovers = live.changes;
+        live.lastRefreshMs = QDateTime::currentMSecsSinceEpoch();
+    }
+    Outcome outcome = Outcome::Ok;
+    const SeatFeed::QueryStart start = m_feed.beginQuery();
+    const std::optional<store::SeatStatuses> statuses = m_catalog.seatStatuses(showId);
+    std::optional<QStringList> seatIds;
+    if (!statuses)
+        outcome = m_catalog.show(showId) ? Outcome::Error : Outcome::NotFound;
+    else if (!(seatIds = seatIdsOf(showId)))
+        outcome = Outcome::Error;
+    if (outcome == Outcome::Ok)
+        m_feed.publish(showId, start, *statuses, *seatIds);
+    QMutexLocker lock(&m_mutex);
+    const auto it = m_live.find(showId);
+    if (it != m_live.end()) {
+        it->refreshing = false;
+        if (outcome == Outcome::Ok)
+            it->covered = std::max(it->covered, it->runningCovers);
+        else if (outcome == Outcome::NotFound)
+            m_live.erase(it); // nothing to follow
+    }
+    return outcome;
+}
+
+SeatMapService::Outcome SeatMapService::ensureLive(qint64 showId)
+{
+    if (m_feed.knows(showId))
+        return Outcome::Ok;
+    return refreshLive(showId);
 }
 
 void SeatMapService::invalidate(qint64 showId)
@@ -118,6 +233,7 @@ std::shared_ptr<const SeatMapService::Layout> SeatMapService::loadLayout(qint64 
         QByteArray json = QJsonDocument(object).toJson(QJsonDocument::Compact);
         json.chop(1); // the status and the closing brace are appended per snapshot
         rendered->seatPrefixes.push_back(json + ",\"status\":\"");
+        rendered->seatIds << seat.seatId;
     }
     return rendered;
 }
@@ -132,6 +248,7 @@ SeatMapService::Outcome SeatMapService::refresh(qint64 showId, quint64 generatio
             layout = it->layout;
     }
     Outcome outcome = Outcome::Ok;
+    const SeatFeed::QueryStart start = m_feed.beginQuery();
     const std::optional<store::SeatStatuses> statuses = m_catalog.seatStatuses(showId);
     if (!statuses)
         outcome = m_catalog.show(showId) ? Outcome::Error : Outcome::NotFound;
@@ -142,6 +259,8 @@ SeatMapService::Outcome SeatMapService::refresh(qint64 showId, quint64 generatio
     }
     if (outcome == Outcome::Ok && layout->seatPrefixes.size() != size_t(statuses->codes.size()))
         outcome = Outcome::Error; // seats of a show never change; refuse to splice mismatched data
+    if (outcome == Outcome::Ok)
+        m_feed.publish(showId, start, *statuses, layout->seatIds); // every fresh read feeds the live stream too
 
     if (outcome == Outcome::Ok) {
         // Nothing changed since the snapshot (same version sum, same statuses): keep its body and its compressed

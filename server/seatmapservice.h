@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "seatfeed.h"
 #include "store/catalogrepository.h"
 
 #include <QHash>
@@ -52,12 +53,29 @@ public:
     /** @brief Forget a show's cached layout (after a manager edited prices). */
     void invalidate(qint64 showId);
 
+    /** @brief The live statuses of followed shows: the WebSocket delta stream and refusals from memory. */
+    SeatFeed &feed() { return m_feed; }
+    /**
+     * @brief Someone is trying to hold seats of @p showId: keep its statuses fresh in the feed for a few seconds
+     * (a refresh right after each local change, at least every kLivePollMs otherwise), so that obvious losers
+     * can be refused from memory. Cheap; called on every hold request.
+     */
+    void noteHoldTraffic(qint64 showId);
+    /** @brief Make sure the feed knows @p showId (reads its statuses now if not); NotFound for an unknown show. */
+    Outcome ensureLive(qint64 showId);
+
+    static constexpr int kLiveTickMs = 10;     ///< how often the refresher looks for due live refreshes
+    static constexpr int kLivePollMs = 200;    ///< a followed show is re-read at least this often (other writers)
+    static constexpr int kLiveMinGapMs = 40;   ///< and at most this often, however many local changes arrive
+    static constexpr int kHoldTrafficKeepMs = 5000; ///< followed this long after its last hold request
+
     static QByteArray etagFor(const store::SeatStatuses &statuses);
 
 private:
     struct Layout {
         QByteArray headAfterVersion; ///< `,"currency":..,"layout":..,"seats":[`
         std::vector<QByteArray> seatPrefixes; ///< `{"seat_id":..,...,"status":"`
+        QStringList seatIds; ///< canonical order
     };
     struct Snapshot {
         std::shared_ptr<const Layout> layout;
@@ -73,6 +91,12 @@ private:
     Outcome refresh(qint64 showId, quint64 generation, RenderedSeatMap *out);
     std::shared_ptr<const Layout> loadLayout(qint64 showId);
     void backgroundLoop();
+    /** @brief Read the statuses of @p showId and publish them to the feed (no rendering). */
+    Outcome refreshLive(qint64 showId);
+    /** @brief Shows whose live refresh is due now; called with m_mutex held. */
+    QList<qint64> dueLiveRefreshes(qint64 nowMs);
+    /** @brief The seat ids of a show in canonical order, loaded once. */
+    std::optional<QStringList> seatIdsOf(qint64 showId);
 
     store::CatalogRepository &m_catalog;
     const int m_refreshIntervalMs;
@@ -88,6 +112,17 @@ private:
     };
     std::deque<Job> m_queue; ///< work for the background thread
     bool m_stopping = false;
+    SeatFeed m_feed;
+    struct LiveShow {
+        qint64 lastHoldTrafficMs = 0;
+        qint64 lastRefreshMs = 0;
+        quint64 changes = 0;       ///< markChanged() calls seen while followed
+        quint64 covered = 0;       ///< changes included in the feed's statuses
+        quint64 runningCovers = 0;
+        bool refreshing = false;
+    };
+    QHash<qint64, LiveShow> m_live;
+    QHash<qint64, QStringList> m_seatIds;
     std::unique_ptr<QThread> m_background;
 };
 

@@ -60,6 +60,12 @@ QString ServerConfig::usage()
         "  --event-webhook-secret S    HMAC-SHA256 secret for the X-Signature of event webhooks\n"
         "  --notification-spool DIR    write ticket e-mail/SMS messages for confirmed bookings to DIR\n"
         "  --relay-interval-ms N       how often the outbox relay looks for new events (default 500)\n"
+        "  --fast-refusals on|off      refuse obvious hold losers from memory without the database (default on)\n"
+        "  --max-live-subscribers N    WebSocket seat-map subscribers per process (default 20000, 0 = no limit)\n"
+        "  --rate-limit-token N        requests per second per bearer token, bursts of 2N (default 0 = off)\n"
+        "  --rate-limit-address N      requests per second per client address, bursts of 2N (default 0 = off)\n"
+        "  --max-connections N         open connections per process (default 10000, 0 = no limit)\n"
+        "  --max-connections-per-address N  open connections per client address (default 0 = no limit)\n"
         "  --config FILE               read 'option = value' lines (same names, without the dashes)\n"
         "Environment: MARQUEE_DATABASE_URL, MARQUEE_LISTEN, MARQUEE_DATA_DIR, MARQUEE_PAYMENT_PROVIDER_URL,\n"
         "MARQUEE_PAYMENT_WEBHOOK_SECRET.\n")
@@ -183,6 +189,27 @@ std::optional<ServerConfig> ServerConfig::fromArguments(const QStringList &input
                 return std::nullopt;
         } else if (option == QLatin1String("--waiting-room-threshold")) {
             if (!intValue(option, value, 0, 1000000, &config.waitingRoomThreshold))
+                return std::nullopt;
+        } else if (option == QLatin1String("--fast-refusals")) {
+            if (value != QLatin1String("on") && value != QLatin1String("off")) {
+                *error = QStringLiteral("--fast-refusals is on or off, got %1").arg(value);
+                return std::nullopt;
+            }
+            config.fastRefusals = value == QLatin1String("on");
+        } else if (option == QLatin1String("--max-live-subscribers")) {
+            if (!intValue(option, value, 0, 10000000, &config.maxLiveSubscribers))
+                return std::nullopt;
+        } else if (option == QLatin1String("--rate-limit-token")) {
+            if (!intValue(option, value, 0, 1000000, &config.rateLimitPerToken))
+                return std::nullopt;
+        } else if (option == QLatin1String("--rate-limit-address")) {
+            if (!intValue(option, value, 0, 1000000, &config.rateLimitPerAddress))
+                return std::nullopt;
+        } else if (option == QLatin1String("--max-connections")) {
+            if (!intValue(option, value, 0, 10000000, &config.maxConnections))
+                return std::nullopt;
+        } else if (option == QLatin1String("--max-connections-per-address")) {
+            if (!intValue(option, value, 0, 10000000, &config.maxConnectionsPerAddress))
                 return std::nullopt;
         } else if (option == QLatin1String("--reconciler-interval-ms")) {
             if (!intValue(option, value, 0, 3600000, &config.reconcilerIntervalMs))

@@ -20,6 +20,15 @@ struct ServerConfig {
     int holdTtlSeconds = 8 * 60;
     int maxSeatsPerHold = 10;
     qint64 maxBodyBytes = 64 * 1024;
+    /** @brief Refuse obvious losers of a hold race from the in-memory seat statuses (HoldFastPath). */
+    bool fastRefusals = true;
+    int fastRefusalMaxAgeMs = 1000; ///< statuses older than this are not trusted for a refusal
+    int maxLiveSubscribers = 20000; ///< WebSocket seat-map subscribers per process; 0: no limit
+    /** @brief Protection (issue 6 §5), all answered without the database. 0 switches a limit off. */
+    int rateLimitPerToken = 0;    ///< requests per second per bearer token (burst: twice that); 429 + Retry-After
+    int rateLimitPerAddress = 0;  ///< requests per second per client address (burst: twice that)
+    int maxConnections = 10000;   ///< open HTTP/WebSocket connections per process; more are closed at once
+    int maxConnectionsPerAddress = 0; ///< open connections per client address
     int sessionTtlSeconds = 12 * 60 * 60;
     int reaperIntervalMs = 1000;
     /** @brief Outbox relay: webhook subscribers (each gets every event, signed with eventWebhookSecret). */

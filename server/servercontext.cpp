@@ -12,12 +12,16 @@ ServerContext::ServerContext(ServerConfig config_, store::DatabaseConfig databas
     , tickets(database)
     , events(database)
     , seatMaps(catalog)
+    , holdFastPath(seatMaps, holds, config.fastRefusals, config.fastRefusalMaxAgeMs)
     , orders(database)
     , payments(database)
     , bookings(database, tickets)
     , orderService(config.payments, orders, payments, bookings)
     , waitingRooms(database)
     , waitingRoom(waitingRooms, database, config.waitingRoomTickMs, config.waitingRoomThreshold)
+    , tokenRateLimiter(config.rateLimitPerToken)
+    , addressRateLimiter(config.rateLimitPerAddress)
+    , connections(config.maxConnections, config.maxConnectionsPerAddress)
 {
 }
 

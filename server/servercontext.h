@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "holdfastpath.h"
+#include "http/connectionlimiter.h"
+#include "http/ratelimiter.h"
 #include "payments/orderservice.h"
 #include "seatmapservice.h"
 #include "serverconfig.h"
@@ -33,12 +36,17 @@ struct ServerContext {
     store::TicketRepository tickets;
     store::EventRepository events;
     SeatMapService seatMaps;
+    HoldFastPath holdFastPath;
     store::OrderRepository orders;
     store::PaymentRepository payments;
     store::BookingRepository bookings;
     payments::OrderService orderService;
     store::WaitingRoomRepository waitingRooms;
     WaitingRoomService waitingRoom;
+    /** @brief Protection (issue 6 §5), shared by every worker thread; all decided without the database. */
+    http::RateLimiter tokenRateLimiter;
+    http::RateLimiter addressRateLimiter;
+    http::ConnectionLimiter connections;
 };
 
 } // namespace marquee

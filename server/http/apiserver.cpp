@@ -3,6 +3,7 @@
 
 #include "servercontext.h"
 
+#include <QDateTime>
 #include <QElapsedTimer>
 #include <QHttpServerResponder>
 #include <QLoggingCategory>
@@ -16,11 +17,34 @@ ApiServer::ApiServer(const Router &router, ServerContext &context, QObject *pare
     : QAbstractHttpServer(parent)
     , m_router(router)
     , m_context(context)
+    , m_live(new LiveHub(context, this))
 {
+    // Every request with `Upgrade: websocket` completes its handshake inside QAbstractHttpServer and arrives
+    // here; LiveHub checks the path, the token and the show, and closes with an error otherwise.
+    connect(this, &QAbstractHttpServer::newWebSocketConnection, this, [this] {
+        while (hasPendingWebSocketConnections())
+            m_live->accept(nextPendingWebSocketConnection());
+    });
 }
 
 HttpResponse ApiServer::dispatch(const QHttpServerRequest &request)
 {
+    // Rate limits first: a flood is turned away before routing, parsing or any database work.
+    if (m_context.addressRateLimiter.enabled() || m_context.tokenRateLimiter.enabled()) {
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        std::optional<int> retryAfter = m_context.addressRateLimiter.admit(request.remoteAddress().toString().toLatin1(), now);
+        if (!retryAfter && m_context.tokenRateLimiter.enabled()) {
+            QByteArray authorization;
+            for (const auto &[name, value] : request.headers()) {
+                if (name.compare("Authorization", Qt::CaseInsensitive) == 0)
+                    authorization = value;
+            }
+            if (authorization.startsWith("Bearer "))
+                retryAfter = m_context.tokenRateLimiter.admit(authorization.mid(7).trimmed(), now);
+        }
+        if (retryAfter)
+            return HttpResponse::error(ApiError::tooManyRequests(*retryAfter));
+    }
     const Router::Match match = m_router.match(request.method(), request.url().path());
     if (!match.route) {
         if (match.pathKnown)
@@ -48,6 +72,12 @@ HttpResponse ApiServer::dispatch(const QHttpServerRequest &request)
 
 bool ApiServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *socket)
 {
+    // Qt 6.4 asks this function first about a WebSocket upgrade and completes the handshake only when it returns
+    // true having written nothing; LiveHub then checks the path, the token and the show on the open socket.
+    for (const auto &[name, value] : request.headers()) {
+        if (name.compare("Upgrade", Qt::CaseInsensitive) == 0 && value.compare("websocket", Qt::CaseInsensitive) == 0)
+            return true;
+    }
     QElapsedTimer timer;
     timer.start();
     const HttpResponse response = dispatch(request);

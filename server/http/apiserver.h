@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "livehub.h"
 #include "router.h"
 
 #include <QAbstractHttpServer>
@@ -31,6 +32,7 @@ protected:
 private:
     const Router &m_router;
     ServerContext &m_context;
+    LiveHub *m_live; ///< this thread's WebSocket subscribers (a child)
 };
 
 } // namespace marquee::http

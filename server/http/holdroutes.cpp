@@ -51,6 +51,12 @@ void registerHoldRoutes(Router &router, ServerContext &context)
         AdmissionPass admission = context.waitingRoom.admitHold(*showId, request.caller(), request.header("Admission-Token"));
         if (admission.refusal())
             return HttpResponse::error(*admission.refusal());
+        // Obvious losers are refused from memory; everything else (and every yes) is PostgreSQL's decision.
+        if (const auto answer = context.holdFastPath.decide(*showId, request.caller().owner(), QString::fromUtf8(key), fingerprint, seats)) {
+            admission.finish(answer->status, answer->body);
+            return HttpResponse::rawJson(answer->status, answer->body);
+        }
+        context.holdFastPath.rememberKey(request.caller().owner(), QString::fromUtf8(key));
         const store::HoldOutcome outcome = context.holds.placeHold(request.caller().owner(), QString::fromUtf8(key), fingerprint, *showId,
                                                                    seats, context.config.holdTtlSeconds);
         if (!outcome.ok)

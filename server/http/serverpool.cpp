@@ -2,6 +2,7 @@
 #include "serverpool.h"
 
 #include "apiserver.h"
+#include "connectionlimiter.h"
 #include "servercontext.h"
 
 #include <QEventLoop>
@@ -97,7 +98,7 @@ bool ServerPool::start(const QHostAddress &address, quint16 port, int threads)
         std::unique_ptr<QThread> thread(QThread::create([this, fd, ready, i] {
             QThread::currentThread()->setObjectName(QStringLiteral("http-%1").arg(i));
             ApiServer server(m_router, m_context);
-            QTcpServer *tcp = new QTcpServer(&server);
+            QTcpServer *tcp = new LimitedTcpServer(m_context.connections, &server);
             if (!tcp->setSocketDescriptor(fd))
                 qCCritical(lcHttp) << "cannot adopt listening socket:" << tcp->errorString();
             tcp->setMaxPendingConnections(4096);

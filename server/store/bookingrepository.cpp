@@ -148,6 +148,7 @@ CancelOutcome BookingRepository::cancel(const QString &bookingId, const Principa
 {
     const QString actor = principal.owner();
     CancelOutcome out;
+    const SeatFreeing::Scope freeing(m_database.seatFreeing()); // outlives the transaction: see SeatFreeing
     if (QUuid::fromString(bookingId).isNull() || bookingId.size() != 36) {
         out.kind = CancelOutcome::Kind::NotFound;
         return out;

@@ -194,8 +194,13 @@ std::optional<SeatStatuses> CatalogRepository::seatStatuses(qint64 showId)
     // (every write bumps a row version, so the sum only grows).
     QSqlQuery *statement = m_database.prepared(QStringLiteral(
         "SELECT string_agg(CASE WHEN status = 'held' AND hold_expires_at <= now() THEN 'a' "
-        "                       ELSE left(status::text, 1) END, '' ORDER BY seat_id), sum(version) "
-        "  FROM show_seats WHERE show_id = ?"));
+        "                       ELSE left(status::text, 1) END, '' ORDER BY seat_id), sum(version), "
+        // For refusals from memory (SeatFeed): how long the held seats and the sales window stay as they are.
+        "       extract(epoch FROM min(hold_expires_at) FILTER (WHERE status = 'held' AND hold_expires_at > now()) - now()) * 1000, "
+        "       (SELECT extract(epoch FROM least(s.starts_at, s.sales_close_at) - now()) * 1000 FROM shows s "
+        "         WHERE s.show_id = show_seats.show_id AND now() >= s.sales_open_at AND now() < s.starts_at "
+        "           AND now() <= s.sales_close_at) "
+        "  FROM show_seats WHERE show_id = ? GROUP BY show_id"));
     if (!statement)
         return std::nullopt;
     QSqlQuery &query = *statement;
@@ -209,6 +214,10 @@ std::optional<SeatStatuses> CatalogRepository::seatStatuses(qint64 showId)
         return std::nullopt;
     }
     SeatStatuses statuses{query.value(0).toString().toLatin1(), query.value(1).toLongLong()};
+    if (!query.value(2).isNull())
+        statuses.firstLapseInMs = qint64(query.value(2).toDouble());
+    if (!query.value(3).isNull())
+        statuses.salesOpenForMs = qint64(query.value(3).toDouble());
     query.finish();
     return statuses;
 }

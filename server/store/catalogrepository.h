@@ -35,6 +35,10 @@ struct ShowLayout {
 struct SeatStatuses {
     QByteArray codes;
     qint64 version = 0;
+    /** @brief Milliseconds (database clock) until the first held seat lapses; -1 when no seat is held. */
+    qint64 firstLapseInMs = -1;
+    /** @brief Milliseconds until sales close (or the show starts); -1 when sales are not open now. */
+    qint64 salesOpenForMs = -1;
 };
 
 /** @brief Read-only catalog queries: cities, movies, shows and seat maps. */

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "databaseconfig.h"
+#include "seatfreeing.h"
 
 #include <QSqlDatabase>
 #include <QSqlError>
@@ -40,11 +41,14 @@ public:
     QSqlQuery *prepared(const QString &sql) const;
     /** @brief Drop this thread's connection after a connection-level error so the next call reconnects. */
     void resetAfterError(const QSqlError &error) const;
+    /** @brief The seat-freeing writes of this process (see SeatFreeing); shared by every repository. */
+    SeatFreeing &seatFreeing() const { return m_seatFreeing; }
 
 private:
     QString connectionName() const;
     DatabaseConfig m_config;
     QString m_prefix;
+    mutable SeatFreeing m_seatFreeing;
 };
 
 /**

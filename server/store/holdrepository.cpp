@@ -41,6 +41,7 @@ HoldRepository::Release HoldRepository::releaseHold(const QString &owner, const 
 {
     if (QUuid::fromString(holdId).isNull())
         return {true, false, 0};
+    const SeatFreeing::Scope freeing(m_database.seatFreeing());
     QSqlQuery query(m_database.connection());
     if (!prepareQuery(query, QStringLiteral("SELECT mq_release_hold(?, ?::uuid)")))
         return {};
@@ -90,6 +91,41 @@ std::optional<QJsonObject> HoldRepository::hold(const QString &owner, const QStr
                        {QStringLiteral("expires_at"), query.value(3).toString()},
                        {QStringLiteral("created_at"), query.value(6).toString()},
                        {QStringLiteral("state"), state}};
+}
+
+bool HoldRepository::storeAnswers(const std::vector<StoredAnswer> &answers)
+{
+    if (answers.empty())
+        return true;
+    QStringList owners, keys, hashes, statuses, bodies;
+    for (const StoredAnswer &answer : answers) {
+        owners << answer.owner;
+        keys << answer.idempotencyKey;
+        hashes << QString::fromLatin1(answer.requestHash);
+        statuses << QString::number(answer.status);
+        bodies << QString::fromUtf8(answer.body);
+    }
+    // One statement, one transaction: the whole batch shares one commit. DO NOTHING: if the key reached
+    // mq_place_hold meanwhile, its record is the truth.
+    QSqlQuery *statement = m_database.prepared(QStringLiteral(
+        "INSERT INTO idempotency_keys (owner, key, request_hash, response_status, response_body, expires_at) "
+        "SELECT o, k, h, s::integer, b::jsonb, now() + interval '24 hours' "
+        "  FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[]) AS a(o, k, h, s, b) "
+        "ON CONFLICT (owner, key) DO NOTHING"));
+    if (!statement)
+        return false;
+    QSqlQuery &query = *statement;
+    query.addBindValue(toPgTextArray(owners));
+    query.addBindValue(toPgTextArray(keys));
+    query.addBindValue(toPgTextArray(hashes));
+    query.addBindValue(toPgTextArray(statuses));
+    query.addBindValue(toPgTextArray(bodies));
+    if (!execQuery(query, "store answers")) {
+        m_database.resetAfterError(query.lastError());
+        return false;
+    }
+    query.finish();
+    return true;
 }
 
 int HoldRepository::reapExpired(int batch)

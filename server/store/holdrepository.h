@@ -5,6 +5,7 @@
 
 #include <QJsonObject>
 #include <optional>
+#include <vector>
 
 namespace marquee::store {
 
@@ -23,6 +24,7 @@ class HoldRepository
 {
 public:
     explicit HoldRepository(const Database &database);
+    const Database &database() const { return m_database; }
 
     /**
      * @brief Try to hold @p seatIds of @p showId for @p owner for @p ttlSeconds.
@@ -44,6 +46,19 @@ public:
      * active, expired, released or converted. std::nullopt when unknown or not the owner's (or on error, see @p ok).
      */
     std::optional<QJsonObject> hold(const QString &owner, const QString &holdId, bool *ok);
+    /** @brief An answer to remember under an Idempotency-Key without placing a hold (a refusal made from memory). */
+    struct StoredAnswer {
+        QString owner;
+        QString idempotencyKey;
+        QByteArray requestHash;
+        int status = 409;
+        QByteArray body;
+    };
+    /**
+     * @brief Store @p answers as idempotency records in one transaction (group commit: one WAL flush for the
+     * batch). A key that is already stored keeps its record. False on a database error (nothing stored).
+     */
+    bool storeAnswers(const std::vector<StoredAnswer> &answers);
     /** @brief Free the seats of expired holds, at most @p batch seats; -1 on error. */
     int reapExpired(int batch);
 

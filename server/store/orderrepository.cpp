@@ -374,6 +374,7 @@ bool OrderRepository::endWithoutBooking(const QString &orderId, OrderState from,
                                         bool releaseSeats)
 {
     *dbError = true;
+    const SeatFreeing::Scope freeing(m_database.seatFreeing()); // outlives the transaction: see SeatFreeing
     QSqlDatabase db = m_database.connection();
     Transaction tx(db);
     if (!tx.isActive())
@@ -415,6 +416,7 @@ bool OrderRepository::endWithoutBooking(const QString &orderId, OrderState from,
 bool OrderRepository::markHoldLost(const QString &orderId, const QJsonObject &resultBody, bool *dbError)
 {
     *dbError = true;
+    const SeatFreeing::Scope freeing(m_database.seatFreeing());
     QSqlDatabase db = m_database.connection();
     Transaction tx(db);
     if (!tx.isActive())

@@ -74,13 +74,31 @@ QStringList sorted(QStringList list)
     return list;
 }
 
-} // namespace
 
-TEST(Concurrency, OverlappingHoldsNeverShareASeat)
+/** @brief How a fight is run (see fightOverOverlappingHolds). */
+struct Fight {
+    int holdTtlSeconds = 1;
+    int releaseOneIn = 3; ///< one in this many granted holds is given back early
+    /**
+     * @brief Another writer (as a second server instance would) releases holds behind this server's back, so its
+     * in-memory statuses go stale without its knowing; a refusal may then name a seat freed up to
+     * staleAllowanceMs before the request was sent — the documented bound of refusals from memory.
+     */
+    bool releasesBehindTheServersBack = false;
+    qint64 staleAllowanceMs = 0;
+};
+
+/**
+ * @brief Many clients fight over overlapping holds; then the checker proves from the server's own records that no
+ * seat was in two live holds, every 200 is a stored hold with its seats, and every 409 named only seats that were
+ * taken while the request was in flight (or, with @p fight.staleAllowanceMs, shortly before). Returns the server's
+ * count of refusals made from memory.
+ */
+quint64 fightOverOverlappingHolds(const Fight &fight)
 {
     TestServer::Options options;
     options.threads = 4;
-    options.holdTtlSeconds = 1;     // holds lapse during the run, so claims of expired holds race with the reaper
+    options.holdTtlSeconds = fight.holdTtlSeconds; // holds lapse during the run, so claims of expired holds race with the reaper
     options.reaperIntervalMs = 150; // and the reaper sweeps concurrently
     TestServer server(options);
     constexpr int kRows = 3;
@@ -138,8 +156,8 @@ TEST(Concurrency, OverlappingHoldsNeverShareASeat)
                     ++grantedSoFar;
                     attempt.holdId = body.value(QStringLiteral("hold_id")).toString();
                     attempt.grantedSeats = stringList(body.value(QStringLiteral("seat_ids")));
-                    // A third of the holds are given back early; the rest lapse after their TTL.
-                    if (random() % 3 == 0) {
+                    // Some holds are given back early (a third by default); the rest lapse after their TTL.
+                    if (random() % unsigned(fight.releaseOneIn) == 0) {
                         if (random() % 2)
                             QThread::msleep(random() % 200);
                         attempt.releaseStatus = client.del("/api/v1/holds/" + attempt.holdId.toLatin1()).status;
@@ -153,12 +171,32 @@ TEST(Concurrency, OverlappingHoldsNeverShareASeat)
             }
         });
     }
+    std::atomic<bool> fighting{true};
+    std::thread otherWriter;
+    if (fight.releasesBehindTheServersBack) {
+        otherWriter = std::thread([&] {
+            const store::Database other(server.databaseConfig());
+            std::mt19937 random(99u);
+            while (fighting.load()) {
+                // mq_release_hold is what the release route runs, here on a connection the server knows nothing of.
+                QSqlQuery release(other.connection());
+                release.exec(QStringLiteral("SELECT mq_release_hold(h.owner, h.hold_id) FROM holds h WHERE h.show_id = %1 "
+                                            "AND h.released_at IS NULL AND h.expires_at > now() ORDER BY random() LIMIT 1")
+                                 .arg(showId));
+                QThread::msleep(20 + random() % 60);
+            }
+            other.closeThreadConnection();
+        });
+    }
     go = true;
     for (auto &thread : threads)
         thread.join();
+    fighting = false;
+    if (otherWriter.joinable())
+        otherWriter.join();
 
     // Let the last holds lapse so that every live interval in the table is closed.
-    QThread::msleep(1200);
+    QThread::msleep(fight.holdTtlSeconds * 1000 + 200);
     const std::vector<HoldRow> holds = loadHolds(server, showId);
     QHash<QString, const HoldRow *> holdById;
     QHash<QString, std::vector<const HoldRow *>> holdsBySeat;
@@ -189,7 +227,8 @@ TEST(Concurrency, OverlappingHoldsNeverShareASeat)
     // The run must really have been a fight: successes, refusals, releases and lapses all happened.
     EXPECT_GE(ok, 50);
     EXPECT_GE(conflicts, 50);
-    EXPECT_GE(released, 5);
+    if (fight.releaseOneIn <= 10)
+        EXPECT_GE(released, 5);
     EXPECT_EQ(qsizetype(holds.size()), ok) << "every 200 and only a 200 creates a hold";
     std::printf("[          ] %d holds granted (%d released early), %d refused with 409\n", ok, released, conflicts);
 
@@ -234,7 +273,7 @@ TEST(Concurrency, OverlappingHoldsNeverShareASeat)
                     }
                     const auto &candidates = holdsBySeat.value(seat);
                     const bool taken = std::any_of(candidates.begin(), candidates.end(), [&](const HoldRow *hold) {
-                        return hold->createdUs <= attempt.receiveUs && hold->endUs() > attempt.sendUs;
+                        return hold->createdUs <= attempt.receiveUs && hold->endUs() > attempt.sendUs - fight.staleAllowanceMs * 1000;
                     });
                     if (!taken) {
                         good = false;
@@ -257,6 +296,42 @@ TEST(Concurrency, OverlappingHoldsNeverShareASeat)
                                   .arg(showId))
                   .toInt(),
               0);
+
+    // No seat stays refused: once the statuses in memory are older than their bound, every seat that PostgreSQL
+    // says is free can be held (a stale snapshot may only delay a hold, never block a free seat for good).
+    QThread::msleep(qMax<qint64>(fight.staleAllowanceMs, 1000) + 300);
+    const QStringList freeSeats = server.scalar(QStringLiteral("SELECT string_agg(seat_id, ',' ORDER BY seat_id) FROM show_seats WHERE show_id = %1 "
+                                                               "AND (status = 'available' OR (status = 'held' AND hold_expires_at <= now()))")
+                                                    .arg(showId))
+                                      .toString()
+                                      .split(QLatin1Char(','), Qt::SkipEmptyParts);
+    EXPECT_FALSE(freeSeats.isEmpty());
+    auto last = server.client(server.deviceToken());
+    const HttpResult claimAll = last->post(holdPath(showId), seatsBody(freeSeats.mid(0, 10)));
+    EXPECT_EQ(claimAll.status, 200) << claimAll.body.constData();
+    return server.context().holdFastPath.refusals();
+}
+
+} // namespace
+
+TEST(Concurrency, OverlappingHoldsNeverShareASeat)
+{
+    const quint64 fromMemory = fightOverOverlappingHolds(Fight{});
+    std::printf("[          ] %llu refusals from memory\n", static_cast<unsigned long long>(fromMemory));
+}
+
+// Issue 6 §2: the same fight, tuned so that the refusals from memory really happen (longer holds, fewer releases),
+// while another writer frees seats behind the server's back so that its statuses go stale.
+TEST(Concurrency, RefusalsFromMemoryNeverGrantTwiceNorBlockAFreeSeat)
+{
+    Fight fight;
+    fight.holdTtlSeconds = 3;
+    fight.releaseOneIn = 12;
+    fight.releasesBehindTheServersBack = true;
+    fight.staleAllowanceMs = 1000 + 500; // fastRefusalMaxAgeMs plus the time its refresh query may take
+    const quint64 fromMemory = fightOverOverlappingHolds(fight);
+    std::printf("[          ] %llu refusals from memory\n", static_cast<unsigned long long>(fromMemory));
+    EXPECT_GT(fromMemory, 0u) << "the fast path was never taken: this test proved nothing about it";
 }
 
 TEST(Concurrency, ReversedSeatOrdersNeverDeadlock)

@@ -35,6 +35,8 @@ TestServer::TestServer(const Options &options)
     config.payments.cancelCutoffSeconds = options.cancelCutoffSeconds;
     config.payments.providerTimeoutMs = 5000;
     config.reconcilerIntervalMs = options.reconcilerIntervalMs;
+    if (options.configure)
+        options.configure(config);
     m_server = std::make_unique<MarqueeServer>(config);
     if (!m_server->start()) {
         std::fprintf(stderr, "test server did not start: %s\n", qPrintable(m_server->errorString()));

@@ -6,6 +6,7 @@
 #include "servercontext.h"
 
 #include <QDateTime>
+#include <functional>
 #include <memory>
 
 namespace marquee::test {
@@ -31,6 +32,8 @@ public:
         int reconcilerIntervalMs = 0;       ///< 0: no reconciler thread (tests call reconcileOnce() themselves)
         int reconcileMinAgeSeconds = 0;
         int cancelCutoffSeconds = 2 * 3600;
+        /** @brief Any other setting (limits, fast refusals, ...), applied last. */
+        std::function<void(ServerConfig &)> configure;
     };
     TestServer();
     explicit TestServer(const Options &options);

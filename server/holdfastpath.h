@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "store/holdrepository.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QMutex>
+#include <QSet>
+#include <QStringList>
+#include <QThread>
+#include <QWaitCondition>
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace marquee {
+
+class SeatMapService;
+
+/**
+ * @brief Refuses obvious losers of a hold race from memory, before PostgreSQL is asked (issue 6 §2).
+ *
+ * Only a refusal is ever decided here; a yes always comes from mq_place_hold's conditional UPDATE. A refusal
+ * needs the SeatFeed to prove the seats taken (see SeatFeed::certainlyTaken for the staleness bounds).
+ *
+ * Idempotency-Key semantics stay those of mq_place_hold: a refusal under a key is that key's answer. It is kept
+ * in memory (a retry gets it again, a reuse with another request gets 422) and written to idempotency_keys by a
+ * background thread in batches, one transaction per batch (group commit) — the request does not wait for it.
+ * A request whose key already went to the database is never answered here: its stored answer wins.
+ */
+class HoldFastPath
+{
+public:
+    HoldFastPath(SeatMapService &seatMaps, store::HoldRepository &holds, bool enabled, int maxSnapshotAgeMs);
+    ~HoldFastPath();
+
+    /** @brief An answer given without the database. */
+    struct Answer {
+        int status = 409;
+        QByteArray body;
+    };
+    /**
+     * @brief The answer when the hold can be refused (or its key replayed) without the database; nothing when
+     * PostgreSQL must decide. Also keeps the show's statuses fresh while it sees traffic.
+     */
+    std::optional<Answer> decide(qint64 showId, const QString &owner, const QString &idempotencyKey, const QByteArray &requestHash,
+                                 const QStringList &seatIds);
+    /** @brief A request with this key is about to reach the database: its retries must too. */
+    void rememberKey(const QString &owner, const QString &idempotencyKey);
+
+    bool enabled() const { return m_enabled; }
+    /** @brief Holds refused from memory so far (for benchmarks and logs). */
+    quint64 refusals() const { return m_refusals.load(); }
+    /** @brief Block until every refusal answered so far is stored (tests). False after @p timeoutMs. */
+    bool flush(int timeoutMs = 10000);
+
+    /** @brief Keys remembered per generation; two generations are kept, so at least this many recent keys. */
+    static constexpr int kKeysPerGeneration = 200000;
+    /** @brief Refusals waiting to be stored at most; beyond, keyed requests go to the database again. */
+    static constexpr int kMaxUnstored = 50000;
+    static constexpr int kBatchMs = 5;
+
+private:
+    bool keySeenLocked(const QByteArray &digest) const;
+    void rememberLocked(const QByteArray &digest);
+    static QByteArray keyDigest(const QString &owner, const QString &idempotencyKey);
+    void journalLoop();
+
+    SeatMapService &m_seatMaps;
+    store::HoldRepository &m_holds;
+    const bool m_enabled;
+    const int m_maxSnapshotAgeMs;
+    mutable QMutex m_mutex;
+    QWaitCondition m_wake;
+    QWaitCondition m_stored;
+    QSet<QByteArray> m_keys;
+    QSet<QByteArray> m_olderKeys;
+    /** @brief Refusals answered under a key, by key digest, until stored. */
+    QHash<QByteArray, store::HoldRepository::StoredAnswer> m_unstored;
+    std::vector<QByteArray> m_queue; ///< digests of m_unstored in answer order
+    bool m_stopping = false;
+    bool m_writing = false;
+    std::atomic<quint64> m_refusals{0};
+    std::unique_ptr<QThread> m_journal;
+};
+
+} // namespace marquee

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "seatfeed.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRandomGenerator>
+#include <algorithm>
+
+namespace marquee {
+
+namespace {
+// Deadlines from the database clock are shortened by this much: the local clock read before the query may run
+// a little behind the database's now(), and a refusal is only allowed while certainly inside them.
+constexpr qint64 kClockMarginMs = 250;
+
+QString statusName(char code)
+{
+    return code == 'h' ? QStringLiteral("held") : code == 'b' ? QStringLiteral("booked") : QStringLiteral("available");
+}
+
+QByteArray randomEpoch()
+{
+    return QByteArray::number(QRandomGenerator::global()->generate64() & 0xffffffffffffULL, 16);
+}
+} // namespace
+
+SeatFeed::SeatFeed(const store::SeatFreeing &freeing)
+    : m_freeing(freeing)
+    , m_epoch(randomEpoch())
+{
+}
+
+SeatFeed::QueryStart SeatFeed::beginQuery()
+{
+    QueryStart start;
+    start.freesCompleted = m_freeing.completed(); // before the query: a free completing later is not covered
+    start.localMs = QDateTime::currentMSecsSinceEpoch();
+    QMutexLocker lock(&m_mutex);
+    start.sequence = ++m_sequence;
+    return start;
+}
+
+void SeatFeed::publish(qint64 showId, const QueryStart &start, const store::SeatStatuses &statuses, const QStringList &seatIds)
+{
+    if (seatIds.size() != statuses.codes.size())
+        return; // seats of a show never change; refuse mismatched data
+    std::vector<Listener> notify;
+    QByteArray message;
+    qint64 version = 0;
+    {
+        QMutexLocker lock(&m_mutex);
+        Show &show = m_shows[showId];
+        if (start.sequence <= show.sequence)
+            return; // a refresh that began later has been published already
+        show.sequence = start.sequence;
+        show.fetchedAtMs = start.localMs;
+        show.freesCompleted = start.freesCompleted;
+        show.heldStableUntilMs = statuses.firstLapseInMs < 0 ? std::numeric_limits<qint64>::max()
+                                                             : start.localMs + statuses.firstLapseInMs - kClockMarginMs;
+        show.salesOpenUntilMs = statuses.salesOpenForMs < 0 ? 0 : start.localMs + statuses.salesOpenForMs - kClockMarginMs;
+        if (show.codes.isEmpty() || show.codes.size() != statuses.codes.size()) {
+            show.codes = statuses.codes;
+            show.seatIds = seatIds;
+            show.indexOf.clear();
+            show.indexOf.reserve(seatIds.size());
+            for (int i = 0; i < seatIds.size(); ++i)
+                show.indexOf.insert(seatIds[i], i);
+            show.version = 1;
+            show.recent.clear();
+            return;
+        }
+        QJsonArray changes;
+        for (qsizetype i = 0; i < statuses.codes.size(); ++i) {
+            if (statuses.codes[i] != show.codes[i])
+                changes.append(QJsonObject{{QStringLiteral("seat_id"), show.seatIds[i]}, {QStringLiteral("status"), statusName(statuses.codes[i])}});
+        }
+        if (changes.isEmpty())
+            return;
+        show.codes = statuses.codes;
+        version = ++show.version;
+        message = QJsonDocument(QJsonObject{{QStringLiteral("type"), QStringLiteral("delta")},
+                                            {QStringLiteral("show_id"), showId},
+                                            {QStringLiteral("version"), version},
+                                            {QStringLiteral("changes"), changes}})
+                      .toJson(QJsonDocument::Compact);
+        show.recent.emplace_back(version, message);
+        while (show.recent.size() > size_t(kKeptDeltas))
+            show.recent.pop_front();
+        for (auto it = show.subscribers.constBegin(); it != show.subscribers.constEnd(); ++it) {
+            const auto listener = m_listeners.constFind(it.key());
+            if (listener != m_listeners.constEnd())
+                notify.push_back(*listener);
+        }
+    }
+    // Outside the lock: listeners only queue the message to their own threads.
+    for (const Listener &listener : notify)
+        listener(showId, version, message);
+}
+
+bool SeatFeed::knows(qint64 showId) const
+{
+    QMutexLocker lock(&m_mutex);
+    const auto it = m_shows.constFind(showId);
+    return it != m_shows.constEnd() && !it->codes.isEmpty();
+}
+
+qint64 SeatFeed::ageMs(qint64 showId) const
+{
+    QMutexLocker lock(&m_mutex);
+    const auto it = m_shows.constFind(showId);
+    if (it == m_shows.constEnd() || it->codes.isEmpty())
+        return -1;
+    return QDateTime::currentMSecsSinceEpoch() - it->fetchedAtMs;
+}
+
+std::optional<QStringList> SeatFeed::certainlyTaken(qint64 showId, const QStringList &seatIds, qint64 maxAgeMs) const
+{
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    QMutexLocker lock(&m_mutex);
+    const auto it = m_shows.constFind(showId);
+    if (it == m_shows.constEnd() || it->codes.isEmpty())
+        return std::nullopt;
+    const Show &show = *it;
+    if (now - show.fetchedAtMs > maxAgeMs || now >= show.salesOpenUntilMs || !m_freeing.quietSince(show.freesCompleted))
+        return std::nullopt;
+    QStringList taken;
+    for (const QString &seatId : seatIds) {
+        const auto index = show.indexOf.constFind(seatId);
+        if (index == show.indexOf.constEnd())
+            return std::nullopt; // an unknown seat is a 400, which PostgreSQL reports
+        const char code = show.codes[*index];
+        if (code == 'b' || (code == 'h' && now < show.heldStableUntilMs))
+            taken << seatId;
+    }
+    if (taken.isEmpty())
+        return std::nullopt;
+    std::sort(taken.begin(), taken.end(), [](const QString &a, const QString &b) { return a.toUtf8() < b.toUtf8(); });
+    return taken;
+}
+
+QByteArray SeatFeed::snapshotMessage(qint64 showId, const Show &show) const
+{
+    // Built by hand: the status string of a 40,000-seat show is 40,000 letters, no escaping needed.
+    return "{\"type\":\"snapshot\",\"show_id\":" + QByteArray::number(showId) + ",\"epoch\":\"" + m_epoch
+        + "\",\"version\":" + QByteArray::number(show.version) + ",\"seat_count\":" + QByteArray::number(show.codes.size())
+        + ",\"statuses\":\"" + show.codes + "\"}";
+}
+
+SeatFeed::Start SeatFeed::subscribe(int listener, qint64 showId, qint64 sinceVersion, const QByteArray &epoch)
+{
+    Start start;
+    QMutexLocker lock(&m_mutex);
+    const auto it = m_shows.find(showId);
+    if (it == m_shows.end() || it->codes.isEmpty())
+        return start; // Unknown
+    Show &show = *it;
+    start.version = show.version;
+    if (sinceVersion >= 0 && epoch == m_epoch) {
+        if (sinceVersion > show.version) {
+            start.kind = Start::Kind::FutureVersion;
+            return start;
+        }
+        const qint64 oldestKept = show.recent.empty() ? show.version + 1 : show.recent.front().first;
+        if (sinceVersion == show.version || sinceVersion + 1 >= oldestKept) {
+            start.kind = Start::Kind::Resumed;
+            start.messages.push_back("{\"type\":\"resumed\",\"show_id\":" + QByteArray::number(showId) + ",\"epoch\":\"" + m_epoch
+                                     + "\",\"from_version\":" + QByteArray::number(sinceVersion)
+                                     + ",\"version\":" + QByteArray::number(show.version) + "}");
+            for (const auto &[version, message] : show.recent) {
+                if (version > sinceVersion)
+                    start.messages.push_back(message);
+            }
+        }
+    }
+    if (start.kind != Start::Kind::Resumed) {
+        start.kind = Start::Kind::Snapshot;
+        start.messages.push_back(snapshotMessage(showId, show));
+    }
+    ++show.subscribers[listener];
+    return start;
+}
+
+void SeatFeed::unsubscribe(int listener, qint64 showId)
+{
+    QMutexLocker lock(&m_mutex);
+    const auto it = m_shows.find(showId);
+    if (it == m_shows.end())
+        return;
+    const auto count = it->subscribers.find(listener);
+    if (count != it->subscribers.end() && --*count <= 0)
+        it->subscribers.erase(count);
+}
+
+int SeatFeed::addListener(Listener listener)
+{
+    QMutexLocker lock(&m_mutex);
+    const int id = m_nextListener++;
+    m_listeners.insert(id, std::move(listener));
+    return id;
+}
+
+void SeatFeed::removeListener(int listener)
+{
+    QMutexLocker lock(&m_mutex);
+    m_listeners.remove(listener);
+    for (Show &show : m_shows)
+        show.subscribers.remove(listener);
+}
+
+QList<qint64> SeatFeed::followedShows() const
+{
+    QMutexLocker lock(&m_mutex);
+    QList<qint64> shows;
+    for (auto it = m_shows.constBegin(); it != m_shows.constEnd(); ++it) {
+        if (!it->subscribers.isEmpty())
+            shows << it.key();
+    }
+    return shows;
+}
+
+int SeatFeed::subscriberCount() const
+{
+    QMutexLocker lock(&m_mutex);
+    int count = 0;
+    for (const Show &show : m_shows) {
+        for (int n : show.subscribers)
+            count += n;
+    }
+    return count;
+}
+
+} // namespace marquee

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "store/catalogrepository.h"
+#include "store/seatfreeing.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QMutex>
+#include <QStringList>
+#include <deque>
+#include <functional>
+#include <optional>
+#include <vector>
+
+namespace marquee {
+
+/**
+ * @brief The live seat statuses of each show this process follows: the source of the WebSocket delta stream
+ * (`/api/v1/shows/{id}/live`, docs/api.md) and of hold refusals that need no database round trip.
+ *
+ * Every refresh of a show's statuses (one query, SeatMapService) is published here; the feed compares it with the
+ * previous one and turns the difference into one delta message with the next version. Versions are per process
+ * and per show, tagged with an epoch that changes when the process restarts, so a client can resume from the
+ * version it last saw. Thread-safe.
+ */
+class SeatFeed
+{
+public:
+    /** @brief Deltas kept per show for clients that resume; older versions get a fresh snapshot. */
+    static constexpr int kKeptDeltas = 1024;
+
+    explicit SeatFeed(const store::SeatFreeing &freeing);
+
+    /** @brief Where a refresh's query began: taken just before the query runs. */
+    struct QueryStart {
+        quint64 sequence = 0;      ///< orders refreshes; an older one finishing last is dropped
+        qint64 localMs = 0;        ///< this process's clock
+        quint64 freesCompleted = 0; ///< SeatFreeing::completed() at that moment
+    };
+    QueryStart beginQuery();
+    /**
+     * @brief Publish the statuses of @p showId read by the query begun at @p start; @p seatIds are the show's seats
+     * in canonical order (the order of SeatStatuses::codes). Listeners interested in the show get the delta.
+     */
+    void publish(qint64 showId, const QueryStart &start, const store::SeatStatuses &statuses, const QStringList &seatIds);
+    /** @brief True when the feed has statuses of @p showId (a refresh has been published). */
+    bool knows(qint64 showId) const;
+    /** @brief Milliseconds since the query of the last published statuses began; -1 when none. */
+    qint64 ageMs(qint64 showId) const;
+
+    /**
+     * @brief The seats of @p seatIds that are certainly not available now, from memory — or nothing when memory
+     * cannot tell (then PostgreSQL must decide). Never refuses on stale data beyond what the snapshot proves:
+     * it answers only when the snapshot is younger than @p maxAgeMs, no seat-freeing write of this process ran
+     * since its query began, sales are open, every seat id is known, and (for held seats) no hold can have
+     * lapsed since. Another instance's release may still be missed for up to @p maxAgeMs.
+     */
+    std::optional<QStringList> certainlyTaken(qint64 showId, const QStringList &seatIds, qint64 maxAgeMs) const;
+
+    /** @brief How a subscription starts: the messages to send first, in order. */
+    struct Start {
+        enum class Kind { Snapshot, Resumed, Unknown, FutureVersion } kind = Kind::Unknown;
+        std::vector<QByteArray> messages;
+        qint64 version = 0; ///< the version the subscriber is at after these messages
+    };
+    /**
+     * @brief Begin following @p showId for listener @p listener (registers interest under the same lock, so no
+     * delta falls between the first messages and the stream). With @p sinceVersion ≥ 0 and @p epoch equal to the
+     * current one, only the missed deltas are sent (a fresh snapshot when they are no longer kept).
+     */
+    Start subscribe(int listener, qint64 showId, qint64 sinceVersion, const QByteArray &epoch);
+    void unsubscribe(int listener, qint64 showId);
+
+    /** @brief Called on the publishing thread with (show, version, message); must not block (queue it). */
+    using Listener = std::function<void(qint64 showId, qint64 version, const QByteArray &message)>;
+    int addListener(Listener listener);
+    void removeListener(int listener);
+    /** @brief Shows with at least one subscriber, so the refresher keeps them fresh. */
+    QList<qint64> followedShows() const;
+    /** @brief Total subscribers, over every show. */
+    int subscriberCount() const;
+
+    QByteArray epoch() const { return m_epoch; }
+
+private:
+    struct Show {
+        QByteArray codes;
+        QStringList seatIds;
+        QHash<QString, int> indexOf;
+        qint64 version = 0;
+        std::deque<std::pair<qint64, QByteArray>> recent; ///< (version, delta message), ascending
+        quint64 sequence = 0;
+        qint64 fetchedAtMs = 0;
+        quint64 freesCompleted = 0;
+        qint64 heldStableUntilMs = 0; ///< local time before which no held seat lapses
+        qint64 salesOpenUntilMs = 0;  ///< local time until which sales are open (0: closed)
+        QHash<int, int> subscribers;  ///< listener → number of its subscriptions to this show
+    };
+    QByteArray snapshotMessage(qint64 showId, const Show &show) const;
+
+    const store::SeatFreeing &m_freeing;
+    const QByteArray m_epoch;
+    mutable QMutex m_mutex;
+    QHash<qint64, Show> m_shows;
+    QHash<int, Listener> m_listeners;
+    int m_nextListener = 1;
+    quint64 m_sequence = 0;
+};
+
+} // namespace marquee
