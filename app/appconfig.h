@@ -21,7 +21,8 @@ struct AppConfig {
     int seatMapPollMs = 3000;
     QString staffPin = QStringLiteral("2580");
     bool demoPanel = true;                  ///< show the card-token simulator panel on the payment screen
-    QString journalPath;                    ///< SQLite journal; empty = app data location
+    QString journalPath;                    ///< the local store (sync::LocalStore, SQLite); empty = app data location/kiosk.db
+    int confirmPatienceMs = 20000;          ///< the customer waits this long for the booking after an approved card
     QString printDir;                       ///< PDF tickets and receipts go here; empty = app data location/prints
     QString escposTarget;                   ///< "" (none), a device/file path, or "tcp://host:9100"
     QString headlessDir;                    ///< --headless: walk the flow and save screenshots here

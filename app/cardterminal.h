@@ -6,10 +6,13 @@
 #include <QString>
 #include <QTimer>
 #include <QUrl>
+#include <memory>
+
+namespace marquee::sync {
+class ApiClient;
+}
 
 namespace marquee::app {
-
-class KioskApi;
 
 /** @brief How a terminal payment ended. */
 struct TerminalResult {
@@ -51,7 +54,8 @@ class SimulatedTerminal : public CardTerminal
 {
     Q_OBJECT
 public:
-    SimulatedTerminal(KioskApi *api, const QUrl &paysim, QObject *parent = nullptr);
+    explicit SimulatedTerminal(const QUrl &paysim, QObject *parent = nullptr);
+    ~SimulatedTerminal() override;
     void startPayment(const QString &paymentIntentId, qint64 amountMinor, const QString &currency) override;
     void abort() override;
     bool busy() const override { return !m_intent.isEmpty(); }
@@ -62,8 +66,8 @@ public:
 private:
     void finish(TerminalResult::Outcome outcome, const QString &reason = {});
 
-    QPointer<KioskApi> m_api;
     QUrl m_paysim;
+    std::unique_ptr<sync::ApiClient> m_provider; ///< the card provider (no kiosk token)
     QString m_intent;
     QTimer m_timeout;
     quint64 m_generation = 0;

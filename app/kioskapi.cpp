@@ -1,21 +1,18 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "kioskapi.h"
+#include "sync/apiclient.h"
 
 #include <QLoggingCategory>
-#include <QNetworkReply>
-#include <QTimer>
 #include <QUuid>
 
 Q_LOGGING_CATEGORY(lcApi, "marquee.app.api")
 
 namespace marquee::app {
 
-KioskApi::KioskApi(const QUrl &base, const QString &token, QObject *parent)
+KioskApi::KioskApi(sync::ApiClient &client, QObject *parent)
     : QObject(parent)
-    , m_base(base)
-    , m_token(token)
+    , m_client(client)
 {
-    m_network.setAutoDeleteReplies(false);
 }
 
 QByteArray KioskApi::newIdempotencyKey()
@@ -23,20 +20,24 @@ QByteArray KioskApi::newIdempotencyKey()
     return QUuid::createUuid().toByteArray(QUuid::WithoutBraces);
 }
 
-ApiReply KioskApi::classify(int status, int networkError, const QByteArray &body)
+ApiReply KioskApi::classify(const sync::ApiResult &result)
 {
     ApiReply reply;
-    reply.status = status;
-    reply.body = body;
-    if (status == 0) {
+    reply.status = result.status;
+    reply.body = result.body;
+    reply.etag = result.etag;
+    if (result.kind == sync::ApiResult::Kind::NetworkError) {
+        reply.status = 0;
         reply.kind = ApiErrorKind::Offline;
-        reply.code = networkError == QNetworkReply::OperationCanceledError ? QStringLiteral("timeout") : QStringLiteral("unreachable");
+        reply.code = result.timedOut ? QStringLiteral("timeout") : QStringLiteral("unreachable");
+        reply.message = result.networkError;
         return reply;
     }
+    const int status = result.status;
     if ((status >= 200 && status < 300) || status == 304) {
-        if (status != 204 && status != 304 && !body.isEmpty()) {
+        if (status != 204 && status != 304 && !result.body.isEmpty()) {
             QJsonParseError error;
-            QJsonDocument::fromJson(body, &error);
+            QJsonDocument::fromJson(result.body, &error);
             if (error.error != QJsonParseError::NoError) {
                 reply.kind = ApiErrorKind::BadResponse;
                 reply.code = QStringLiteral("bad_response");
@@ -44,9 +45,8 @@ ApiReply KioskApi::classify(int status, int networkError, const QByteArray &body
         }
         return reply;
     }
-    const QJsonObject object = QJsonDocument::fromJson(body).object();
-    reply.code = object.value(QStringLiteral("error")).toString();
-    reply.message = object.value(QStringLiteral("message")).toString();
+    reply.code = result.error.code;
+    reply.message = result.error.message;
     if (status == 401 || status == 403)
         reply.kind = ApiErrorKind::Unauthorized;
     else if (status == 402)
@@ -62,58 +62,37 @@ ApiReply KioskApi::classify(int status, int networkError, const QByteArray &body
     return reply;
 }
 
+void KioskApi::deliver(const QString &what, QObject *context, const Callback &callback, const sync::ApiResult &result)
+{
+    const ApiReply reply = classify(result);
+    if (!reply.ok())
+        qCInfo(lcApi) << what << "->" << result.describe();
+    if (context)
+        callback(reply);
+}
+
 void KioskApi::get(const QString &path, QObject *context, Callback callback, const QByteArray &ifNoneMatch)
 {
-    QList<QPair<QByteArray, QByteArray>> headers;
-    if (!ifNoneMatch.isEmpty())
-        headers.append({"If-None-Match", ifNoneMatch});
-    send("GET", m_base.resolved(QUrl(path)), {}, headers, true, context, std::move(callback));
+    QPointer<QObject> guard(context);
+    m_client.getIfNoneMatch(path, ifNoneMatch, [guard, path, callback = std::move(callback)](const sync::ApiResult &result) {
+        deliver(QStringLiteral("GET ") + path, guard, callback, result);
+    });
 }
 
 void KioskApi::post(const QString &path, const QJsonObject &body, QObject *context, Callback callback, const QByteArray &idempotencyKey)
 {
-    QList<QPair<QByteArray, QByteArray>> headers;
-    if (!idempotencyKey.isEmpty())
-        headers.append({"Idempotency-Key", idempotencyKey});
-    send("POST", m_base.resolved(QUrl(path)), QJsonDocument(body).toJson(QJsonDocument::Compact), headers, true, context, std::move(callback));
+    QPointer<QObject> guard(context);
+    m_client.request(QStringLiteral("POST"), path, body, QString::fromUtf8(idempotencyKey),
+                     [guard, path, callback = std::move(callback)](const sync::ApiResult &result) {
+                         deliver(QStringLiteral("POST ") + path, guard, callback, result);
+                     });
 }
 
 void KioskApi::del(const QString &path, QObject *context, Callback callback)
 {
-    send("DELETE", m_base.resolved(QUrl(path)), {}, {}, true, context, std::move(callback));
-}
-
-void KioskApi::postAbsolute(const QUrl &url, const QJsonObject &body, QObject *context, Callback callback, const QByteArray &idempotencyKey)
-{
-    QList<QPair<QByteArray, QByteArray>> headers;
-    if (!idempotencyKey.isEmpty())
-        headers.append({"Idempotency-Key", idempotencyKey});
-    send("POST", url, QJsonDocument(body).toJson(QJsonDocument::Compact), headers, false, context, std::move(callback));
-}
-
-void KioskApi::send(const QByteArray &verb, const QUrl &url, const QByteArray &body, const QList<QPair<QByteArray, QByteArray>> &headers,
-                    bool withToken, QObject *context, Callback callback)
-{
-    QNetworkRequest request(url);
-    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-    request.setRawHeader("Accept", "application/json");
-    if (withToken && !m_token.isEmpty())
-        request.setRawHeader("Authorization", "Bearer " + m_token.toUtf8());
-    for (const auto &[name, value] : headers)
-        request.setRawHeader(name, value);
-    request.setTransferTimeout(m_timeoutMs);
-    QNetworkReply *reply = m_network.sendCustomRequest(request, verb, body);
     QPointer<QObject> guard(context);
-    connect(reply, &QNetworkReply::finished, this, [reply, guard, callback = std::move(callback), verb, url]() {
-        reply->deleteLater();
-        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        const int networkError = status == 0 ? int(reply->error()) : 0;
-        ApiReply result = classify(status, networkError, reply->readAll());
-        result.etag = reply->rawHeader("ETag");
-        if (!result.ok())
-            qCInfo(lcApi) << verb << url.path() << "->" << status << result.code << reply->errorString();
-        if (guard)
-            callback(result);
+    m_client.request(QStringLiteral("DELETE"), path, {}, {}, [guard, path, callback = std::move(callback)](const sync::ApiResult &result) {
+        deliver(QStringLiteral("DELETE ") + path, guard, callback, result);
     });
 }
 

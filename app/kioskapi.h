@@ -5,11 +5,14 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QNetworkAccessManager>
 #include <QObject>
 #include <QPointer>
-#include <QUrl>
 #include <functional>
+
+namespace marquee::sync {
+class ApiClient;
+struct ApiResult;
+} // namespace marquee::sync
 
 namespace marquee::app {
 
@@ -40,42 +43,32 @@ struct ApiReply {
 };
 
 /**
- * @brief The small HTTP client of the kiosk: bearer token, JSON, idempotency keys, a timeout per request and
- * typed errors. The offline queue (sync/ApiClient, issue 5) will take over the writes; the calls here are the
- * entry points it will replace.
+ * @brief The screens' view of the kiosk's one HTTP client (sync::ApiClient, which owns the connection, the
+ * token, timeouts and idempotency keys): answers are classified into what a screen does next (offline, seats
+ * taken, declined...), and callbacks are dropped when their @p context object is gone.
  */
 class KioskApi : public QObject
 {
     Q_OBJECT
 public:
     using Callback = std::function<void(const ApiReply &)>;
-    KioskApi(const QUrl &base, const QString &token, QObject *parent = nullptr);
-
-    void setTimeoutMs(int ms) { m_timeoutMs = ms; }
-    int timeoutMs() const { return m_timeoutMs; }
-    QUrl baseUrl() const { return m_base; }
+    explicit KioskApi(sync::ApiClient &client, QObject *parent = nullptr);
 
     /** @brief GET @p path (e.g. "/api/v1/cities"); @p ifNoneMatch turns a same-ETag answer into 304. */
     void get(const QString &path, QObject *context, Callback callback, const QByteArray &ifNoneMatch = {});
     /** @brief POST JSON; pass an idempotency key for every write that may be retried. */
     void post(const QString &path, const QJsonObject &body, QObject *context, Callback callback, const QByteArray &idempotencyKey = {});
     void del(const QString &path, QObject *context, Callback callback);
-    /** @brief POST JSON to an absolute URL without the bearer token (the card terminal's provider). */
-    void postAbsolute(const QUrl &url, const QJsonObject &body, QObject *context, Callback callback, const QByteArray &idempotencyKey = {});
 
     /** @brief Classify a finished exchange; public for tests. */
-    static ApiReply classify(int status, int networkError, const QByteArray &body);
+    static ApiReply classify(const sync::ApiResult &result);
     /** @brief A fresh random idempotency key. */
     static QByteArray newIdempotencyKey();
 
 private:
-    void send(const QByteArray &verb, const QUrl &url, const QByteArray &body, const QList<QPair<QByteArray, QByteArray>> &headers,
-              bool withToken, QObject *context, Callback callback);
+    static void deliver(const QString &what, QObject *context, const Callback &callback, const sync::ApiResult &result);
 
-    QNetworkAccessManager m_network;
-    QUrl m_base;
-    QString m_token;
-    int m_timeoutMs = 8000;
+    sync::ApiClient &m_client;
 };
 
 } // namespace marquee::app

@@ -5,6 +5,8 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QEvent>
+#include <QFileInfo>
+#include <QJsonDocument>
 #include <QJSEngine>
 #include <QLocale>
 #include <QLoggingCategory>
@@ -30,19 +32,28 @@ QString dataDir()
 KioskController::KioskController(const AppConfig &config, CardTerminal *terminal, QObject *parent)
     : QObject(parent)
     , m_config(config)
-    , m_api(new KioskApi(config.server, config.token, this))
+    , m_client(std::make_unique<sync::ApiClient>(config.server))
     , m_movies(new MoviesModel(this))
     , m_shows(new ShowsModel(this))
     , m_seatMap(new SeatMapModel(this))
 {
-    m_api->setTimeoutMs(config.requestTimeoutMs);
-    m_terminal = terminal ? terminal : new SimulatedTerminal(m_api, config.paysim, this);
+    m_client->setToken(config.token);
+    m_client->setTimeoutMs(config.requestTimeoutMs);
+    m_api = new KioskApi(*m_client, this);
+    m_terminal = terminal ? terminal : new SimulatedTerminal(config.paysim, this);
+    if (!m_terminal->parent())
+        m_terminal->setParent(this);
     connect(m_terminal, &CardTerminal::finished, this, &KioskController::onTerminalFinished);
 
-    QString error;
-    const QString journalPath = config.journalPath.isEmpty() ? dataDir() + QStringLiteral("/kiosk-journal.sqlite") : config.journalPath;
-    if (!m_journal.open(journalPath, &error))
-        qCCritical(lcKiosk) << "cannot open the journal" << journalPath << error << "- payments are refused";
+    const QString storePath = config.journalPath.isEmpty() ? dataDir() + QStringLiteral("/kiosk.db") : config.journalPath;
+    QDir().mkpath(QFileInfo(storePath).absolutePath());
+    if (!m_store.open(storePath))
+        qCCritical(lcKiosk) << "cannot open the local store" << storePath << m_store.errorString() << "- card payments are refused";
+    m_sync = std::make_unique<sync::SyncEngine>(m_store, *m_client);
+    connect(m_sync.get(), &sync::SyncEngine::paymentSettled, this, &KioskController::onPaymentSettled);
+    m_confirmPatience.setSingleShot(true);
+    m_confirmPatience.setInterval(config.confirmPatienceMs);
+    connect(&m_confirmPatience, &QTimer::timeout, this, &KioskController::confirmTakingTooLong);
 
     m_idle.setSingleShot(true);
     m_idle.setInterval(config.idleTimeoutSeconds * 1000);
@@ -69,6 +80,7 @@ KioskController::KioskController(const AppConfig &config, CardTerminal *terminal
 
 KioskController::~KioskController()
 {
+    m_sync->stop();
     if (s_instance == this)
         s_instance = nullptr;
 }
@@ -168,8 +180,15 @@ void KioskController::start()
 {
     setBusy(true);
     m_movies->setLoading(true);
-    if (m_screen != QLatin1String("offline"))
-        recoverJournal();
+    if (!m_recovered && m_store.isOpen()) {
+        // Approved payments whose confirm is still queued are replayed by the engine; payments interrupted while
+        // the terminal had the card are asked about (the server knows from the provider).
+        m_recovered = true;
+        const int interrupted = m_sync->recoverInterruptedPayments();
+        if (interrupted > 0)
+            qCWarning(lcKiosk) << interrupted << "payment(s) interrupted by a restart were queued for the server to settle";
+        m_sync->start();
+    }
     m_api->get(QStringLiteral("/api/v1/cities"), this, [this](const ApiReply &reply) {
         if (handleOffline(reply) || !reply.ok()) {
             m_movies->setLoading(false);
@@ -197,26 +216,6 @@ void KioskController::start()
             setScreen(QStringLiteral("attract"));
         });
     });
-}
-
-void KioskController::recoverJournal()
-{
-    // An approved payment whose booking was not confirmed (the app died in between): confirm it now. The call is
-    // idempotent on the server; an attempt still "asking" is left to the server's reconciler (fail closed).
-    for (const PaymentAttempt &attempt : m_journal.unfinishedAttempts()) {
-        if (attempt.state != QLatin1String("approved"))
-            continue;
-        const qint64 id = attempt.id;
-        m_api->post(QStringLiteral("/api/v1/orders/%1/confirm").arg(attempt.orderId),
-                    QJsonObject{{QStringLiteral("payment_intent_id"), attempt.paymentIntentId}}, this,
-                    [this, id](const ApiReply &reply) {
-                        if (reply.ok())
-                            m_journal.updateAttempt(id, QStringLiteral("confirmed"), tr("recovered after restart"), reply.object());
-                        else if (reply.kind != ApiErrorKind::Offline && reply.kind != ApiErrorKind::Server)
-                            m_journal.updateAttempt(id, QStringLiteral("confirm_failed"), reply.code);
-                    },
-                    ("confirm-" + attempt.orderId).toUtf8());
-    }
 }
 
 QString KioskController::movieMeta() const
@@ -381,8 +380,10 @@ void KioskController::releaseHold()
 {
     m_holdTick.stop();
     m_seatMap->setOwnHold(false);
-    if (m_holdId.isEmpty())
+    if (m_holdId.isEmpty()) {
+        m_heldSeats.clear(); // seats a declined order released: nothing left to give back
         return;
+    }
     // Best effort: a hold that is not released lapses on the server by itself.
     m_api->del(QStringLiteral("/api/v1/holds/%1").arg(m_holdId), this, [](const ApiReply &) {});
     m_holdId.clear();
@@ -441,7 +442,7 @@ void KioskController::pay()
 {
     if (m_holdId.isEmpty() || m_busy)
         return;
-    if (!m_journal.isOpen()) {
+    if (!m_store.isOpen()) {
         setMessage(tr("Card payments are not available at this kiosk right now. Please visit the box office."));
         return;
     }
@@ -481,18 +482,20 @@ void KioskController::pay()
 
 void KioskController::retryPayment()
 {
-    if (m_terminal->busy())
+    if (m_terminal->busy() || m_busy)
         return;
     if (m_intentSpent || m_orderId.isEmpty()) {
         ++m_orderAttempt;
         m_orderId.clear();
         m_paymentIntentId.clear();
-        pay();
+        if (m_holdId.isEmpty() && !m_heldSeats.isEmpty())
+            holdAgainThenPay();
+        else
+            pay();
         return;
     }
     // The journal entry is written before the terminal is asked: a crash from here on is recovered.
-    m_attemptId = m_journal.beginAttempt(m_orderId, m_paymentIntentId, m_amountMinor, m_currency);
-    if (m_attemptId == 0) {
+    if (!m_sync->journalPaymentAttempt(m_orderId, m_paymentIntentId, m_amountMinor, m_currency)) {
         setMessage(tr("Card payments are not available at this kiosk right now. Please visit the box office."));
         setScreen(QStringLiteral("error"));
         return;
@@ -522,34 +525,39 @@ void KioskController::abortPayment()
 void KioskController::onTerminalFinished(const TerminalResult &result)
 {
     using Outcome = TerminalResult::Outcome;
+    auto journalFailure = [this](const QString &note) {
+        m_store.setPaymentState(m_paymentIntentId, QStringLiteral("failed"), note);
+    };
     switch (result.outcome) {
     case Outcome::Approved:
-        m_journal.updateAttempt(m_attemptId, QStringLiteral("approved"));
         m_paymentState = QStringLiteral("confirming");
         Q_EMIT paymentChanged();
-        confirmOrder(0);
+        // The card was charged: journal it and queue the confirm in one transaction; the sync engine replays it
+        // until the server answers, across network loss and restarts.
+        if (!m_sync->queueConfirm(m_orderId, m_paymentIntentId, m_amountMinor, m_currency))
+            qCCritical(lcKiosk) << "could not journal the approved payment" << m_paymentIntentId << m_store.errorString()
+                                << "- it stays journaled as interrupted and is settled on the next start";
+        m_confirmPatience.start();
         return;
     case Outcome::Declined:
-        m_journal.updateAttempt(m_attemptId, QStringLiteral("declined"), result.reason);
+        journalFailure(QStringLiteral("declined at the terminal: ") + result.reason);
         m_intentSpent = true;
-        // Let the server see the outcome too (it answers 402 and closes the order); the answer changes nothing here.
-        m_api->post(QStringLiteral("/api/v1/orders/%1/confirm").arg(m_orderId), QJsonObject{{QStringLiteral("payment_intent_id"), m_paymentIntentId}},
-                    this, [](const ApiReply &) {}, ("confirm-" + m_orderId).toUtf8());
+        closeDeclinedOrder();
         setMessage(tr("Your card was declined. You can try again or use another card."));
         break;
     case Outcome::TimedOut:
-        m_journal.updateAttempt(m_attemptId, QStringLiteral("timeout"), result.reason);
+        journalFailure(QStringLiteral("no card presented: ") + result.reason);
         setMessage(tr("No card was presented. You can try again."));
         break;
     case Outcome::Aborted:
-        m_journal.updateAttempt(m_attemptId, QStringLiteral("aborted"), result.reason);
+        journalFailure(QStringLiteral("aborted at the terminal"));
         m_paymentState.clear();
         Q_EMIT paymentChanged();
         setMessage({});
         setScreen(QStringLiteral("summary"));
         return;
     case Outcome::Error:
-        m_journal.updateAttempt(m_attemptId, QStringLiteral("terminal_error"), result.reason);
+        journalFailure(QStringLiteral("terminal error: ") + result.reason);
         setMessage(tr("The card terminal is not working. You can try again or visit the box office."));
         break;
     }
@@ -558,82 +566,139 @@ void KioskController::onTerminalFinished(const TerminalResult &result)
     setScreen(QStringLiteral("declined"));
 }
 
-void KioskController::confirmOrder(int attempt)
+void KioskController::closeDeclinedOrder()
 {
+    // Tell the server now rather than when the provider's webhook arrives: it answers 402, closes the order and
+    // releases its seats. Until that answer "Try again" waits (busy), so that the next try knows the hold is gone.
+    setBusy(true);
     m_api->post(QStringLiteral("/api/v1/orders/%1/confirm").arg(m_orderId), QJsonObject{{QStringLiteral("payment_intent_id"), m_paymentIntentId}},
                 this,
-                [this, attempt](const ApiReply &reply) {
-                    if (reply.kind == ApiErrorKind::Offline || reply.kind == ApiErrorKind::Server) {
-                        // The card was charged: never forget it. Retry; the journal keeps "approved" for a restart.
-                        if (attempt < 5) {
-                            QTimer::singleShot(2000 * (attempt + 1), this, [this, attempt] { confirmOrder(attempt + 1); });
-                            return;
-                        }
-                        setMessage(tr("Your payment was taken but the booking could not be finished. Please visit the box office with your "
-                                      "receipt; nothing is lost."));
-                        setScreen(QStringLiteral("error"));
-                        return;
-                    }
+                [this](const ApiReply &reply) {
+                    setBusy(false);
                     if (reply.kind == ApiErrorKind::PaymentFailed) {
-                        m_journal.updateAttempt(m_attemptId, QStringLiteral("declined"), reply.code);
-                        m_intentSpent = true;
-                        m_paymentState.clear();
-                        Q_EMIT paymentChanged();
-                        setMessage(tr("Your card was declined. You can try again or use another card."));
-                        setScreen(QStringLiteral("declined"));
-                        return;
-                    }
-                    if (!reply.ok()) {
-                        m_journal.updateAttempt(m_attemptId, QStringLiteral("confirm_failed"), reply.code);
                         m_holdTick.stop();
-                        m_holdId.clear();
+                        m_holdId.clear(); // the seats (m_heldSeats) are taken again by the next try
                         Q_EMIT holdChanged();
-                        setMessage(reply.code == QLatin1String("hold_lost")
-                                       ? tr("Sorry, your seats were released before the payment finished. Your payment will be refunded "
-                                            "automatically.")
-                                       : tr("The booking could not be finished. Any payment will be refunded automatically."));
-                        setScreen(QStringLiteral("error"));
+                    }
+                },
+                m_paymentIntentId.toUtf8());
+}
+
+void KioskController::holdAgainThenPay()
+{
+    // The declined order released its seats: take the same seats again (usually still free), then a new order.
+    setBusy(true);
+    m_holdKey = KioskApi::newIdempotencyKey();
+    const QStringList seats = m_heldSeats;
+    m_api->post(QStringLiteral("/api/v1/shows/%1/hold").arg(m_seatMap->showId()),
+                QJsonObject{{QStringLiteral("seat_ids"), QJsonArray::fromStringList(seats)}}, this,
+                [this](const ApiReply &reply) {
+                    setBusy(false);
+                    if (handleOffline(reply))
+                        return;
+                    if (!reply.ok()) {
+                        m_heldSeats.clear();
+                        m_seatMap->setOwnHold(false);
+                        m_seatMap->clearSelection();
+                        m_seatMap->refresh();
+                        Q_EMIT holdChanged();
+                        setMessage(tr("Sorry, your seats were taken by someone else meanwhile. Please choose others."));
+                        setScreen(QStringLiteral("seats"));
                         return;
                     }
-                    const QJsonObject booking = reply.object();
-                    m_holdTick.stop();
-                    m_booking = {};
-                    m_booking.title = movieTitle();
-                    m_booking.startsAt = QDateTime::fromString(m_show.value(QStringLiteral("starts_at")).toString(), Qt::ISODate);
-                    m_booking.venue = m_show.value(QStringLiteral("venue")).toObject().value(QStringLiteral("name")).toString();
-                    m_booking.screen = m_show.value(QStringLiteral("screen")).toObject().value(QStringLiteral("name")).toString();
-                    m_booking.currency = booking.value(QStringLiteral("currency")).toString(m_currency);
-                    m_booking.bookingRef = booking.value(QStringLiteral("booking_ref")).toString();
-                    m_booking.totalMinor = booking.value(QStringLiteral("amount_minor")).toInteger(m_amountMinor);
-                    m_booking.paymentIntentId = m_paymentIntentId;
-                    m_booking.paymentMethod = tr("card");
-                    for (const QJsonValue &v : booking.value(QStringLiteral("tickets")).toArray()) {
-                        const QJsonObject t = v.toObject();
-                        PrintedTicket ticket;
-                        ticket.ticketId = t.value(QStringLiteral("ticket_id")).toVariant().toString();
-                        ticket.seatId = t.value(QStringLiteral("seat_id")).toString();
-                        ticket.qr = t.value(QStringLiteral("qr")).toString();
-                        const int i = m_seatMap->indexOf(ticket.seatId);
-                        if (i >= 0) {
-                            const MapSeat &seat = m_seatMap->seats()[size_t(i)];
-                            ticket.row = seat.row;
-                            ticket.number = seat.number;
-                            ticket.tier = m_seatMap->tierNames().value(seat.tier);
-                            ticket.priceMinor = seat.priceMinor;
-                        } else {
-                            ticket.row = ticket.seatId;
-                        }
-                        m_booking.tickets.append(ticket);
-                    }
-                    m_journal.updateAttempt(m_attemptId, QStringLiteral("confirmed"), {}, toJson(m_booking));
-                    m_holdId.clear();
-                    m_heldSeats.clear();
-                    m_seatMap->setOwnHold(false);
+                    const QJsonObject hold = reply.object();
+                    m_holdId = hold.value(QStringLiteral("hold_id")).toVariant().toString();
+                    m_holdExpiresAt = QDateTime::fromString(hold.value(QStringLiteral("expires_at")).toString(), Qt::ISODate);
+                    onHoldTick();
+                    m_holdTick.start();
                     Q_EMIT holdChanged();
-                    Q_EMIT bookingChanged();
-                    printBooking();
+                    pay();
                 },
-                ("confirm-" + m_orderId).toUtf8());
+                m_holdKey);
+}
+
+void KioskController::onPaymentSettled(const QString &paymentIntentId, const QString &state)
+{
+    // Only the payment this customer is waiting for changes the screen; others (recovered after a restart) are in
+    // the journal and the reconciliation report.
+    if (paymentIntentId != m_paymentIntentId || m_paymentState != QLatin1String("confirming"))
+        return;
+    m_confirmPatience.stop();
+    if (state == QLatin1String("confirmed")) {
+        const std::optional<sync::PendingAction> confirm = m_store.actionByKey(paymentIntentId);
+        showBooking(confirm ? QJsonDocument::fromJson(confirm->resultBody).object() : QJsonObject());
+        return;
+    }
+    m_paymentState.clear();
+    Q_EMIT paymentChanged();
+    if (state == QLatin1String("failed")) {
+        m_intentSpent = true;
+        setMessage(tr("Your card was declined. You can try again or use another card."));
+        setScreen(QStringLiteral("declined"));
+        return;
+    }
+    // refund_due: paid, but the seats could not be kept.
+    m_holdTick.stop();
+    m_holdId.clear();
+    Q_EMIT holdChanged();
+    setMessage(tr("Sorry, your seats were released before the payment finished. Your payment will be refunded automatically."));
+    setScreen(QStringLiteral("error"));
+}
+
+void KioskController::confirmTakingTooLong()
+{
+    if (m_paymentState != QLatin1String("confirming"))
+        return;
+    // The confirm stays queued: it is replayed when the server is back, and the reconciliation report shows it.
+    m_paymentState.clear();
+    Q_EMIT paymentChanged();
+    m_holdTick.stop();
+    m_holdId.clear();
+    Q_EMIT holdChanged();
+    setMessage(tr("Your payment was taken but the booking could not be finished yet. It is saved at this kiosk and completed "
+                  "automatically; please visit the box office with your receipt."));
+    setScreen(QStringLiteral("error"));
+}
+
+void KioskController::showBooking(const QJsonObject &booking)
+{
+    m_holdTick.stop();
+    m_booking = {};
+    m_booking.title = movieTitle();
+    m_booking.startsAt = QDateTime::fromString(m_show.value(QStringLiteral("starts_at")).toString(), Qt::ISODate);
+    m_booking.venue = m_show.value(QStringLiteral("venue")).toObject().value(QStringLiteral("name")).toString();
+    m_booking.screen = m_show.value(QStringLiteral("screen")).toObject().value(QStringLiteral("name")).toString();
+    m_booking.currency = booking.value(QStringLiteral("currency")).toString(m_currency);
+    m_booking.bookingRef = booking.value(QStringLiteral("booking_ref")).toString();
+    m_booking.bookingId = booking.value(QStringLiteral("booking_id")).toVariant().toString();
+    m_booking.showId = booking.value(QStringLiteral("show_id")).toInteger(m_seatMap->showId());
+    m_booking.totalMinor = booking.value(QStringLiteral("amount_minor")).toInteger(m_amountMinor);
+    m_booking.paymentIntentId = m_paymentIntentId;
+    m_booking.paymentMethod = tr("card");
+    for (const QJsonValue &v : booking.value(QStringLiteral("tickets")).toArray()) {
+        const QJsonObject t = v.toObject();
+        PrintedTicket ticket;
+        ticket.ticketId = t.value(QStringLiteral("ticket_id")).toVariant().toString();
+        ticket.seatId = t.value(QStringLiteral("seat_id")).toString();
+        ticket.qr = t.value(QStringLiteral("qr")).toString();
+        const int i = m_seatMap->indexOf(ticket.seatId);
+        if (i >= 0) {
+            const MapSeat &seat = m_seatMap->seats()[size_t(i)];
+            ticket.row = seat.row;
+            ticket.number = seat.number;
+            ticket.tier = m_seatMap->tierNames().value(seat.tier);
+            ticket.priceMinor = seat.priceMinor;
+        } else {
+            ticket.row = ticket.seatId;
+        }
+        m_booking.tickets.append(ticket);
+    }
+    m_holdId.clear();
+    m_heldSeats.clear();
+    m_seatMap->setOwnHold(false);
+    Q_EMIT holdChanged();
+    Q_EMIT bookingChanged();
+    printBooking();
 }
 
 void KioskController::printBooking()
@@ -652,7 +717,29 @@ void KioskController::printBooking()
         output = m_config.escposTarget;
         ok = sendToPrinter(escPosJob(m_booking), m_config.escposTarget, &error);
     }
-    m_journal.recordPrint(m_booking.bookingRef, ok ? QStringLiteral("printed") : QStringLiteral("failed"), error, output, toJson(m_booking));
+    // Every print is journaled (a failed one too, for the reprint); printed tickets join the ticket journal
+    // (a reprint of a journaled ticket counts as one).
+    sync::PrintRecord job;
+    job.bookingRef = m_booking.bookingRef;
+    job.state = ok ? QStringLiteral("printed") : QStringLiteral("failed");
+    job.error = error;
+    job.output = output;
+    job.printData = toJson(m_booking);
+    QList<sync::TicketRecord> printed;
+    for (const PrintedTicket &ticket : std::as_const(m_booking.tickets)) {
+        if (!ok)
+            break;
+        sync::TicketRecord record;
+        record.ticketId = ticket.ticketId;
+        record.bookingId = m_booking.bookingId;
+        record.bookingRef = m_booking.bookingRef;
+        record.showId = m_booking.showId;
+        record.seatId = ticket.seatId;
+        record.qr = ticket.qr;
+        printed.append(record);
+    }
+    if (!m_store.recordPrint(job, printed))
+        qCCritical(lcKiosk) << "could not journal the print of" << m_booking.bookingRef << m_store.errorString();
     m_lastPdfPath = pdf;
     m_printState = ok ? QStringLiteral("printed") : QStringLiteral("failed");
     m_printMessage = ok ? QString() : tr("The printer has a problem: %1 Your booking %2 is safe; staff can reprint it.").arg(error, m_booking.bookingRef);
@@ -667,15 +754,15 @@ void KioskController::reprint()
 {
     QString ref = m_booking.bookingRef;
     if (ref.isEmpty()) {
-        const QList<PrintJob> jobs = m_journal.printJobs(1);
+        const QList<sync::PrintRecord> jobs = m_store.prints(1);
         if (jobs.isEmpty())
             return;
         ref = jobs.first().bookingRef;
     }
-    const std::optional<PrintJob> job = m_journal.lastPrintOf(ref);
+    const std::optional<sync::PrintRecord> job = m_store.lastPrintOf(ref);
     if (!job)
         return;
-    m_booking = bookingPrintFromJson(job->booking);
+    m_booking = bookingPrintFromJson(job->printData);
     Q_EMIT bookingChanged();
     printBooking();
 }

@@ -4,9 +4,11 @@
 #include "appconfig.h"
 #include "cardterminal.h"
 #include "catalogmodels.h"
-#include "journal.h"
 #include "kioskapi.h"
 #include "seatmapmodel.h"
+#include "sync/apiclient.h"
+#include "sync/localstore.h"
+#include "sync/syncengine.h"
 #include "ticketprinter.h"
 
 #include <QObject>
@@ -109,8 +111,12 @@ public:
     QString version() const { return QStringLiteral(MARQUEE_VERSION); }
     const AppConfig &config() const { return m_config; }
     const BookingPrint &lastBooking() const { return m_booking; }
-    Journal &journal() { return m_journal; }
+    /** @brief The kiosk's durable store: payment journal, printed tickets, print jobs, pending actions. */
+    sync::LocalStore &store() { return m_store; }
+    /** @brief Replays queued actions (the confirm after an approved card) and follows the server's feeds. */
+    sync::SyncEngine &syncEngine() { return *m_sync; }
     KioskApi *api() const { return m_api; }
+    QString paymentIntentId() const { return m_paymentIntentId; }
     QString holdId() const { return m_holdId; }
     QString orderId() const { return m_orderId; }
 
@@ -168,16 +174,23 @@ private:
     void releaseHold();
     void onHoldTick();
     void onTerminalFinished(const TerminalResult &result);
-    void confirmOrder(int attempt);
+    void onPaymentSettled(const QString &paymentIntentId, const QString &state);
+    void closeDeclinedOrder();
+    void holdAgainThenPay();
+    void showBooking(const QJsonObject &booking);
+    void confirmTakingTooLong();
     void printBooking();
-    void recoverJournal();
     bool handleOffline(const ApiReply &reply);
 
     AppConfig m_config;
     QPointer<QQmlEngine> m_engine;
+    // Destroyed in reverse order: the engine before the client and the store it uses.
+    sync::LocalStore m_store;
+    std::unique_ptr<sync::ApiClient> m_client;
+    std::unique_ptr<sync::SyncEngine> m_sync;
+    bool m_recovered = false; ///< interrupted payments are looked at once per start of the app
     KioskApi *m_api = nullptr;
     CardTerminal *m_terminal = nullptr;
-    Journal m_journal;
     MoviesModel *m_movies = nullptr;
     ShowsModel *m_shows = nullptr;
     SeatMapModel *m_seatMap = nullptr;
@@ -185,6 +198,7 @@ private:
     QTimer m_idle;
     QTimer m_holdTick;
     QTimer m_offlineRetry;
+    QTimer m_confirmPatience; ///< how long the customer waits for the booking after the card was approved
     QString m_screen = QStringLiteral("attract");
     bool m_busy = false;
     QString m_message;
@@ -203,7 +217,6 @@ private:
     bool m_intentSpent = false;  ///< the provider gave this intent a final answer
     qint64 m_amountMinor = 0;
     QString m_currency;
-    qint64 m_attemptId = 0;
     QString m_paymentState;
     BookingPrint m_booking;
     QString m_printState;

@@ -78,6 +78,7 @@ QStringList walkKiosk(KioskController &kiosk, QQuickWindow *window, const QStrin
     kiosk.presentCard(QStringLiteral("tok_declined"));
     if (!step(QStringLiteral("declined"), [&] { return kiosk.screen() == QLatin1String("declined"); }))
         return steps;
+    waitUntil([&] { return !kiosk.busy(); }); // the declined order is closed at the server first
     kiosk.retryPayment();
     if (!waitUntil([&] { return kiosk.screen() == QLatin1String("payment"); })) {
         *error = QStringLiteral("retry did not reach the terminal");

@@ -169,30 +169,16 @@ bool SeatMapModel::applyBody(const QByteArray &body, const QByteArray &etag)
         && m_seats.front().seatId == seats.first().toObject().value(QStringLiteral("seat_id")).toString();
     if (sameLayout) {
         // Only statuses change between polls: update in place, keep the geometry.
-        QStringList lost;
         int available = 0;
         for (qsizetype i = 0; i < seats.size(); ++i) {
-            const QString status = seats[i].toObject().value(QStringLiteral("status")).toString();
-            const char code = status == QLatin1String("booked") ? 'b' : status == QLatin1String("held") ? 'h' : 'a';
+            const char code = statusCode(seats[i].toObject().value(QStringLiteral("status")).toString());
             m_seats[size_t(i)].status = code;
             available += code == 'a';
         }
         m_availableCount = available;
-        // A selected seat that is no longer free is not ours to sell any more.
-        for (auto it = m_selected.begin(); it != m_selected.end();) {
-            if (m_seats[size_t(*it)].status != 'a' && !m_ownHold) {
-                lost.append(m_seats[size_t(*it)].seatId);
-                it = m_selected.erase(it);
-            } else {
-                ++it;
-            }
-        }
         Q_EMIT statusesChanged();
         Q_EMIT dataChanged(index(0), index(int(m_seats.size()) - 1), {StatusRole});
-        if (!lost.isEmpty()) {
-            Q_EMIT selectionChanged();
-            Q_EMIT selectionLost(lost);
-        }
+        dropLostSelection();
         return true;
     }
 
@@ -265,6 +251,59 @@ bool SeatMapModel::applyBody(const QByteArray &body, const QByteArray &etag)
     Q_EMIT statusesChanged();
     Q_EMIT selectionChanged();
     return true;
+}
+
+char SeatMapModel::statusCode(QStringView status)
+{
+    return status == QLatin1String("booked") ? 'b' : status == QLatin1String("held") ? 'h' : 'a';
+}
+
+void SeatMapModel::dropLostSelection()
+{
+    // A selected seat that is no longer free is not ours to sell any more.
+    if (m_ownHold)
+        return;
+    QStringList lost;
+    for (auto it = m_selected.begin(); it != m_selected.end();) {
+        if (m_seats[size_t(*it)].status != 'a') {
+            lost.append(m_seats[size_t(*it)].seatId);
+            it = m_selected.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    if (!lost.isEmpty()) {
+        Q_EMIT selectionChanged();
+        Q_EMIT selectionLost(lost);
+    }
+}
+
+int SeatMapModel::applyStatusChanges(const QJsonArray &changes)
+{
+    int changed = 0;
+    int first = int(m_seats.size());
+    int last = -1;
+    for (const QJsonValue &value : changes) {
+        const QJsonObject change = value.toObject();
+        const int i = m_index.value(change.value(QLatin1String("seat_id")).toString(), -1);
+        if (i < 0)
+            continue;
+        const char code = statusCode(change.value(QLatin1String("status")).toString());
+        MapSeat &seat = m_seats[size_t(i)];
+        if (seat.status == code)
+            continue;
+        m_availableCount += (code == 'a') - (seat.status == 'a');
+        seat.status = code;
+        ++changed;
+        first = std::min(first, i);
+        last = std::max(last, i);
+    }
+    if (changed == 0)
+        return 0;
+    Q_EMIT statusesChanged();
+    Q_EMIT dataChanged(index(first), index(last), {StatusRole});
+    dropLostSelection();
+    return changed;
 }
 
 QStringList SeatMapModel::selectedSeats() const

@@ -79,6 +79,12 @@ public:
     void refresh(std::function<void(bool ok)> done = {});
     /** @brief Parse a seat-map body (as the server sends it); public for tests and benchmarks. */
     bool applyBody(const QByteArray &body, const QByteArray &etag);
+    /**
+     * @brief Apply status changes of single seats ([{seat_id, status}], as a pushed delta carries them) without
+     * touching the others: O(changes), not O(seats). Unknown seat ids are skipped (the next full fetch fixes
+     * them); returns how many seats changed.
+     */
+    int applyStatusChanges(const QJsonArray &changes);
 
     bool loading() const { return m_loading; }
     QString errorString() const { return m_errorString; }
@@ -137,6 +143,9 @@ Q_SIGNALS:
 private:
     void setLoading(bool loading);
     void setErrorString(const QString &error);
+    static char statusCode(QStringView status);
+    /** @brief Unselect selected seats that are no longer free (unless they are our own hold); tell the screen. */
+    void dropLostSelection();
     QList<BestAvailableSeat> bestAvailableInput() const;
 
     QPointer<KioskApi> m_api;

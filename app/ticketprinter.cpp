@@ -248,6 +248,8 @@ QJsonObject toJson(const BookingPrint &b)
             {QStringLiteral("screen"), b.screen},
             {QStringLiteral("currency"), b.currency},
             {QStringLiteral("booking_ref"), b.bookingRef},
+            {QStringLiteral("booking_id"), b.bookingId},
+            {QStringLiteral("show_id"), b.showId},
             {QStringLiteral("amount_minor"), b.totalMinor},
             {QStringLiteral("payment_intent_id"), b.paymentIntentId},
             {QStringLiteral("payment_method"), b.paymentMethod},
@@ -263,6 +265,8 @@ BookingPrint bookingPrintFromJson(const QJsonObject &o)
     b.screen = o.value(QStringLiteral("screen")).toString();
     b.currency = o.value(QStringLiteral("currency")).toString();
     b.bookingRef = o.value(QStringLiteral("booking_ref")).toString();
+    b.bookingId = o.value(QStringLiteral("booking_id")).toString();
+    b.showId = o.value(QStringLiteral("show_id")).toInteger();
     b.totalMinor = o.value(QStringLiteral("amount_minor")).toInteger();
     b.paymentIntentId = o.value(QStringLiteral("payment_intent_id")).toString();
     b.paymentMethod = o.value(QStringLiteral("payment_method")).toString();

@@ -30,6 +30,8 @@ struct BookingPrint {
     QString screen;
     QString currency;
     QString bookingRef;
+    QString bookingId;  ///< the server's booking id (for the ticket journal and reconciliation)
+    qint64 showId = 0;
     qint64 totalMinor = 0;
     QString paymentIntentId;
     QString paymentMethod; ///< "Card" etc.

@@ -84,6 +84,17 @@ ApiClient::~ApiClient()
 
 void ApiClient::request(const QString &method, const QString &path, const QJsonObject &body, const QString &idempotencyKey, Callback callback)
 {
+    send(method, path, body, idempotencyKey, {}, std::move(callback));
+}
+
+void ApiClient::getIfNoneMatch(const QString &path, const QByteArray &etag, Callback callback)
+{
+    send(QStringLiteral("GET"), path, {}, {}, etag, std::move(callback));
+}
+
+void ApiClient::send(const QString &method, const QString &path, const QJsonObject &body, const QString &idempotencyKey, const QByteArray &ifNoneMatch,
+                     Callback callback)
+{
     QUrl url = m_baseUrl;
     const qsizetype question = path.indexOf(QLatin1Char('?'));
     url.setPath(question < 0 ? path : path.left(question));
@@ -97,6 +108,8 @@ void ApiClient::request(const QString &method, const QString &path, const QJsonO
         request.setRawHeader("Authorization", "Bearer " + m_token.toUtf8());
     if (!idempotencyKey.isEmpty())
         request.setRawHeader("Idempotency-Key", idempotencyKey.toUtf8());
+    if (!ifNoneMatch.isEmpty())
+        request.setRawHeader("If-None-Match", ifNoneMatch);
     const bool bodyless = (method == QLatin1String("GET") || method == QLatin1String("DELETE")) && body.isEmpty();
     const QByteArray payload = bodyless ? QByteArray() : QJsonDocument(body).toJson(QJsonDocument::Compact);
     QNetworkAccessManager *network = m_networks.at(m_nextNetwork++ % m_networks.size());
@@ -137,6 +150,7 @@ void ApiClient::finish(QNetworkReply *reply, bool timedOut)
         result.networkError = timedOut ? QStringLiteral("timed out after %1 ms").arg(m_timeoutMs) : reply->errorString();
     } else {
         result.status = statusAttribute.toInt();
+        result.etag = reply->rawHeader("ETag");
         if (result.status >= 200 && result.status < 300) {
             result.kind = ApiResult::Kind::Success;
         } else {

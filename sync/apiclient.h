@@ -31,6 +31,7 @@ struct ApiResult {
     ApiError error;         ///< parsed error body for HttpError
     QString networkError;   ///< what went wrong for NetworkError
     bool timedOut = false;  ///< the request ran into the client's deadline
+    QByteArray etag;        ///< the response's ETag header, if any (seat-map polling sends it back as If-None-Match)
 
     bool ok() const { return kind == Kind::Success; }
     QJsonObject json() const;
@@ -75,6 +76,8 @@ public:
      * @p body is sent as JSON unless the method is GET or DELETE and the body is empty.
      */
     void request(const QString &method, const QString &path, const QJsonObject &body, const QString &idempotencyKey, Callback callback);
+    /** @brief GET with `If-None-Match: @p etag`: an unchanged document answers 304 (an HttpError with status 304). */
+    void getIfNoneMatch(const QString &path, const QByteArray &etag, Callback callback);
     /** @brief The same, waiting in a local event loop (for command-line tools and tests). */
     ApiResult requestBlocking(const QString &method, const QString &path, const QJsonObject &body = {}, const QString &idempotencyKey = {});
 
@@ -98,6 +101,8 @@ public:
     static QString confirmPath(const QString &orderId);
 
 private:
+    void send(const QString &method, const QString &path, const QJsonObject &body, const QString &idempotencyKey, const QByteArray &ifNoneMatch,
+              Callback callback);
     void finish(QNetworkReply *reply, bool timedOut);
 
     QList<QNetworkAccessManager *> m_networks;

@@ -108,6 +108,19 @@ CREATE TABLE reports (
     report     BLOB NOT NULL
 );
 )sql",
+    // 2: print jobs (every print and reprint, failed ones too, with the print data a reprint needs).
+    R"sql(
+CREATE TABLE prints (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    booking_ref TEXT NOT NULL,
+    state       TEXT NOT NULL CHECK (state IN ('printed', 'failed')),
+    error       TEXT NOT NULL DEFAULT '',
+    output      TEXT NOT NULL DEFAULT '',
+    print_data  BLOB NOT NULL,
+    created_at  INTEGER NOT NULL
+);
+CREATE INDEX prints_booking ON prints (booking_ref, id);
+)sql",
 };
 
 qint64 toMs(const QDateTime &time)
@@ -629,6 +642,64 @@ QList<TicketRecord> LocalStore::ticketsByBookingRef(const QString &bookingRef)
     if (q.exec()) {
         while (q.next())
             result.append(readTicket(q));
+    }
+    return result;
+}
+
+// --- print jobs ------------------------------------------------------------------------------------------
+
+namespace {
+const char *const kPrintColumns = "id, booking_ref, state, error, output, print_data, created_at";
+
+PrintRecord readPrint(const QSqlQuery &q)
+{
+    PrintRecord p;
+    p.id = q.value(0).toLongLong();
+    p.bookingRef = q.value(1).toString();
+    p.state = q.value(2).toString();
+    p.error = q.value(3).toString();
+    p.output = q.value(4).toString();
+    p.printData = QJsonDocument::fromJson(q.value(5).toByteArray()).object();
+    p.createdAt = fromMs(q.value(6).toLongLong());
+    return p;
+}
+} // namespace
+
+std::optional<qint64> LocalStore::recordPrint(const PrintRecord &print, const QList<TicketRecord> &printedTickets)
+{
+    std::optional<qint64> id;
+    const bool ok = transaction([&] {
+        if (!exec(QStringLiteral("INSERT INTO prints (booking_ref, state, error, output, print_data, created_at) VALUES (?, ?, ?, ?, ?, ?)"),
+                  {print.bookingRef, print.state, print.error, print.output, toJson(print.printData), QDateTime::currentMSecsSinceEpoch()}))
+            return false;
+        QSqlQuery q(db());
+        if (!q.exec(QStringLiteral("SELECT last_insert_rowid()")) || !q.next())
+            return false;
+        id = q.value(0).toLongLong();
+        return printedTickets.isEmpty() || journalPrintedTickets(printedTickets);
+    });
+    return ok ? id : std::nullopt;
+}
+
+std::optional<PrintRecord> LocalStore::lastPrintOf(const QString &bookingRef)
+{
+    QSqlQuery q(db());
+    q.prepare(QStringLiteral("SELECT %1 FROM prints WHERE booking_ref = ? ORDER BY id DESC LIMIT 1").arg(QLatin1String(kPrintColumns)));
+    q.addBindValue(bookingRef);
+    if (!q.exec() || !q.next())
+        return std::nullopt;
+    return readPrint(q);
+}
+
+QList<PrintRecord> LocalStore::prints(int limit)
+{
+    QList<PrintRecord> result;
+    QSqlQuery q(db());
+    q.prepare(QStringLiteral("SELECT %1 FROM prints ORDER BY id DESC LIMIT ?").arg(QLatin1String(kPrintColumns)));
+    q.addBindValue(limit);
+    if (q.exec()) {
+        while (q.next())
+            result.append(readPrint(q));
     }
     return result;
 }

@@ -71,6 +71,17 @@ struct TicketRecord {
     QString note;
 };
 
+/** @brief One print job (the tickets and receipt of a booking), printed or failed; kept for reprints. */
+struct PrintRecord {
+    qint64 id = 0;
+    QString bookingRef;
+    QString state;          ///< "printed" or "failed"
+    QString error;          ///< why it failed (no paper, printer offline)
+    QString output;         ///< the PDF path or printer target
+    QJsonObject printData;  ///< everything on the tickets and receipt, as the app wrote it (a reprint needs nothing else)
+    QDateTime createdAt;
+};
+
 /** @brief A public ticket-signing key (GET /api/v1/keys). */
 struct PublicKey {
     quint32 keyId = 0;
@@ -119,7 +130,7 @@ class LocalStore
 {
 public:
     /** @brief The schema version this build writes. */
-    static constexpr int kSchemaVersion = 1;
+    static constexpr int kSchemaVersion = 2;
 
     LocalStore();
     ~LocalStore();
@@ -174,6 +185,16 @@ public:
     std::optional<TicketRecord> ticket(const QString &ticketId);
     QList<TicketRecord> tickets();
     QList<TicketRecord> ticketsByBookingRef(const QString &bookingRef);
+
+    // --- print jobs ---------------------------------------------------------------------------------------
+    /**
+     * @brief Journal a print job and, for one that printed, its tickets (journalPrintedTickets) in one
+     * transaction; returns the job id.
+     */
+    std::optional<qint64> recordPrint(const PrintRecord &print, const QList<TicketRecord> &printedTickets = {});
+    std::optional<PrintRecord> lastPrintOf(const QString &bookingRef);
+    /** @brief The newest print jobs first. */
+    QList<PrintRecord> prints(int limit = 20);
 
     // --- caches -------------------------------------------------------------------------------------------
     /** @brief Cache a server document (catalog page, seat map) under @p key. */

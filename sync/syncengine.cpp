@@ -136,16 +136,46 @@ std::optional<qint64> SyncEngine::enqueue(const NewAction &action)
     return id;
 }
 
-std::optional<qint64> SyncEngine::queueConfirm(const QString &orderId, const QString &paymentIntentId, qint64 amountMinor, const QString &currency)
+bool SyncEngine::journalPaymentAttempt(const QString &orderId, const QString &paymentIntentId, qint64 amountMinor, const QString &currency)
 {
     PaymentRecord payment;
     payment.intentId = paymentIntentId;
     payment.orderId = orderId;
     payment.amountMinor = amountMinor;
     payment.currency = currency;
-    payment.terminalResult = QStringLiteral("approved");
+    payment.terminalResult = QStringLiteral("pending");
+    payment.state = QStringLiteral("awaiting_terminal");
+    payment.note = QStringLiteral("The card terminal was asked for the payment.");
+    return m_store.recordPayment(payment);
+}
+
+int SyncEngine::recoverInterruptedPayments()
+{
+    int recovered = 0;
+    for (const PaymentRecord &payment : m_store.payments()) {
+        if (payment.state != QLatin1String("awaiting_terminal"))
+            continue;
+        // The app stopped while the terminal had the card: whether it was charged is unknown here. The confirm
+        // lets the server ask the provider: paid → booked (or refunded if the seats are gone), not paid → failed.
+        if (queueConfirm(payment.orderId, payment.intentId, payment.amountMinor, payment.currency, QStringLiteral("unknown")))
+            ++recovered;
+    }
+    return recovered;
+}
+
+std::optional<qint64> SyncEngine::queueConfirm(const QString &orderId, const QString &paymentIntentId, qint64 amountMinor, const QString &currency,
+                                               const QString &terminalResult)
+{
+    PaymentRecord payment;
+    payment.intentId = paymentIntentId;
+    payment.orderId = orderId;
+    payment.amountMinor = amountMinor;
+    payment.currency = currency;
+    payment.terminalResult = terminalResult;
     payment.state = QStringLiteral("awaiting_confirm");
-    payment.note = QStringLiteral("The terminal approved the payment; the booking is being confirmed.");
+    payment.note = terminalResult == QLatin1String("approved")
+        ? QStringLiteral("The terminal approved the payment; the booking is being confirmed.")
+        : QStringLiteral("The app stopped while the terminal had the card; the server is asked what happened.");
     NewAction confirm;
     confirm.kind = QStringLiteral("confirm_order");
     confirm.method = QStringLiteral("POST");
@@ -266,6 +296,11 @@ bool SyncEngine::applyOutcome(const Outcome &outcome, QList<std::function<void()
             note = QStringLiteral("Booking %1 confirmed.").arg(booking.value(QStringLiteral("booking_ref")).toString());
             bookingId = booking.value(QStringLiteral("booking_id")).toVariant().toString();
             bookingRef = booking.value(QStringLiteral("booking_ref")).toString();
+        } else if (result.status == 409 && result.error.code != QLatin1String("hold_lost") && !approvedAtTerminal(intent)) {
+            // Recovered after a restart and the provider has no payment for it (payment_pending, order_expired):
+            // nothing to refund. A late payment is refunded by the server's reconciler.
+            state = QStringLiteral("failed");
+            note = QStringLiteral("No payment was taken for this order (%1).").arg(result.error.code);
         } else if (result.status == 409) {
             state = QStringLiteral("refund_due");
             note = QStringLiteral("The seats could not be kept (%1); the payment is refunded to the card.").arg(result.error.code);
@@ -349,6 +384,12 @@ void SyncEngine::flushOutcomes()
             emitSignal();
     }
     pump();
+}
+
+bool SyncEngine::approvedAtTerminal(const QString &paymentIntentId)
+{
+    const std::optional<PaymentRecord> payment = m_store.payment(paymentIntentId);
+    return !payment || payment->terminalResult == QLatin1String("approved");
 }
 
 void SyncEngine::refreshCounts()

@@ -77,7 +77,18 @@ public:
      * @brief Journal a payment the terminal approved and queue its confirm, atomically: the confirm is then
      * replayed until the server answers (booking → "confirmed", hold lost → "refund_due").
      */
-    std::optional<qint64> queueConfirm(const QString &orderId, const QString &paymentIntentId, qint64 amountMinor, const QString &currency);
+    std::optional<qint64> queueConfirm(const QString &orderId, const QString &paymentIntentId, qint64 amountMinor, const QString &currency,
+                                       const QString &terminalResult = QStringLiteral("approved"));
+    /**
+     * @brief Journal a card payment before the terminal is asked (state "awaiting_terminal"): a crash while the
+     * card is in the terminal is then found by recoverInterruptedPayments() on the next start.
+     */
+    bool journalPaymentAttempt(const QString &orderId, const QString &paymentIntentId, qint64 amountMinor, const QString &currency);
+    /**
+     * @brief After a restart: queue a confirm for every payment still "awaiting_terminal" (terminal result
+     * "unknown"); the server answers from the provider. Returns how many were queued.
+     */
+    int recoverInterruptedPayments();
     /** @brief Put a parked action back in the queue. */
     bool retryParked(qint64 actionId);
     /** @brief Replay now (for example after enqueueing). */
@@ -120,6 +131,7 @@ private:
     void flushOutcomes();
     bool applyOutcome(const Outcome &outcome, QList<std::function<void()>> &notes);
     void refreshCounts();
+    bool approvedAtTerminal(const QString &paymentIntentId);
     void scheduleNextPump();
     void followRevocations();
     void followEvents();

@@ -4,7 +4,7 @@ import QtQuick.Layouts
 import Marquee.App
 import Marquee.Ui
 
-/*! The card did not pay: try again (the seats stay held) or cancel. */
+/*! The card did not pay: try again (the same seats are held again) or cancel. */
 Rectangle {
     color: Theme.background
     ColumnLayout {
@@ -38,7 +38,7 @@ Rectangle {
             Layout.alignment: Qt.AlignHCenter
             spacing: Theme.spaceL
             KButton { text: qsTr("Cancel"); danger: true; onClicked: Kiosk.cancel() }
-            KButton { text: qsTr("Try again"); primary: true; implicitWidth: 320; onClicked: Kiosk.retryPayment() }
+            KButton { text: qsTr("Try again"); primary: true; implicitWidth: 320; enabled: !Kiosk.busy; onClicked: Kiosk.retryPayment() }
         }
     }
 }

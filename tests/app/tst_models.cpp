@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// Models and small parts without a server: options, seat-map parsing and selection, money text, the journal.
+// Models and small parts without a server: options, seat-map parsing and selection, money text, answer classes.
 #include "appconfig.h"
-#include "journal.h"
 #include "kioskapi.h"
 #include "moneyformat.h"
 #include "seatmapmodel.h"
+#include "sync/apiclient.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -71,20 +71,38 @@ TEST(AppConfig, ReadsTheConfigFileButTheCommandLineWins)
     EXPECT_EQ(config->language, QStringLiteral("en"));
 }
 
+namespace {
+/** @brief An answer as sync::ApiClient reports it: @p status 0 is a network error (@p timedOut or refused). */
+marquee::sync::ApiResult answer(int status, const QByteArray &body = {}, bool timedOut = false)
+{
+    using marquee::sync::ApiResult;
+    ApiResult result;
+    result.status = status;
+    result.body = body;
+    result.timedOut = timedOut;
+    result.kind = status == 0 ? ApiResult::Kind::NetworkError : (status >= 200 && status < 300 ? ApiResult::Kind::Success : ApiResult::Kind::HttpError);
+    if (result.kind == ApiResult::Kind::HttpError)
+        result.error = marquee::ApiError::fromBody(status, body);
+    return result;
+}
+} // namespace
+
 TEST(KioskApi, ClassifiesAnswersIntoTypedErrors)
 {
-    EXPECT_EQ(KioskApi::classify(0, 5, {}).kind, ApiErrorKind::Offline);
-    EXPECT_EQ(KioskApi::classify(0, 5, {}).code, QStringLiteral("timeout"));
-    EXPECT_EQ(KioskApi::classify(200, 0, "{}").kind, ApiErrorKind::None);
-    EXPECT_EQ(KioskApi::classify(200, 0, "not json").kind, ApiErrorKind::BadResponse);
-    EXPECT_EQ(KioskApi::classify(304, 0, {}).kind, ApiErrorKind::None);
-    const ApiReply conflict = KioskApi::classify(409, 0, R"({"error":"seats_unavailable","message":"m","held_seats":["A1"]})");
+    EXPECT_EQ(KioskApi::classify(answer(0, {}, true)).kind, ApiErrorKind::Offline);
+    EXPECT_EQ(KioskApi::classify(answer(0, {}, true)).code, QStringLiteral("timeout"));
+    EXPECT_EQ(KioskApi::classify(answer(0)).code, QStringLiteral("unreachable"));
+    EXPECT_EQ(KioskApi::classify(answer(200, "{}")).kind, ApiErrorKind::None);
+    EXPECT_EQ(KioskApi::classify(answer(200, "not json")).kind, ApiErrorKind::BadResponse);
+    EXPECT_EQ(KioskApi::classify(answer(304)).kind, ApiErrorKind::None);
+    const ApiReply conflict = KioskApi::classify(answer(409, R"({"error":"seats_unavailable","message":"m","held_seats":["A1"]})"));
     EXPECT_EQ(conflict.kind, ApiErrorKind::Conflict);
     EXPECT_EQ(conflict.code, QStringLiteral("seats_unavailable"));
-    EXPECT_EQ(KioskApi::classify(402, 0, R"({"error":"payment_failed"})").kind, ApiErrorKind::PaymentFailed);
-    EXPECT_EQ(KioskApi::classify(401, 0, {}).kind, ApiErrorKind::Unauthorized);
-    EXPECT_EQ(KioskApi::classify(503, 0, {}).kind, ApiErrorKind::Server);
-    EXPECT_EQ(KioskApi::classify(422, 0, {}).kind, ApiErrorKind::Rejected);
+    EXPECT_EQ(conflict.message, QStringLiteral("m"));
+    EXPECT_EQ(KioskApi::classify(answer(402, R"({"error":"payment_failed"})")).kind, ApiErrorKind::PaymentFailed);
+    EXPECT_EQ(KioskApi::classify(answer(401)).kind, ApiErrorKind::Unauthorized);
+    EXPECT_EQ(KioskApi::classify(answer(503)).kind, ApiErrorKind::Server);
+    EXPECT_EQ(KioskApi::classify(answer(422)).kind, ApiErrorKind::Rejected);
 }
 
 TEST(Money, FormatsWithTheLocaleAndTheShowCurrency)
@@ -156,31 +174,3 @@ TEST(SeatMapModel, BestAvailableSelectsTheDearestTierCentre)
     EXPECT_EQ(model.selectedSeats(), (QStringList{QStringLiteral("D5"), QStringLiteral("D6")}));
 }
 
-TEST(Journal, KeepsPaymentAttemptsAndPrintsAcrossReopen)
-{
-    QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("journal.sqlite"));
-    qint64 id = 0;
-    {
-        Journal journal;
-        ASSERT_TRUE(journal.open(path));
-        id = journal.beginAttempt(QStringLiteral("42"), QStringLiteral("pi_1"), 2500, QStringLiteral("EUR"));
-        ASSERT_GT(id, 0);
-        ASSERT_TRUE(journal.updateAttempt(id, QStringLiteral("approved")));
-        const qint64 other = journal.beginAttempt(QStringLiteral("43"), QStringLiteral("pi_2"), 100, QStringLiteral("EUR"));
-        ASSERT_TRUE(journal.updateAttempt(other, QStringLiteral("declined"), QStringLiteral("insufficient_funds")));
-        journal.recordPrint(QStringLiteral("MQ-ABC"), QStringLiteral("failed"), QStringLiteral("no paper"), QStringLiteral("/dev/usb/lp0"),
-                            QJsonObject{{"booking_ref", "MQ-ABC"}});
-    }
-    Journal reopened;
-    ASSERT_TRUE(reopened.open(path));
-    const QList<PaymentAttempt> unfinished = reopened.unfinishedAttempts();
-    ASSERT_EQ(unfinished.size(), 1);
-    EXPECT_EQ(unfinished.first().id, id);
-    EXPECT_EQ(unfinished.first().state, QStringLiteral("approved"));
-    EXPECT_EQ(unfinished.first().amountMinor, 2500);
-    const auto print = reopened.lastPrintOf(QStringLiteral("MQ-ABC"));
-    ASSERT_TRUE(print);
-    EXPECT_EQ(print->state, QStringLiteral("failed"));
-    EXPECT_EQ(print->booking.value(QStringLiteral("booking_ref")).toString(), QStringLiteral("MQ-ABC"));
-}

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // The printed ticket: PDF rendered back to an image with pdftoppm, its QR decoded with zxing-cpp; ESC/POS bytes.
+#include "printedqr.h"
 #include "ticketprinter.h"
 
 #include <QCoreApplication>
@@ -11,10 +12,10 @@
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
-#include <ZXing/ReadBarcode.h>
 #include <gtest/gtest.h>
 
 using namespace marquee::app;
+using marquee::apptest::decodeQr;
 
 namespace {
 BookingPrint sampleBooking(const QString &qr)
@@ -33,16 +34,6 @@ BookingPrint sampleBooking(const QString &qr)
     return booking;
 }
 
-QString decodeQr(const QImage &source)
-{
-    const QImage image = source.convertToFormat(QImage::Format_Grayscale8);
-    ZXing::DecodeHints hints;
-    hints.setFormats(ZXing::BarcodeFormat::QRCode);
-    hints.setTryHarder(true);
-    const ZXing::Result result =
-        ZXing::ReadBarcode(ZXing::ImageView(image.constBits(), image.width(), image.height(), ZXing::ImageFormat::Lum, int(image.bytesPerLine())), hints);
-    return result.isValid() ? QString::fromStdString(result.text()) : QString();
-}
 } // namespace
 
 TEST(TicketPrinter, QrImageDecodesBackToTheText)
@@ -55,8 +46,7 @@ TEST(TicketPrinter, QrImageDecodesBackToTheText)
 
 TEST(TicketPrinter, PdfTicketRendersWithAReadableQr)
 {
-    const QString pdftoppm = QStandardPaths::findExecutable(QStringLiteral("pdftoppm"));
-    if (pdftoppm.isEmpty())
+    if (marquee::apptest::pdftoppmProgram().isEmpty())
         GTEST_SKIP() << "pdftoppm (poppler-utils) is not installed";
     QTemporaryDir dir;
     const QString qr = QStringLiteral("MQ1.AQAAAAFhYmNkZWZnaGlqa2xtbm9wcXJzdHV2d3h5ei0xMjM0NTY3ODkw.") + QString(86, QLatin1Char('S'));
@@ -65,13 +55,8 @@ TEST(TicketPrinter, PdfTicketRendersWithAReadableQr)
     ASSERT_TRUE(writePdf(sampleBooking(qr), pdf, &error)) << error.toStdString();
     ASSERT_GT(QFileInfo(pdf).size(), 1000);
 
-    QProcess process;
-    process.start(pdftoppm, {QStringLiteral("-png"), QStringLiteral("-r"), QStringLiteral("200"), QStringLiteral("-f"), QStringLiteral("1"),
-                             QStringLiteral("-l"), QStringLiteral("1"), QStringLiteral("-singlefile"), pdf, dir.filePath(QStringLiteral("page"))});
-    ASSERT_TRUE(process.waitForFinished(60000));
-    ASSERT_EQ(process.exitCode(), 0) << process.readAllStandardError().toStdString();
-    const QImage page(dir.filePath(QStringLiteral("page.png")));
-    ASSERT_FALSE(page.isNull());
+    const QImage page = marquee::apptest::renderPdfPage(pdf, 1, dir.path(), &error);
+    ASSERT_FALSE(page.isNull()) << error.toStdString();
     EXPECT_EQ(decodeQr(page), qr);
     // Keep a copy with the screenshots for people to look at.
     QDir().mkpath(QStringLiteral(MARQUEE_SCREENSHOT_DIR));

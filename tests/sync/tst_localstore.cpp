@@ -181,6 +181,71 @@ TEST(LocalStore, TicketJournalCountsReprintsAndReconciliation)
     EXPECT_FALSE(store.setTicketReconciliation(QStringLiteral("t-2"), QStringLiteral("maybe"), {}));
 }
 
+TEST(LocalStore, PrintJobsAndTheirTicketsSurviveReopenAndAFailedPrintJournalsNoTicket)
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("kiosk.db"));
+    TicketRecord t;
+    t.ticketId = QStringLiteral("t-1");
+    t.bookingRef = QStringLiteral("MQABC1");
+    t.showId = 3;
+    t.seatId = QStringLiteral("A1");
+    t.qr = QStringLiteral("MQ1.x.y");
+    {
+        LocalStore store;
+        ASSERT_TRUE(store.open(path));
+        PrintRecord failed;
+        failed.bookingRef = QStringLiteral("MQABC1");
+        failed.state = QStringLiteral("failed");
+        failed.error = QStringLiteral("The printer is out of paper");
+        failed.output = QStringLiteral("/dev/usb/lp0");
+        failed.printData = QJsonObject{{QStringLiteral("booking_ref"), QStringLiteral("MQABC1")}};
+        ASSERT_TRUE(store.recordPrint(failed, {}));
+        EXPECT_TRUE(store.ticketsByBookingRef(QStringLiteral("MQABC1")).isEmpty()) << "nothing was printed";
+        PrintRecord printed = failed;
+        printed.state = QStringLiteral("printed");
+        printed.error.clear();
+        ASSERT_TRUE(store.recordPrint(printed, {t}));
+        PrintRecord bad = printed;
+        bad.state = QStringLiteral("maybe");
+        EXPECT_FALSE(store.recordPrint(bad, {t})) << "CHECK refuses an unknown state";
+        EXPECT_EQ(store.ticket(QStringLiteral("t-1"))->reprints, 0) << "the refused job rolled its tickets back";
+    }
+    LocalStore reopened;
+    ASSERT_TRUE(reopened.open(path));
+    const auto last = reopened.lastPrintOf(QStringLiteral("MQABC1"));
+    ASSERT_TRUE(last);
+    EXPECT_EQ(last->state, QStringLiteral("printed"));
+    EXPECT_EQ(last->printData.value(QStringLiteral("booking_ref")).toString(), QStringLiteral("MQABC1"));
+    const QList<PrintRecord> jobs = reopened.prints(10);
+    ASSERT_EQ(jobs.size(), 2);
+    EXPECT_EQ(jobs.last().error, QStringLiteral("The printer is out of paper"));
+    EXPECT_EQ(reopened.ticketsByBookingRef(QStringLiteral("MQABC1")).size(), 1);
+    EXPECT_FALSE(reopened.lastPrintOf(QStringLiteral("NOPE")));
+}
+
+TEST(LocalStore, UpgradesAVersionOneFileKeepingItsData)
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("kiosk.db"));
+    {
+        LocalStore store;
+        ASSERT_TRUE(store.open(path));
+        ASSERT_TRUE(store.enqueue(holdAction(QStringLiteral("old"))));
+    }
+    // What a kiosk that ran the first schema has on disk: no prints table, user_version 1.
+    rawScalar(path, QStringLiteral("DROP TABLE prints"));
+    rawScalar(path, QStringLiteral("PRAGMA user_version = 1"));
+    LocalStore store;
+    ASSERT_TRUE(store.open(path)) << store.errorString().toStdString();
+    EXPECT_EQ(store.schemaVersion(), 2);
+    EXPECT_EQ(store.pendingCount(), 1);
+    PrintRecord job;
+    job.bookingRef = QStringLiteral("MQABC2");
+    job.state = QStringLiteral("printed");
+    EXPECT_TRUE(store.recordPrint(job));
+}
+
 TEST(LocalStore, CachesKeysRevocationsEventsAndScans)
 {
     QTemporaryDir dir;
