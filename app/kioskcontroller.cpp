@@ -330,7 +330,7 @@ void KioskController::holdSelection()
                             taken.append(v.toString());
                         if (taken.isEmpty())
                             taken = seats;
-                        m_seatMap->markTaken(taken);
+                        m_seatMap->markTaken(taken, int(seats.size()));
                         m_seatMap->refresh();
                         setMessage(m_seatMap->selectedCount() > 0
                                        ? tr("Sorry, someone just took %1. We have picked the nearest free seats for you.").arg(taken.join(QStringLiteral(", ")))

@@ -389,7 +389,7 @@ bool SeatMapModel::selectBestAvailable(int count, bool wheelchair)
     return true;
 }
 
-void SeatMapModel::markTaken(const QStringList &seatIds)
+void SeatMapModel::markTaken(const QStringList &seatIds, int wantedCount)
 {
     m_highlighted = QSet<QString>(seatIds.begin(), seatIds.end());
     double sx = 0, sy = 0;
@@ -402,7 +402,8 @@ void SeatMapModel::markTaken(const QStringList &seatIds)
                 m_seats[size_t(i)].status = 'h'; // the server said so; the next poll brings the truth
         }
     }
-    const int wanted = std::max(1, int(m_selected.size()));
+    // The customer's party size, not what is left of the selection (a poll may already have dropped the taken seat).
+    const int wanted = std::max(1, wantedCount > 0 ? wantedCount : int(m_selected.size()));
     m_selected.clear();
     if (n > 0) {
         BestAvailableRequest request;

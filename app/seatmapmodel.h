@@ -122,8 +122,11 @@ public:
     Q_INVOKABLE void clearSelection();
     /** @brief Select the best @p count seats (see core/bestavailable); false when none fit. */
     Q_INVOKABLE bool selectBestAvailable(int count, bool wheelchair = false);
-    /** @brief Mark seats someone else just took and select the nearest free block of the same size. */
-    void markTaken(const QStringList &seatIds);
+    /**
+     * @brief Mark seats someone else just took and select the nearest free block of @p wantedCount seats (0: the
+     * size of the current selection).
+     */
+    void markTaken(const QStringList &seatIds, int wantedCount = 0);
     Q_INVOKABLE void clearHighlight();
     /** @brief The selected seats are now held by this kiosk: polls showing them held do not unselect them. */
     void setOwnHold(bool held);
