@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // marquee-admin: database administration. Each command prints its result (token, confirmation) as its last line.
 #include "demoseed.h"
+#include "keyencryptionkey.h"
 #include "marqueeserver.h"
 #include "serverconfig.h"
 #include "store/authrepository.h"
@@ -17,7 +18,7 @@ namespace {
 QString usage()
 {
     return QStringLiteral(
-        "Usage: marquee-admin [--database-url URL | --data-dir DIR] COMMAND\n"
+        "Usage: marquee-admin [--database-url URL | --data-dir DIR] [--signing-kek-file FILE] COMMAND\n"
         "Commands:\n"
         "  migrate                                         apply pending schema migrations\n"
         "  seed-demo                                       load demo cities, cinemas, movies, a week of shows, a stadium\n"
@@ -27,7 +28,9 @@ QString usage()
         "  status                                          schema version and database URL\n"
         "  keys rotate --venue ID                          new ticket signing key for a venue; the old one verifies until not_after\n"
         "  keys list                                       every key that still verifies\n"
-        "Without --database-url (or MARQUEE_DATABASE_URL) the embedded cluster in the data directory is used.\n");
+        "Without --database-url (or MARQUEE_DATABASE_URL) the embedded cluster in the data directory is used.\n"
+        "keys rotate seals the new key with the server's key-encryption key: DIR/signing-kek unless --signing-kek-file\n"
+        "(or MARQUEE_SIGNING_KEK_FILE) names it.\n");
 }
 
 QString optionValue(QStringList &args, const QString &name)
@@ -51,6 +54,9 @@ int main(int argc, char *argv[])
     if (url.isEmpty())
         url = qEnvironmentVariable("MARQUEE_DATABASE_URL");
     QString dataDir = optionValue(args, QStringLiteral("--data-dir"));
+    QString kekFile = optionValue(args, QStringLiteral("--signing-kek-file"));
+    if (kekFile.isEmpty())
+        kekFile = qEnvironmentVariable("MARQUEE_SIGNING_KEK_FILE");
     if (dataDir.isEmpty())
         dataDir = qEnvironmentVariable("MARQUEE_DATA_DIR", ServerConfig::defaultDataDirectory());
     if (args.isEmpty() || args.contains(QStringLiteral("--help"))) {
@@ -137,7 +143,11 @@ int main(int argc, char *argv[])
         bool venueOk = false;
         const qint64 venue = optionValue(args, QStringLiteral("--venue")).toLongLong(&venueOk);
         if (action == QLatin1String("rotate") && venueOk && venue > 0 && args.isEmpty()) {
-            const auto keyId = tickets.rotateKey(venue, &error);
+            // The new key is sealed with the servers' key-encryption key; the admin never creates one of its own.
+            const auto keyEncryptionKey = KeyEncryptionKey::load(kekFile.isEmpty() ? KeyEncryptionKey::defaultPath(dataDir) : kekFile, &error);
+            if (keyEncryptionKey)
+                tickets.setKeyEncryptionKey(*keyEncryptionKey);
+            const auto keyId = keyEncryptionKey && tickets.prepareSigningKeys(&error) ? tickets.rotateKey(venue, &error) : std::nullopt;
             if (!keyId) {
                 err << "marquee-admin: " << error << "\n";
                 rc = 1;

@@ -6,6 +6,7 @@
 #include "jobs/outboxrelay.h"
 #include "jobs/reaper.h"
 #include "jobs/reconciler.h"
+#include "keyencryptionkey.h"
 #include "servercontext.h"
 #include "store/embeddedpostgres.h"
 #include "store/migrations.h"
@@ -43,10 +44,21 @@ bool MarqueeServer::start()
     const auto databaseConfig = resolveDatabase(m_config.databaseUrl, m_config.dataDirectory, m_embedded, true, &m_error);
     if (!databaseConfig)
         return false;
+    // The signing keys' key-encryption key first: a server that cannot open its venue keys must not start.
+    const auto keyEncryptionKey = KeyEncryptionKey::loadOrCreate(m_config.keyEncryptionKeyPath(), &m_error);
+    if (!keyEncryptionKey) {
+        stop();
+        return false;
+    }
     m_context = std::make_unique<ServerContext>(m_config, *databaseConfig);
     store::Migrations migrations(m_context->database);
     if (!migrations.migrate()) {
         m_error = migrations.errorString();
+        stop();
+        return false;
+    }
+    m_context->tickets.setKeyEncryptionKey(*keyEncryptionKey);
+    if (!m_context->tickets.prepareSigningKeys(&m_error)) {
         stop();
         return false;
     }

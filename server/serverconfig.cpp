@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "serverconfig.h"
+#include "keyencryptionkey.h"
 
 #include <QFile>
 #include <QStandardPaths>
@@ -38,6 +39,11 @@ bool parseListen(const QString &text, QHostAddress *address, quint16 *port)
     return true;
 }
 
+QString ServerConfig::keyEncryptionKeyPath() const
+{
+    return signingKeyFile.isEmpty() ? KeyEncryptionKey::defaultPath(dataDirectory) : signingKeyFile;
+}
+
 QString ServerConfig::usage()
 {
     return QStringLiteral(
@@ -45,17 +51,23 @@ QString ServerConfig::usage()
         "  --listen HOST:PORT          address to serve HTTP on (default 127.0.0.1:8080)\n"
         "  --threads N                 worker threads, each with its own event loop and database connection (default 16)\n"
         "  --database-url URL          postgresql://user:password@host:port/db (default: embedded cluster)\n"
-        "  --data-dir DIR              where the embedded cluster lives (default %1)\n"
+        "  --data-dir DIR              where the embedded cluster and the signing-kek file live (default %1)\n"
+        "  --signing-kek-file FILE     key-encryption key of the ticket signing keys (default DIR/signing-kek;\n"
+        "                              created 0600 on first start; every server of one database needs the same)\n"
         "  --hold-ttl SECONDS          how long a hold lasts (default 480)\n"
         "  --max-seats-per-hold N      largest hold (default 10)\n"
         "  --session-ttl SECONDS       staff session lifetime (default 43200)\n"
         "  --payment-provider-url URL  card provider (marquee-paysim) base URL, e.g. http://127.0.0.1:8090\n"
         "  --payment-webhook-secret S  HMAC secret of provider webhooks (without it every webhook is refused)\n"
         "  --payment-window SECONDS    how long an order waits for its payment (default 900)\n"
+        "  --payment-grace SECONDS     the order's hold is kept this much longer than the window (default 120)\n"
         "  --cancel-cutoff SECONDS     cashiers may cancel until this long before the start (default 7200)\n"
+        "  --cancel-fee-minor N        fixed cancellation fee in minor units, kept from the refund (default 0)\n"
+        "  --cancel-fee-percent P      plus P percent (0-100) of the amount paid, rounded down (default 0)\n"
         "  --reconciler-interval-ms N  how often stuck orders are resolved (default 5000, 0 = off)\n"
         "  --waiting-room-tick-ms N    waiting-room admission and refresh period (default 250)\n"
         "  --waiting-room-threshold N  hold attempts per second on one show that switch its waiting room on (default 0 = off)\n"
+        "  --reconcile-min-age SECONDS leave orders younger than this to their clients (default 30)\n"
         "  --event-webhook URL         send every outbox event to URL (repeatable), at least once, signed\n"
         "  --event-webhook-secret S    HMAC-SHA256 secret for the X-Signature of event webhooks\n"
         "  --notification-spool DIR    write ticket e-mail/SMS messages for confirmed bookings to DIR\n"
@@ -67,8 +79,8 @@ QString ServerConfig::usage()
         "  --max-connections N         open connections per process (default 10000, 0 = no limit)\n"
         "  --max-connections-per-address N  open connections per client address (default 0 = no limit)\n"
         "  --config FILE               read 'option = value' lines (same names, without the dashes)\n"
-        "Environment: MARQUEE_DATABASE_URL, MARQUEE_LISTEN, MARQUEE_DATA_DIR, MARQUEE_PAYMENT_PROVIDER_URL,\n"
-        "MARQUEE_PAYMENT_WEBHOOK_SECRET.\n")
+        "Environment: MARQUEE_DATABASE_URL, MARQUEE_LISTEN, MARQUEE_DATA_DIR, MARQUEE_SIGNING_KEK_FILE,\n"
+        "MARQUEE_PAYMENT_PROVIDER_URL, MARQUEE_PAYMENT_WEBHOOK_SECRET.\n")
         .arg(defaultDataDirectory());
 }
 
@@ -77,6 +89,7 @@ std::optional<ServerConfig> ServerConfig::fromArguments(const QStringList &input
     ServerConfig config;
     config.dataDirectory = qEnvironmentVariable("MARQUEE_DATA_DIR", defaultDataDirectory());
     config.databaseUrl = qEnvironmentVariable("MARQUEE_DATABASE_URL");
+    config.signingKeyFile = qEnvironmentVariable("MARQUEE_SIGNING_KEK_FILE");
     config.payments.providerUrl = qEnvironmentVariable("MARQUEE_PAYMENT_PROVIDER_URL");
     config.payments.webhookSecret = qgetenv("MARQUEE_PAYMENT_WEBHOOK_SECRET");
     QStringList arguments;
@@ -144,6 +157,8 @@ std::optional<ServerConfig> ServerConfig::fromArguments(const QStringList &input
             config.databaseUrl = value;
         } else if (option == QLatin1String("--data-dir")) {
             config.dataDirectory = value;
+        } else if (option == QLatin1String("--signing-kek-file")) {
+            config.signingKeyFile = value;
         } else if (option == QLatin1String("--hold-ttl")) {
             if (!intValue(option, value, 1, 24 * 3600, &config.holdTtlSeconds))
                 return std::nullopt;
@@ -181,6 +196,9 @@ std::optional<ServerConfig> ServerConfig::fromArguments(const QStringList &input
         } else if (option == QLatin1String("--payment-window")) {
             if (!intValue(option, value, 10, 24 * 3600, &config.payments.paymentWindowSeconds))
                 return std::nullopt;
+        } else if (option == QLatin1String("--payment-grace")) {
+            if (!intValue(option, value, 0, 3600, &config.payments.graceSeconds))
+                return std::nullopt;
         } else if (option == QLatin1String("--cancel-cutoff")) {
             if (!intValue(option, value, 0, 30 * 24 * 3600, &config.payments.cancelCutoffSeconds))
                 return std::nullopt;
@@ -210,6 +228,17 @@ std::optional<ServerConfig> ServerConfig::fromArguments(const QStringList &input
                 return std::nullopt;
         } else if (option == QLatin1String("--max-connections-per-address")) {
             if (!intValue(option, value, 0, 10000000, &config.maxConnectionsPerAddress))
+                return std::nullopt;
+        } else if (option == QLatin1String("--cancel-fee-minor")) {
+            int fee = 0;
+            if (!intValue(option, value, 0, 100000000, &fee))
+                return std::nullopt;
+            config.payments.cancelFeeMinor = fee;
+        } else if (option == QLatin1String("--cancel-fee-percent")) {
+            if (!intValue(option, value, 0, 100, &config.payments.cancelFeePercent))
+                return std::nullopt;
+        } else if (option == QLatin1String("--reconcile-min-age")) {
+            if (!intValue(option, value, 0, 24 * 3600, &config.payments.reconcileMinAgeSeconds))
                 return std::nullopt;
         } else if (option == QLatin1String("--reconciler-interval-ms")) {
             if (!intValue(option, value, 0, 3600000, &config.reconcilerIntervalMs))

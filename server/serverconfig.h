@@ -17,6 +17,7 @@ struct ServerConfig {
     int threads = 16; // many: each waits for its own commit, and concurrent commits share a WAL flush (docs/performance.md)
     QString databaseUrl;     ///< empty: run the embedded cluster under dataDirectory
     QString dataDirectory;
+    QString signingKeyFile; ///< key-encryption key of the ticket signing keys; empty: dataDirectory/signing-kek
     int holdTtlSeconds = 8 * 60;
     int maxSeatsPerHold = 10;
     qint64 maxBodyBytes = 64 * 1024;
@@ -48,12 +49,14 @@ struct ServerConfig {
     static QString defaultDataDirectory();
     /**
      * @brief Parse arguments (argv without the program name is fine too). Environment: MARQUEE_DATABASE_URL,
-     * MARQUEE_LISTEN, MARQUEE_DATA_DIR,
+     * MARQUEE_LISTEN, MARQUEE_DATA_DIR, MARQUEE_SIGNING_KEK_FILE,
      * MARQUEE_PAYMENT_PROVIDER_URL, MARQUEE_PAYMENT_WEBHOOK_SECRET. A `--config FILE` of `key = value` lines uses the option names.
      * std::nullopt with @p error on bad input.
      */
     static std::optional<ServerConfig> fromArguments(const QStringList &arguments, QString *error);
     static QString usage();
+    /** @brief The key-encryption key file in effect (signingKeyFile, else the one in the data directory). */
+    QString keyEncryptionKeyPath() const;
 };
 
 /** @brief Parse "host:port" into address and port. */

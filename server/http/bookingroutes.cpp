@@ -37,8 +37,11 @@ void registerBookingRoutes(Router &router, ServerContext &context)
         const auto reason = optionalString(body, QStringLiteral("reason"), 500);
         if (isError(reason))
             return HttpResponse::error(std::get<ApiError>(reason));
+        const QJsonValue waive = body.value(QStringLiteral("waive_fee"));
+        if (!waive.isUndefined() && !waive.isNull() && !waive.isBool())
+            return HttpResponse::error(ApiError::badRequest(QStringLiteral("invalid_type"), QStringLiteral("The field 'waive_fee' must be true or false.")));
         const auto r = context.orderService.cancelBooking(request.caller(), request.params.value(QStringLiteral("booking_id")),
-                                                          std::get<QString>(reason));
+                                                          std::get<QString>(reason), waive.toBool(false));
         return HttpResponse::json(r.status, r.body);
     });
 }

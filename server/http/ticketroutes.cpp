@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "core/isotime.h"
+#include "core/jsonbody.h"
 #include "routes.h"
 #include "servercontext.h"
 
@@ -74,6 +75,43 @@ void registerTicketRoutes(Router &router, ServerContext &context)
             next = revocation.cursor;
         }
         return HttpResponse::json(200, QJsonObject{{QStringLiteral("revocations"), array}, {QStringLiteral("next_cursor"), next}});
+    });
+
+    // Reprint at the box office: tills and staff, never kiosks (the access rule answers 403 before the handler).
+    constexpr RoleMask mayReissue = roleBit(Role::Till) | kStaffRoles;
+    router.add(Method::Post, QStringLiteral("/api/v1/tickets/{ticket_id}/reissue"), Access::roles_(mayReissue), [&context](RequestContext &request) {
+        const auto body = parseJsonObject(request.request.body());
+        if (isError(body))
+            return HttpResponse::error(std::get<ApiError>(body));
+        const auto reason = requiredString(std::get<QJsonObject>(body), QStringLiteral("reason"), 500);
+        if (isError(reason))
+            return HttpResponse::error(std::get<ApiError>(reason));
+        if (std::get<QString>(reason).trimmed().isEmpty())
+            return HttpResponse::error(ApiError::badRequest(QStringLiteral("missing_field"), QStringLiteral("Say why the ticket is reprinted: 'reason' must not be blank.")));
+        const QString ticketId = request.params.value(QStringLiteral("ticket_id"));
+        const store::ReissueOutcome outcome = context.tickets.reissue(request.caller(), ticketId, std::get<QString>(reason).trimmed());
+        switch (outcome.kind) {
+        case store::ReissueOutcome::Kind::NotFound:
+            return HttpResponse::error(ApiError::notFound(QStringLiteral("ticket_not_found"), QStringLiteral("There is no ticket with this id.")));
+        case store::ReissueOutcome::Kind::Revoked:
+            return HttpResponse::error(ApiError::conflict(QStringLiteral("ticket_revoked"),
+                                                          QStringLiteral("This ticket is revoked (booking cancelled or ticket replaced); reissue its current ticket instead.")));
+        case store::ReissueOutcome::Kind::AlreadyCheckedIn:
+            return HttpResponse::error(ApiError::conflict(QStringLiteral("ticket_already_checked_in"),
+                                                          QStringLiteral("This ticket has been admitted; a new code would admit the seat twice.")));
+        case store::ReissueOutcome::Kind::Error:
+            return storeFailure();
+        case store::ReissueOutcome::Kind::Reissued:
+        case store::ReissueOutcome::Kind::Replayed:
+            break;
+        }
+        return HttpResponse::json(200, QJsonObject{{QStringLiteral("ticket_id"), outcome.ticket.ticketId},
+                                                   {QStringLiteral("seat_id"), outcome.ticket.seatId},
+                                                   {QStringLiteral("qr"), outcome.ticket.qr},
+                                                   {QStringLiteral("booking_id"), outcome.bookingId},
+                                                   {QStringLiteral("show_id"), outcome.showId},
+                                                   {QStringLiteral("replaces_ticket_id"), ticketId},
+                                                   {QStringLiteral("replayed"), outcome.kind == store::ReissueOutcome::Kind::Replayed}});
     });
 }
 

@@ -349,13 +349,18 @@ ServiceReply OrderService::webhook(const QByteArray &rawBody, const QByteArray &
                   {QStringLiteral("state"), after ? toString(after->state) : toString(order->state)}}};
 }
 
-ServiceReply OrderService::cancelBooking(const store::Principal &caller, const QString &bookingId, const QString &reason)
+ServiceReply OrderService::cancelBooking(const store::Principal &caller, const QString &bookingId, const QString &reason, bool waiveFee)
 {
     if (caller.role == Role::Kiosk)
         return error(403, QStringLiteral("forbidden"), QStringLiteral("Kiosks may not cancel bookings."));
     const bool manager = isManager(caller.role);
-    const store::CancelOutcome outcome = m_bookings.cancel(bookingId, caller, reason, manager && !reason.trimmed().isEmpty(),
-                                                           m_settings.cancelCutoffSeconds, m_settings.cancelFeeMinor);
+    const bool hasReason = !reason.trimmed().isEmpty();
+    if (waiveFee && !manager)
+        return error(403, QStringLiteral("fee_waiver_not_allowed"), QStringLiteral("Only a manager may waive the cancellation fee."));
+    if (waiveFee && !hasReason)
+        return error(422, QStringLiteral("reason_required"), QStringLiteral("Waiving the cancellation fee needs a reason."));
+    const store::CancelPolicy policy{m_settings.cancelCutoffSeconds, m_settings.cancelFeeMinor, m_settings.cancelFeePercent};
+    const store::CancelOutcome outcome = m_bookings.cancel(bookingId, caller, reason, manager && hasReason, policy, waiveFee);
     switch (outcome.kind) {
     case store::CancelOutcome::Kind::NotFound:
         return error(404, QStringLiteral("booking_not_found"), QStringLiteral("There is no booking with this id."));
@@ -379,7 +384,10 @@ ServiceReply OrderService::cancelBooking(const store::Principal &caller, const Q
     QJsonObject body{{QStringLiteral("booking_id"), bookingId},
                      {QStringLiteral("state"), QStringLiteral("cancelled")},
                      {QStringLiteral("order_id"), outcome.orderId},
-                     {QStringLiteral("order_state"), order ? toString(order->state) : QString()}};
+                     {QStringLiteral("order_state"), order ? toString(order->state) : QString()},
+                     {QStringLiteral("fee_minor"), outcome.feeMinor},
+                     {QStringLiteral("refund_minor"), outcome.refundMinor},
+                     {QStringLiteral("currency"), outcome.currency}};
     if (refund)
         body.insert(QStringLiteral("refund"), QJsonObject{{QStringLiteral("amount_minor"), refund->amountMinor},
                                                           {QStringLiteral("currency"), refund->currency},

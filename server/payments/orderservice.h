@@ -44,8 +44,8 @@ public:
     ServiceReply order(const store::Principal &caller, const QString &orderId);
     /** @brief POST /webhooks/payment with the raw body and the X-Signature header. */
     ServiceReply webhook(const QByteArray &rawBody, const QByteArray &signature);
-    /** @brief POST /api/v1/bookings/{id}/cancel. */
-    ServiceReply cancelBooking(const store::Principal &caller, const QString &bookingId, const QString &reason);
+    /** @brief POST /api/v1/bookings/{id}/cancel; @p waiveFee: a manager refunds the fee too (needs a reason). */
+    ServiceReply cancelBooking(const store::Principal &caller, const QString &bookingId, const QString &reason, bool waiveFee = false);
     /** @brief GET /api/v1/bookings/{id} and ?ref=. */
     ServiceReply booking(const store::Principal &caller, const QString &bookingId, const QString &ref);
 

@@ -13,8 +13,9 @@ struct PaymentSettings {
     int providerTimeoutMs = 10000;
     int paymentWindowSeconds = 900;
     int graceSeconds = 120;
-    int cancelCutoffSeconds = 2 * 3600;
-    qint64 cancelFeeMinor = 0;
+    int cancelCutoffSeconds = 2 * 3600; ///< cashiers may cancel until this long before the start
+    qint64 cancelFeeMinor = 0;          ///< fixed cancellation fee, minor units of the booking's currency
+    int cancelFeePercent = 0;           ///< plus this percentage of the amount paid (rounded down)
     int reconcileMinAgeSeconds = 30;
 };
 

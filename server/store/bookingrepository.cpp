@@ -144,7 +144,7 @@ ConfirmOutcome BookingRepository::confirm(const OrderRecord &order)
 }
 
 CancelOutcome BookingRepository::cancel(const QString &bookingId, const Principal &principal, const QString &reason, bool overridePolicy,
-                                        int cutoffSeconds, qint64 feeMinor)
+                                        const CancelPolicy &policy, bool waiveFee)
 {
     const QString actor = principal.owner();
     CancelOutcome out;
@@ -159,9 +159,9 @@ CancelOutcome BookingRepository::cancel(const QString &bookingId, const Principa
         return out;
     QSqlQuery b(db);
     prepareQuery(b, QStringLiteral("SELECT b.order_id::text, b.state, b.show_id, array_to_json(b.seat_ids)::text, b.amount_minor, b.currency, "
-                                   "       s.starts_at - make_interval(secs => ?) > now() "
+                                   "       s.starts_at - make_interval(secs => ?) > now(), coalesce(b.cancel_fee_minor, 0) "
                                    "  FROM bookings b JOIN shows s ON s.show_id = b.show_id WHERE b.booking_id = ?::uuid FOR UPDATE OF b"));
-    b.addBindValue(cutoffSeconds);
+    b.addBindValue(policy.cutoffSeconds);
     b.addBindValue(bookingId);
     if (!execQuery(b, "read booking for cancel"))
         return out;
@@ -173,6 +173,8 @@ CancelOutcome BookingRepository::cancel(const QString &bookingId, const Principa
     out.currency = b.value(5).toString();
     if (b.value(1).toString() == QLatin1String("cancelled")) {
         out.kind = CancelOutcome::Kind::AlreadyCancelled;
+        out.feeMinor = b.value(7).toLongLong();
+        out.refundMinor = qMax<qint64>(0, b.value(4).toLongLong() - out.feeMinor);
         return out;
     }
     const bool withinPolicy = b.value(6).toBool();
@@ -185,7 +187,8 @@ CancelOutcome BookingRepository::cancel(const QString &bookingId, const Principa
     for (const QJsonValue &v : QJsonDocument::fromJson(b.value(3).toString().toUtf8()).array())
         seatIds << v.toString();
     const qint64 amount = b.value(4).toLongLong();
-    out.refundMinor = qMax<qint64>(0, amount - feeMinor);
+    out.feeMinor = waiveFee ? 0 : policy.feeFor(amount);
+    out.refundMinor = amount - out.feeMinor;
 
     const auto state = OrderRepository::lockState(db, out.orderId);
     if (!state || *state != OrderState::Confirmed) {
@@ -213,10 +216,13 @@ CancelOutcome BookingRepository::cancel(const QString &bookingId, const Principa
     bs.addBindValue(bookingId);
     QSqlQuery upd(db);
     prepareQuery(upd, QStringLiteral("UPDATE bookings SET state = 'cancelled', cancelled_at = clock_timestamp(), cancelled_by = ?, "
-                                     "cancel_reason = nullif(?, ''), policy_override = ? WHERE booking_id = ?::uuid"));
+                                     "cancel_reason = nullif(?, ''), policy_override = ?, cancel_fee_minor = ?, fee_waived = ? "
+                                     "WHERE booking_id = ?::uuid"));
     upd.addBindValue(actor);
     upd.addBindValue(reason);
     upd.addBindValue(!withinPolicy);
+    upd.addBindValue(out.feeMinor);
+    upd.addBindValue(waiveFee);
     upd.addBindValue(bookingId);
     if (!execQuery(bs, "retire booking seats") || !execQuery(upd, "cancel booking"))
         return out;
@@ -249,6 +255,8 @@ CancelOutcome BookingRepository::cancel(const QString &bookingId, const Principa
                                          {QStringLiteral("show_id"), showId}, {QStringLiteral("seat_ids"), seatArray},
                                          {QStringLiteral("reason"), reason}, {QStringLiteral("by"), actor},
                                          {QStringLiteral("policy_override"), !withinPolicy},
+                                         {QStringLiteral("fee_minor"), out.feeMinor},
+                                         {QStringLiteral("fee_waived"), waiveFee},
                                          {QStringLiteral("refund_minor"), out.refundMinor}}))
         return out;
     if (principal.kind == Principal::Kind::Session
@@ -256,6 +264,8 @@ CancelOutcome BookingRepository::cancel(const QString &bookingId, const Principa
                                          {withinPolicy ? QStringLiteral("booking.cancel") : QStringLiteral("booking.cancel.override"),
                                           QStringLiteral("booking:%1").arg(bookingId), reason,
                                           QJsonObject{{QStringLiteral("refund_minor"), out.refundMinor},
+                                                      {QStringLiteral("fee_minor"), out.feeMinor},
+                                                      {QStringLiteral("fee_waived"), waiveFee},
                                                       {QStringLiteral("seat_ids"), seatArray}}}))
         return out;
     if (!tx.commit())
@@ -270,7 +280,7 @@ std::optional<QJsonObject> BookingRepository::bookingWhere(const QString &column
     QSqlQuery q(m_database.connection());
     prepareQuery(q, QStringLiteral("SELECT b.booking_id::text, b.booking_ref, b.order_id::text, b.show_id, array_to_json(b.seat_ids)::text, "
                                    "b.amount_minor, b.currency, b.state, b.created_at, b.cancelled_at, coalesce(b.cancel_reason, ''), "
-                                   "b.policy_override, o.owner FROM bookings b JOIN orders o ON o.order_id = b.order_id WHERE b.%1 = ?")
+                                   "b.policy_override, o.owner, coalesce(b.cancel_fee_minor, 0), b.fee_waived FROM bookings b JOIN orders o ON o.order_id = b.order_id WHERE b.%1 = ?")
                         .arg(column));
     q.addBindValue(value);
     if (!execQuery(q, "read booking")) {
@@ -293,6 +303,9 @@ std::optional<QJsonObject> BookingRepository::bookingWhere(const QString &column
         object.insert(QStringLiteral("cancelled_at"), toIsoUtc(q.value(9).toDateTime()));
         object.insert(QStringLiteral("cancel_reason"), q.value(10).toString());
         object.insert(QStringLiteral("policy_override"), q.value(11).toBool());
+        object.insert(QStringLiteral("cancel_fee_minor"), q.value(13).toLongLong());
+        object.insert(QStringLiteral("fee_waived"), q.value(14).toBool());
+        object.insert(QStringLiteral("refund_minor"), q.value(5).toLongLong() - q.value(13).toLongLong());
     }
     const auto tickets = m_tickets.validTicketsOfBooking(object.value(QStringLiteral("booking_id")).toString());
     if (!tickets) {

@@ -24,12 +24,27 @@ struct ConfirmOutcome {
     QJsonObject body;
 };
 
+/** @brief The cancellation policy: until when cashiers may cancel, and what it costs the customer. */
+struct CancelPolicy {
+    int cutoffSeconds = 2 * 3600; ///< cashiers may cancel until this long before the start; later only a manager override
+    qint64 feeMinor = 0;          ///< fixed fee, minor units of the booking's currency
+    int feePercent = 0;           ///< plus this percentage (0–100) of the amount paid, rounded down
+
+    /** @brief The fee kept when a booking of @p paidMinor is cancelled: fixed + percent, never more than was paid. */
+    qint64 feeFor(qint64 paidMinor) const
+    {
+        const qint64 fee = feeMinor + paidMinor * feePercent / 100;
+        return qBound<qint64>(0, fee, qMax<qint64>(0, paidMinor));
+    }
+};
+
 /** @brief What cancelling a booking did. */
 struct CancelOutcome {
     enum class Kind { Cancelled, AlreadyCancelled, NotFound, OutsidePolicy, Error };
     Kind kind = Kind::Error;
     QString orderId;
-    qint64 refundMinor = 0;
+    qint64 feeMinor = 0;    ///< kept by the venue (also for AlreadyCancelled: the fee of that cancellation)
+    qint64 refundMinor = 0; ///< paid − fee
     QString currency;
 };
 
@@ -51,13 +66,14 @@ public:
 
     /**
      * @brief Cancel a confirmed booking in one transaction: seats booked → available (all or nothing), tickets
-     * revoked, the order to REFUND_PENDING with a pending refund of the amount minus @p feeMinor (or to CANCELLED
-     * when nothing is owed). @p cutoffSeconds: cashiers may cancel until this long before the start;
-     * @p overridePolicy lets a manager cancel later (recorded with the reason). A staff @p actor's cancellation is
+     * revoked, the fee of @p policy stored on the booking, the order to REFUND_PENDING with a pending refund of the
+     * amount paid minus the fee (or to CANCELLED when nothing is owed). Cashiers may cancel until
+     * policy.cutoffSeconds before the start; @p overridePolicy lets a manager cancel later (recorded with the
+     * reason); @p waiveFee (managers, with a reason) refunds everything. A staff @p actor's cancellation is
      * written to the audit log in the same transaction.
      */
     CancelOutcome cancel(const QString &bookingId, const Principal &actor, const QString &reason, bool overridePolicy,
-                         int cutoffSeconds, qint64 feeMinor);
+                         const CancelPolicy &policy, bool waiveFee);
 
     /** @brief The booking with its valid tickets and its order's "owner" (strip before sending); std::nullopt when unknown (see @p ok). */
     std::optional<QJsonObject> booking(const QString &bookingId, bool *ok);

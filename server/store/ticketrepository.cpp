@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "ticketrepository.h"
+#include "staffrepository.h"
 
 #include "core/isotime.h"
+#include "core/keyseal.h"
 #include "core/ticketcodec.h"
 
 #include <QCryptographicHash>
@@ -95,20 +97,96 @@ TicketRepository::TicketRepository(const Database &database)
 {
 }
 
+void TicketRepository::setKeyEncryptionKey(const QByteArray &keyEncryptionKey)
+{
+    m_keyEncryptionKey = keyEncryptionKey;
+}
+
+QByteArray TicketRepository::sealContext(qint64 venueId, const QByteArray &publicKey)
+{
+    return QByteArrayLiteral("marquee.signing-key.v1|") + QByteArray::number(venueId) + '|' + publicKey;
+}
+
+bool TicketRepository::prepareSigningKeys(QString *error)
+{
+    if (m_keyEncryptionKey.size() != KeySeal::kKeyBytes) {
+        *error = QStringLiteral("no key-encryption key for the ticket signing keys");
+        return false;
+    }
+    QSqlDatabase db = m_database.connection();
+    Transaction transaction(db);
+    if (!transaction.isActive()) {
+        *error = QStringLiteral("cannot begin a transaction: %1").arg(transaction.errorString());
+        return false;
+    }
+    // Seeds written raw by schema 2: seal them now (the database never had the KEK, so only a server can).
+    QSqlQuery raw(db);
+    prepareQuery(raw, QStringLiteral("SELECT key_id, venue_id, public_key, private_key FROM signing_keys WHERE private_key IS NOT NULL FOR UPDATE"));
+    if (!run(raw, "read raw signing keys")) {
+        *error = raw.lastError().text();
+        return false;
+    }
+    int sealed = 0;
+    while (raw.next()) {
+        const QByteArray box = KeySeal::seal(m_keyEncryptionKey, raw.value(3).toByteArray(), sealContext(raw.value(1).toLongLong(), raw.value(2).toByteArray()));
+        QSqlQuery update(db);
+        prepareQuery(update, QStringLiteral("UPDATE signing_keys SET private_key_sealed = ?, private_key = NULL WHERE key_id = ?"));
+        update.addBindValue(box);
+        update.addBindValue(raw.value(0).toLongLong());
+        if (box.isEmpty() || !run(update, "seal signing key")) {
+            *error = QStringLiteral("cannot seal signing key %1").arg(raw.value(0).toLongLong());
+            return false;
+        }
+        ++sealed;
+    }
+    QSqlQuery live(db);
+    prepareQuery(live, QStringLiteral("SELECT key_id, venue_id, public_key, private_key_sealed FROM signing_keys "
+                                      " WHERE not_after > now() AND private_key_sealed IS NOT NULL ORDER BY key_id"));
+    if (!run(live, "read sealed signing keys")) {
+        *error = live.lastError().text();
+        return false;
+    }
+    while (live.next()) {
+        const auto seed = KeySeal::open(m_keyEncryptionKey, live.value(3).toByteArray(), sealContext(live.value(1).toLongLong(), live.value(2).toByteArray()));
+        if (!seed || TicketCodec::publicKeyOf(*seed) != live.value(2).toByteArray()) {
+            *error = QStringLiteral("ticket signing key %1 does not open with this server's key-encryption key; every server of one "
+                                    "database needs the same KEK file (see docs/tickets.md)")
+                         .arg(live.value(0).toLongLong());
+            return false;
+        }
+    }
+    if (!transaction.commit()) {
+        *error = QStringLiteral("cannot commit the sealed signing keys");
+        return false;
+    }
+    if (sealed > 0)
+        qCInfo(lcStore) << "sealed" << sealed << "signing keys that were stored raw";
+    return true;
+}
+
 std::optional<TicketRepository::SigningKey> TicketRepository::currentKey(QSqlDatabase &db, qint64 venueId, const QDateTime &neededUntil)
 {
     auto select = [&](bool *ok) -> std::optional<std::pair<SigningKey, QDateTime>> {
         *ok = false;
         QSqlQuery query(db);
-        if (!prepareQuery(query, QStringLiteral("SELECT key_id, private_key, not_after FROM signing_keys WHERE venue_id = ? AND retired_at IS NULL")))
+        if (!prepareQuery(query, QStringLiteral("SELECT key_id, private_key_sealed, not_after, public_key FROM signing_keys "
+                                                " WHERE venue_id = ? AND retired_at IS NULL")))
             return std::nullopt;
         query.addBindValue(venueId);
         if (!run(query, "read signing key"))
             return std::nullopt;
-        *ok = true;
-        if (!query.next())
+        if (!query.next()) {
+            *ok = true;
             return std::nullopt;
-        return std::make_pair(SigningKey{query.value(0).toLongLong(), query.value(1).toByteArray()}, query.value(2).toDateTime());
+        }
+        const auto seed = KeySeal::open(m_keyEncryptionKey, query.value(1).toByteArray(), sealContext(venueId, query.value(3).toByteArray()));
+        if (!seed) {
+            // Fail closed: no ticket is signed with a key this server cannot prove it owns (wrong or missing KEK).
+            qCCritical(lcStore) << "signing key" << query.value(0).toLongLong() << "does not open with this server's key-encryption key";
+            return std::nullopt;
+        }
+        *ok = true;
+        return std::make_pair(SigningKey{query.value(0).toLongLong(), *seed}, query.value(2).toDateTime());
     };
     bool ok = false;
     auto found = select(&ok);
@@ -128,17 +206,22 @@ std::optional<TicketRepository::SigningKey> TicketRepository::currentKey(QSqlDat
     const auto pair = TicketCodec::generateKeyPair();
     if (!pair)
         return std::nullopt;
+    const QByteArray sealedSeed = KeySeal::seal(m_keyEncryptionKey, pair->privateKey, sealContext(venueId, pair->publicKey));
+    if (sealedSeed.isEmpty()) {
+        qCCritical(lcStore) << "cannot seal a new signing key (no key-encryption key?)";
+        return std::nullopt;
+    }
     QDateTime notAfter = QDateTime::currentDateTimeUtc().addDays(kKeyLifetimeDays);
     if (notAfter < neededUntil)
         notAfter = neededUntil.addDays(1);
     QSqlQuery insert(db);
     // The partial unique index allows one unretired key per venue: of two first issuers, one inserts, the other
     // waits for its commit, does nothing, and reads the winner's key below.
-    prepareQuery(insert, QStringLiteral("INSERT INTO signing_keys (venue_id, public_key, private_key, not_after) VALUES (?, ?, ?, ?::timestamptz) "
+    prepareQuery(insert, QStringLiteral("INSERT INTO signing_keys (venue_id, public_key, private_key_sealed, not_after) VALUES (?, ?, ?, ?::timestamptz) "
                                         "ON CONFLICT (venue_id) WHERE retired_at IS NULL DO NOTHING"));
     insert.addBindValue(venueId);
     insert.addBindValue(pair->publicKey);
-    insert.addBindValue(pair->privateKey);
+    insert.addBindValue(sealedSeed);
     insert.addBindValue(toIsoUtc(notAfter));
     if (!run(insert, "create signing key"))
         return std::nullopt;
@@ -279,6 +362,79 @@ std::optional<IssuedTicket> TicketRepository::reissueTicket(QSqlDatabase &db, co
     if (!run(link, "link reissued ticket"))
         return std::nullopt;
     return issued->first();
+}
+
+ReissueOutcome TicketRepository::reissue(const Principal &actor, const QString &ticketId, const QString &reason)
+{
+    ReissueOutcome out;
+    if (!isUuid(ticketId) || ticketId.size() != 36) {
+        out.kind = ReissueOutcome::Kind::NotFound;
+        return out;
+    }
+    QSqlDatabase db = m_database.connection();
+    Transaction transaction(db);
+    if (!transaction.isActive())
+        return out;
+    // A ticket's booking never changes, so it can be read before the lock. The booking row is locked first,
+    // as BookingRepository::cancel does: a cancel running now either revokes the new ticket too (it waits for
+    // this commit and then reads it) or has already revoked the old one (this call then answers Revoked).
+    QSqlQuery owner(db);
+    prepareQuery(owner, QStringLiteral("SELECT booking_id::text FROM tickets WHERE ticket_id = ?::uuid"));
+    owner.addBindValue(ticketId);
+    if (!run(owner, "read ticket booking"))
+        return out;
+    if (!owner.next()) {
+        out.kind = ReissueOutcome::Kind::NotFound;
+        return out;
+    }
+    out.bookingId = owner.value(0).toString();
+    QSqlQuery booking(db);
+    prepareQuery(booking, QStringLiteral("SELECT state FROM bookings WHERE booking_id = ?::uuid FOR UPDATE"));
+    booking.addBindValue(out.bookingId);
+    if (!run(booking, "lock booking for reissue"))
+        return out;
+    const bool bookingConfirmed = booking.next() && booking.value(0).toString() == QLatin1String("confirmed");
+
+    QSqlQuery ticket(db);
+    prepareQuery(ticket, QStringLiteral(
+        "SELECT t.state, t.show_id, t.seat_id, r.ticket_id::text, r.qr, r.state, "
+        "       EXISTS (SELECT 1 FROM checkin_firsts c WHERE c.ticket_id = t.ticket_id) "
+        "  FROM tickets t LEFT JOIN tickets r ON r.ticket_id = t.replaced_by WHERE t.ticket_id = ?::uuid FOR UPDATE OF t"));
+    ticket.addBindValue(ticketId);
+    if (!run(ticket, "lock ticket for reissue") || !ticket.next())
+        return out;
+    out.showId = ticket.value(1).toLongLong();
+    const QString seatId = ticket.value(2).toString();
+    if (ticket.value(0).toString() != QLatin1String("valid")) {
+        if (bookingConfirmed && !ticket.value(3).isNull() && ticket.value(5).toString() == QLatin1String("valid")) {
+            out.kind = ReissueOutcome::Kind::Replayed;
+            out.ticket = {ticket.value(3).toString(), seatId, ticket.value(4).toString()};
+        } else {
+            out.kind = ReissueOutcome::Kind::Revoked;
+        }
+        return out;
+    }
+    if (!bookingConfirmed) {
+        out.kind = ReissueOutcome::Kind::Revoked;
+        return out;
+    }
+    if (ticket.value(6).toBool()) {
+        out.kind = ReissueOutcome::Kind::AlreadyCheckedIn;
+        return out;
+    }
+    const auto issued = reissueTicket(db, ticketId, reason);
+    if (!issued)
+        return out;
+    const AuditEntry audit{QStringLiteral("ticket.reissue"), QStringLiteral("ticket:%1").arg(ticketId), reason,
+                           QJsonObject{{QStringLiteral("new_ticket_id"), issued->ticketId},
+                                       {QStringLiteral("booking_id"), out.bookingId},
+                                       {QStringLiteral("show_id"), out.showId},
+                                       {QStringLiteral("seat_id"), seatId}}};
+    if (!StaffRepository::appendAudit(db, actor, audit) || !transaction.commit())
+        return out;
+    out.kind = ReissueOutcome::Kind::Reissued;
+    out.ticket = *issued;
+    return out;
 }
 
 std::optional<QList<IssuedTicket>> TicketRepository::validTicketsOfBooking(const QString &bookingId)

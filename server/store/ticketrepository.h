@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "authrepository.h"
 #include "database.h"
 
 #include <QDateTime>
@@ -53,6 +54,22 @@ struct CheckinOutcome {
     QJsonObject body; ///< {result, ticket, first_scanned_at?} when Answered
 };
 
+/** @brief What a reprint over HTTP (POST /api/v1/tickets/{id}/reissue) did. */
+struct ReissueOutcome {
+    enum class Kind {
+        Reissued,         ///< old ticket revoked, new one issued, audit written (one transaction)
+        Replayed,         ///< the old ticket was already reissued and its replacement is still valid: that one, nothing written
+        NotFound,         ///< no such ticket
+        Revoked,          ///< the ticket is revoked (booking cancelled, or its replacement was reissued or revoked again)
+        AlreadyCheckedIn, ///< the ticket was admitted: a new ticket id would admit the seat a second time
+        Error             ///< database error: nothing changed
+    };
+    Kind kind = Kind::Error;
+    IssuedTicket ticket;  ///< the valid replacement (Reissued, Replayed)
+    QString bookingId;
+    qint64 showId = 0;
+};
+
 /**
  * @brief Tickets, their per-venue Ed25519 signing keys, revocations and check-ins.
  *
@@ -65,6 +82,20 @@ class TicketRepository
 {
 public:
     explicit TicketRepository(const Database &database);
+
+    /**
+     * @brief The key-encryption key that seals the signing keys at rest (KeyEncryptionKey, core/keyseal.h). Set
+     * once at start-up, before any request. Without it no ticket can be signed (fail closed).
+     */
+    void setKeyEncryptionKey(const QByteArray &keyEncryptionKey);
+    /**
+     * @brief At start-up, with the KEK set: seal the signing keys still stored raw (schema 2) and check that every
+     * key that still verifies opens with this KEK. false with @p error when one does not (another server's KEK
+     * file is needed) or on a database error.
+     */
+    bool prepareSigningKeys(QString *error);
+    /** @brief The associated data a sealed seed is bound to: its venue and its public key (docs/tickets.md). */
+    static QByteArray sealContext(qint64 venueId, const QByteArray &publicKey);
 
     /** @brief Doors open this long before a show starts: a ticket is valid from then (docs/tickets.md). */
     static constexpr int kDoorsOpenSecondsBeforeStart = 3 * 3600;
@@ -91,6 +122,13 @@ public:
      * unknown or already revoked, or on a database error.
      */
     std::optional<IssuedTicket> reissueTicket(QSqlDatabase &db, const QString &ticketId, const QString &reason);
+    /**
+     * @brief Reprint at the till, in one transaction of its own: lock the booking (as cancel does, so a cancel
+     * cannot miss the new ticket), refuse unknown, revoked and already admitted tickets, reissueTicket() and
+     * append the audit entry "ticket.reissue" for @p actor. Repeating the call for the same old ticket returns
+     * its still-valid replacement without writing anything (the old ticket id is the idempotency key).
+     */
+    ReissueOutcome reissue(const Principal &actor, const QString &ticketId, const QString &reason);
 
     /** @brief The valid tickets of a booking, in seat order (own connection); std::nullopt on error. */
     std::optional<QList<IssuedTicket>> validTicketsOfBooking(const QString &bookingId);
@@ -116,12 +154,14 @@ public:
 private:
     struct SigningKey {
         qint64 keyId = 0;
-        QByteArray privateKey;
+        QByteArray privateKey; ///< unsealed, in memory only while signing
     };
+
     std::optional<SigningKey> currentKey(QSqlDatabase &db, qint64 venueId, const QDateTime &neededUntil);
     QHash<quint32, QByteArray> verificationKeys(bool reload, bool *ok);
 
     const Database &m_database;
+    QByteArray m_keyEncryptionKey;
     QMutex m_keysMutex;
     QHash<quint32, QByteArray> m_keys; ///< key id → public key, of keys that still verify
     QDateTime m_keysLoadedAt;

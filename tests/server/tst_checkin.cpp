@@ -290,8 +290,8 @@ TEST(Checkin, RotatedKeysKeepVerifyingOldTickets)
     // Rotate with the real admin tool against the server's database.
     QProcess admin;
     admin.start(QCoreApplication::applicationDirPath() + QStringLiteral("/marquee-admin"),
-                {QStringLiteral("--database-url"), server.databaseUrl(), QStringLiteral("keys"), QStringLiteral("rotate"), QStringLiteral("--venue"),
-                 QString::number(venueId)});
+                {QStringLiteral("--database-url"), server.databaseUrl(), QStringLiteral("--data-dir"), server.dataDirectory(), QStringLiteral("keys"),
+                 QStringLiteral("rotate"), QStringLiteral("--venue"), QString::number(venueId)});
     ASSERT_TRUE(admin.waitForFinished(60000));
     ASSERT_EQ(admin.exitCode(), 0) << admin.readAllStandardError().constData();
     EXPECT_TRUE(admin.readAllStandardOutput().contains("now signs tickets with key"));
@@ -299,7 +299,8 @@ TEST(Checkin, RotatedKeysKeepVerifyingOldTickets)
     // A bad venue is refused with a message and a non-zero exit.
     QProcess bad;
     bad.start(QCoreApplication::applicationDirPath() + QStringLiteral("/marquee-admin"),
-              {QStringLiteral("--database-url"), server.databaseUrl(), QStringLiteral("keys"), QStringLiteral("rotate"), QStringLiteral("--venue"), QStringLiteral("999999")});
+              {QStringLiteral("--database-url"), server.databaseUrl(), QStringLiteral("--data-dir"), server.dataDirectory(), QStringLiteral("keys"),
+               QStringLiteral("rotate"), QStringLiteral("--venue"), QStringLiteral("999999")});
     ASSERT_TRUE(bad.waitForFinished(60000));
     EXPECT_NE(bad.exitCode(), 0);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // Webhook authentication and idempotency, cash sales, cancellation policy and bad input for orders.
 #include "paysimprocess.h"
+#include "store/bookingrepository.h"
 #include "testserver.h"
 
 #include <QJsonArray>
@@ -14,12 +15,14 @@ using namespace marquee::test;
 namespace {
 
 struct Shop {
-    explicit Shop(int cancelCutoffSeconds = 2 * 3600)
-        : server([cancelCutoffSeconds] {
+    explicit Shop(int cancelCutoffSeconds = 2 * 3600, qint64 cancelFeeMinor = 0, int cancelFeePercent = 0)
+        : server([=] {
             TestServer::Options options;
             options.threads = 2;
             options.paymentWebhookSecret = PaySimProcess::kSecret;
             options.cancelCutoffSeconds = cancelCutoffSeconds;
+            options.cancelFeeMinor = cancelFeeMinor;
+            options.cancelFeePercent = cancelFeePercent;
             return options;
         }())
         , sim(server, {})
@@ -276,4 +279,104 @@ TEST(Payments, BadInputIsRefusedAndChangesNothing)
     EXPECT_EQ(cashier->request("POST", "/api/v1/bookings/x/cancel", "{\"reason\": 5}", {{"Content-Type", "application/json"}}).status, 400);
     EXPECT_EQ(shop.orderState(orderId), QStringLiteral("PENDING_PAYMENT"));
     EXPECT_EQ(shop.count(QStringLiteral("SELECT count(*) FROM bookings")), 0);
+}
+
+TEST(Payments, CancellationFeeIsFixedPlusPercentAndNeverMoreThanPaid)
+{
+    const store::CancelPolicy policy{3600, 200, 10};
+    EXPECT_EQ(policy.feeFor(2500), 450);  // 200 + 10 % of 2500
+    EXPECT_EQ(policy.feeFor(1999), 399);  // 10 % of 1999 = 199.9, rounded down (in the customer's favour)
+    EXPECT_EQ(policy.feeFor(100), 100);   // never more than was paid
+    EXPECT_EQ(policy.feeFor(0), 0);
+    EXPECT_EQ((store::CancelPolicy{3600, 0, 0}.feeFor(2500)), 0);
+    EXPECT_EQ((store::CancelPolicy{3600, 0, 100}.feeFor(2500)), 2500);
+}
+
+TEST(Payments, CancelWithAFeeRefundsThePaidAmountMinusTheFeeAndShowsIt)
+{
+    Shop shop(2 * 3600, 200, 10); // fee: 2.00 plus 10 %
+    auto kiosk = shop.server.client(shop.server.deviceToken());
+    const QJsonObject booking = shop.sell(*kiosk, {QStringLiteral("A1"), QStringLiteral("A2")}); // 25.00
+    const QString bookingId = booking.value(QStringLiteral("booking_id")).toString();
+    const QString orderId = booking.value(QStringLiteral("order_id")).toString();
+    const QByteArray path = "/api/v1/bookings/" + bookingId.toUtf8() + "/cancel";
+
+    auto cashier = shop.server.client(shop.server.staffToken(QStringLiteral("cashier")));
+    // A cashier may not waive the fee; a malformed waive_fee is refused; neither changes anything.
+    const HttpResult waiver = cashier->post(path, QJsonObject{{QStringLiteral("reason"), QStringLiteral("regular")}, {QStringLiteral("waive_fee"), true}});
+    EXPECT_EQ(waiver.status, 403) << waiver.body.toStdString();
+    EXPECT_EQ(waiver.json().value(QStringLiteral("error")).toString(), QStringLiteral("fee_waiver_not_allowed"));
+    EXPECT_EQ(cashier->post(path, QJsonObject{{QStringLiteral("waive_fee"), QStringLiteral("yes")}}).status, 400);
+    EXPECT_EQ(shop.orderState(orderId), QStringLiteral("CONFIRMED"));
+    EXPECT_EQ(shop.count(QStringLiteral("SELECT count(*) FROM refunds")), 0);
+
+    const HttpResult cancelled = cashier->post(path, QJsonObject{{QStringLiteral("reason"), QStringLiteral("customer changed plans")}});
+    ASSERT_EQ(cancelled.status, 200) << cancelled.body.toStdString();
+    const QJsonObject answer = cancelled.json();
+    EXPECT_EQ(answer.value(QStringLiteral("fee_minor")).toInteger(), 450);
+    EXPECT_EQ(answer.value(QStringLiteral("refund_minor")).toInteger(), 2050);
+    EXPECT_EQ(answer.value(QStringLiteral("currency")).toString(), QStringLiteral("EUR"));
+    EXPECT_EQ(answer.value(QStringLiteral("refund")).toObject().value(QStringLiteral("amount_minor")).toInteger(), 2050);
+    EXPECT_EQ(answer.value(QStringLiteral("refund")).toObject().value(QStringLiteral("status")).toString(), QStringLiteral("succeeded"));
+    EXPECT_EQ(answer.value(QStringLiteral("order_state")).toString(), QStringLiteral("REFUNDED"));
+    // The provider refunded exactly paid − fee.
+    const QString intentId = shop.server.scalar(QStringLiteral("SELECT payment_intent_id FROM orders WHERE order_id = '%1'").arg(orderId)).toString();
+    const QJsonObject intent = shop.sim.client()->get("/v1/intents/" + intentId.toUtf8()).json();
+    EXPECT_EQ(intent.value(QStringLiteral("status")).toString(), QStringLiteral("refunded"));
+    EXPECT_EQ(shop.count(QStringLiteral("SELECT amount_minor FROM refunds WHERE order_id = '%1' AND status = 'succeeded'").arg(orderId)), 2050);
+    // The booking shows the fee; the event and the audit entry carry it.
+    const HttpResult view = cashier->get("/api/v1/bookings/" + bookingId.toUtf8());
+    ASSERT_EQ(view.status, 200);
+    EXPECT_EQ(view.json().value(QStringLiteral("cancel_fee_minor")).toInteger(), 450);
+    EXPECT_EQ(view.json().value(QStringLiteral("refund_minor")).toInteger(), 2050);
+    EXPECT_FALSE(view.json().value(QStringLiteral("fee_waived")).toBool());
+    EXPECT_EQ(shop.count(QStringLiteral("SELECT (payload->>'fee_minor')::bigint FROM outbox WHERE event_type = 'booking.cancelled' AND aggregate_id = '%1'").arg(bookingId)), 450);
+    EXPECT_EQ(shop.server.scalar(QStringLiteral("SELECT action || '|' || (details->>'fee_minor') || '|' || (details->>'refund_minor') FROM audit_log")).toString(),
+              QStringLiteral("booking.cancel|450|2050"));
+    // Cancelling again answers the same amounts and refunds nothing more.
+    const HttpResult again = cashier->post(path, QJsonObject{});
+    ASSERT_EQ(again.status, 200);
+    EXPECT_EQ(again.json().value(QStringLiteral("fee_minor")).toInteger(), 450);
+    EXPECT_EQ(again.json().value(QStringLiteral("refund_minor")).toInteger(), 2050);
+    EXPECT_EQ(shop.count(QStringLiteral("SELECT count(*) FROM refunds WHERE order_id = '%1'").arg(orderId)), 1);
+}
+
+TEST(Payments, OutsidePolicyWithAFeeCashierIsRefusedManagerOverridesAndMayWaiveTheFee)
+{
+    Shop shop(2 * 3600, 300, 0);
+    auto kiosk = shop.server.client(shop.server.deviceToken());
+    const qint64 soon = shop.server.createShow(2, 3, QDateTime::currentDateTimeUtc().addSecs(3600)); // inside the cutoff
+    const QJsonObject first = shop.sell(*kiosk, {QStringLiteral("A1")}, soon);
+    const QJsonObject second = shop.sell(*kiosk, {QStringLiteral("A2")}, soon);
+    const QByteArray firstPath = "/api/v1/bookings/" + first.value(QStringLiteral("booking_id")).toString().toUtf8() + "/cancel";
+    const QByteArray secondPath = "/api/v1/bookings/" + second.value(QStringLiteral("booking_id")).toString().toUtf8() + "/cancel";
+    const qint64 paid = first.value(QStringLiteral("amount_minor")).toInteger();
+    ASSERT_GT(paid, 300);
+
+    auto cashier = shop.server.client(shop.server.staffToken(QStringLiteral("cashier")));
+    const HttpResult refused = cashier->post(firstPath, QJsonObject{{QStringLiteral("reason"), QStringLiteral("please")}});
+    EXPECT_EQ(refused.status, 422);
+    EXPECT_EQ(refused.json().value(QStringLiteral("error")).toString(), QStringLiteral("outside_cancel_policy"));
+    auto manager = shop.server.client(shop.server.staffToken(QStringLiteral("manager")));
+    const HttpResult noReason = manager->post(secondPath, QJsonObject{{QStringLiteral("waive_fee"), true}});
+    EXPECT_EQ(noReason.status, 422);
+    EXPECT_EQ(noReason.json().value(QStringLiteral("error")).toString(), QStringLiteral("reason_required"));
+    EXPECT_EQ(shop.count(QStringLiteral("SELECT count(*) FROM bookings WHERE state = 'cancelled'")), 0);
+    EXPECT_EQ(shop.count(QStringLiteral("SELECT count(*) FROM audit_log")), 0);
+
+    // Override: the fee still applies.
+    const HttpResult overridden = manager->post(firstPath, QJsonObject{{QStringLiteral("reason"), QStringLiteral("double booked by phone")}});
+    ASSERT_EQ(overridden.status, 200) << overridden.body.toStdString();
+    EXPECT_EQ(overridden.json().value(QStringLiteral("fee_minor")).toInteger(), 300);
+    EXPECT_EQ(overridden.json().value(QStringLiteral("refund")).toObject().value(QStringLiteral("amount_minor")).toInteger(), paid - 300);
+    // Override with the fee waived (the venue's fault): everything back, audited with the reason.
+    const HttpResult waived = manager->post(secondPath, QJsonObject{{QStringLiteral("reason"), QStringLiteral("projector broke")}, {QStringLiteral("waive_fee"), true}});
+    ASSERT_EQ(waived.status, 200) << waived.body.toStdString();
+    EXPECT_EQ(waived.json().value(QStringLiteral("fee_minor")).toInteger(), 0);
+    EXPECT_EQ(waived.json().value(QStringLiteral("refund")).toObject().value(QStringLiteral("amount_minor")).toInteger(), paid);
+    EXPECT_TRUE(manager->get("/api/v1/bookings/" + second.value(QStringLiteral("booking_id")).toString().toUtf8()).json().value(QStringLiteral("fee_waived")).toBool());
+    EXPECT_EQ(shop.server.scalar(QStringLiteral("SELECT string_agg(action || '|' || actor_role || '|' || reason || '|' || (details->>'fee_minor') || '|' || "
+                                                "(details->>'fee_waived'), ',' ORDER BY audit_id) FROM audit_log")).toString(),
+              QStringLiteral("booking.cancel.override|manager|double booked by phone|300|false,"
+                             "booking.cancel.override|manager|projector broke|0|true"));
 }

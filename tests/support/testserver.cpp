@@ -24,6 +24,7 @@ TestServer::TestServer(const Options &options)
     config.listenPort = 0;
     config.threads = options.threads;
     config.databaseUrl = m_databaseConfig.toUrl();
+    config.dataDirectory = m_dataDirectory.path();
     config.holdTtlSeconds = options.holdTtlSeconds;
     config.reaperIntervalMs = options.reaperIntervalMs;
     config.maxSeatsPerHold = options.maxSeatsPerHold;
@@ -33,6 +34,8 @@ TestServer::TestServer(const Options &options)
     config.payments.graceSeconds = options.paymentGraceSeconds;
     config.payments.reconcileMinAgeSeconds = options.reconcileMinAgeSeconds;
     config.payments.cancelCutoffSeconds = options.cancelCutoffSeconds;
+    config.payments.cancelFeeMinor = options.cancelFeeMinor;
+    config.payments.cancelFeePercent = options.cancelFeePercent;
     config.payments.providerTimeoutMs = 5000;
     config.reconcilerIntervalMs = options.reconcilerIntervalMs;
     if (options.configure)

@@ -7,6 +7,7 @@
 
 #include <QDateTime>
 #include <functional>
+#include <QTemporaryDir>
 #include <memory>
 
 namespace marquee::test {
@@ -34,6 +35,8 @@ public:
         int cancelCutoffSeconds = 2 * 3600;
         /** @brief Any other setting (limits, fast refusals, ...), applied last. */
         std::function<void(ServerConfig &)> configure;
+        qint64 cancelFeeMinor = 0;
+        int cancelFeePercent = 0;
     };
     TestServer();
     explicit TestServer(const Options &options);
@@ -43,6 +46,9 @@ public:
     ServerContext &context() { return m_server->context(); }
     const store::DatabaseConfig &databaseConfig() const { return m_databaseConfig; }
     QString databaseUrl() const { return m_databaseConfig.toUrl(); }
+    /** @brief The server's own temporary data directory (its signing-kek file): pass it to marquee-admin or to a
+     * marquee-server child process on the same database. */
+    QString dataDirectory() const { return m_dataDirectory.path(); }
 
     /** @brief A new client pointed at this server, optionally with a bearer token. */
     std::unique_ptr<HttpClient> client(const QString &token = {}) const;
@@ -62,6 +68,7 @@ public:
     QVariant scalar(const QString &sql);
 
 private:
+    QTemporaryDir m_dataDirectory;
     store::DatabaseConfig m_databaseConfig;
     std::unique_ptr<MarqueeServer> m_server;
     int m_counter = 0;
