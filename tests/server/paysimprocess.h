@@ -27,12 +27,20 @@ public:
     };
     static constexpr const char *kSecret = "test-webhook-secret";
 
+    /** @brief The simulator sending its webhooks to @p server, which is pointed at it for card payments. */
     PaySimProcess(TestServer &server, const Options &options)
+        : PaySimProcess(QStringLiteral("http://127.0.0.1:%1/webhooks/payment").arg(server.port()), options)
+    {
+        if (m_port)
+            server.context().orderService.setProviderUrl(url());
+    }
+    /** @brief The simulator sending its webhooks to @p webhookUrl (a marquee-server child process, say). */
+    PaySimProcess(const QString &webhookUrl, const Options &options)
     {
         const QString program = QCoreApplication::applicationDirPath() + QStringLiteral("/marquee-paysim");
         m_process.setProgram(program);
         m_process.setArguments({QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"), QStringLiteral("--webhook-url"),
-                                QStringLiteral("http://127.0.0.1:%1/webhooks/payment").arg(server.port()), QStringLiteral("--secret"),
+                                webhookUrl, QStringLiteral("--secret"),
                                 QString::fromLatin1(kSecret), QStringLiteral("--slow-ms"), QString::number(options.slowMs),
                                 QStringLiteral("--late-ms"), QString::number(options.lateMs), QStringLiteral("--retry-base-ms"),
                                 QString::number(options.retryBaseMs)});
@@ -56,9 +64,7 @@ public:
         }
         if (!m_port) {
             ADD_FAILURE() << "marquee-paysim did not report its port: " << out.toStdString();
-            return;
         }
-        server.context().orderService.setProviderUrl(QStringLiteral("http://127.0.0.1:%1").arg(m_port));
     }
     ~PaySimProcess()
     {
@@ -68,6 +74,7 @@ public:
         m_process.waitForFinished(5000);
     }
     quint16 port() const { return m_port; }
+    QString url() const { return QStringLiteral("http://127.0.0.1:%1").arg(m_port); }
     std::unique_ptr<HttpClient> client() const { return std::make_unique<HttpClient>(QStringLiteral("127.0.0.1"), m_port); }
     /** @brief What a card terminal does: pay the intent with a test card token. */
     HttpResult pay(const QString &intentId, const QString &token)

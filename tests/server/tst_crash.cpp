@@ -2,6 +2,7 @@
 // A crash of the server process (kill -9 in the middle of a load of holds and releases) leaves no
 // half-claimed hold: every hold has all of its seats or none, every held seat names a hold that contains it,
 // every hold the clients were told about survived, and a restarted server on the same database works.
+#include "serverprocess.h"
 #include "servertesthelpers.h"
 
 #include <QCoreApplication>
@@ -20,64 +21,6 @@ using namespace marquee;
 using namespace marquee::test;
 
 namespace {
-
-quint16 freePort()
-{
-    QTcpServer probe;
-    probe.listen(QHostAddress::LocalHost, 0);
-    return probe.serverPort();
-}
-
-/** @brief The real marquee-server binary as a child process on @p port. */
-class ServerProcess
-{
-public:
-    ServerProcess(const QString &databaseUrl, quint16 port)
-        : m_port(port)
-    {
-        m_process.setProgram(QCoreApplication::applicationDirPath() + QStringLiteral("/marquee-server"));
-        m_process.setArguments({QStringLiteral("--database-url"), databaseUrl, QStringLiteral("--listen"),
-                                QStringLiteral("127.0.0.1:%1").arg(port), QStringLiteral("--threads"), QStringLiteral("4")});
-        m_process.setProcessChannelMode(QProcess::MergedChannels);
-        m_process.start();
-    }
-    ~ServerProcess()
-    {
-        if (m_process.state() != QProcess::NotRunning) {
-            m_process.terminate();
-            if (!m_process.waitForFinished(10000)) {
-                m_process.kill();
-                m_process.waitForFinished(5000);
-            }
-        }
-    }
-    /** @brief Wait until /readyz answers 200 (or the process died). */
-    bool waitReady()
-    {
-        HttpClient client(QStringLiteral("127.0.0.1"), m_port);
-        QDeadlineTimer deadline(30000);
-        while (!deadline.hasExpired()) {
-            if (m_process.state() == QProcess::NotRunning)
-                return false;
-            if (client.get("/readyz").status == 200)
-                return true;
-            client.disconnect();
-            m_process.waitForReadyRead(100);
-        }
-        return false;
-    }
-    void kill9()
-    {
-        m_process.kill(); // SIGKILL: no shutdown code runs
-        m_process.waitForFinished(10000);
-    }
-    QByteArray output() { return m_process.readAll(); }
-    QProcess &process() { return m_process; }
-
-private:
-    QProcess m_process;
-    quint16 m_port;
-};
 
 /** @brief Wait until no other session of this database is running a statement (the killed server's backends). */
 void waitForOrphanedStatements(TestServer &server)
@@ -150,7 +93,7 @@ TEST(Crash, KillDuringHoldsLeavesNoHalfClaimedHold)
     int totalGranted = 0;
     for (int round = 0; round < 2; ++round) {
         const quint16 port = freePort();
-        ServerProcess server(setup.databaseUrl(), port);
+        ServerProcess server(setup.databaseUrl(), port, setup.dataDirectory());
         ASSERT_TRUE(server.waitReady()) << server.output().constData();
 
         std::atomic<bool> stop{false};
@@ -208,7 +151,7 @@ TEST(Crash, KillDuringHoldsLeavesNoHalfClaimedHold)
 
     // A restarted server on the same database holds, refuses and releases as before.
     const quint16 port = freePort();
-    ServerProcess server(setup.databaseUrl(), port);
+    ServerProcess server(setup.databaseUrl(), port, setup.dataDirectory());
     ASSERT_TRUE(server.waitReady()) << server.output().constData();
     auto client = std::make_unique<HttpClient>(QStringLiteral("127.0.0.1"), port);
     client->setToken(setup.deviceToken());
