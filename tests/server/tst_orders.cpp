@@ -318,3 +318,46 @@ TEST(Orders, ReconcilerExpiresUnpaidOrdersAndCancelsTheirIntent)
     EXPECT_EQ(f.sim.pay(intentId, QStringLiteral("tok_visa")).status, 409);
     EXPECT_EQ(f.confirm(*kiosk, orderId, intentId).status, 409);
 }
+
+TEST(Orders, ProviderUnreachableKeepsTheSeatsUntilTheFinalBoundThenACaptureIsRefunded)
+{
+    // The provider's answer is unknown: nothing is decided, the seats stay held until the order's final bound
+    // (payment window + grace); after that the seats go back on sale, and a capture that turns up later is
+    // refunded (fail closed), never booked on top of the seat's new owner.
+    TestServer::Options options = paymentOptions();
+    options.paymentWindowSeconds = 2;
+    options.paymentGraceSeconds = 2;
+    Fixture f(options);
+    auto kiosk = f.server.client(f.server.deviceToken());
+    const QJsonObject order = f.order(*kiosk, f.hold(*kiosk, {QStringLiteral("D4")})).json();
+    const QString orderId = order.value(QStringLiteral("order_id")).toString();
+    const QString intentId = order.value(QStringLiteral("payment_intent_id")).toString();
+    ASSERT_EQ(f.sim.pay(intentId, QStringLiteral("tok_lost")).status, 200); // captured; no webhook
+
+    f.server.context().orderService.setProviderUrl(QStringLiteral("http://127.0.0.1:1")); // nothing listens there
+    const HttpResult unknown = f.confirm(*kiosk, orderId, intentId);
+    EXPECT_EQ(unknown.status, 503) << unknown.body.toStdString();
+    EXPECT_EQ(unknown.json().value(QStringLiteral("error")).toString(), QStringLiteral("payment_status_unknown"));
+    EXPECT_EQ(f.server.context().orderService.reconcileOnce(), 0);
+    EXPECT_EQ(f.orderState(orderId), QStringLiteral("PENDING_PAYMENT"));
+    EXPECT_EQ(f.seatStatus(QStringLiteral("D4")), QStringLiteral("held"));
+
+    // Past the final bound the reaper frees the seat and someone else takes it; the order is still undecided.
+    ASSERT_TRUE(eventually([&] { return f.seatStatus(QStringLiteral("D4")) == QLatin1String("available"); }));
+    auto rival = f.server.client(f.server.deviceToken());
+    const QString rivalHold = f.hold(*rival, {QStringLiteral("D4")});
+    ASSERT_FALSE(rivalHold.isEmpty());
+    f.server.context().orderService.reconcileOnce();
+    EXPECT_EQ(f.orderState(orderId), QStringLiteral("PENDING_PAYMENT"));
+
+    // The provider answers again: the capture is refunded and the seat stays with its new owner.
+    f.server.context().orderService.setProviderUrl(f.sim.url());
+    EXPECT_GE(f.server.context().orderService.reconcileOnce(), 1);
+    EXPECT_EQ(f.orderState(orderId), QStringLiteral("REFUNDED"));
+    EXPECT_EQ(f.sim.intentStatus(intentId), QStringLiteral("refunded"));
+    EXPECT_EQ(f.server.scalar(QStringLiteral("SELECT held_by::text FROM show_seats WHERE show_id = %1 AND seat_id = 'D4'").arg(f.showId)).toString(), rivalHold);
+    EXPECT_EQ(f.count(QStringLiteral("SELECT count(*) FROM bookings WHERE order_id = '%1'").arg(orderId)), 0);
+    const HttpResult answer = f.confirm(*kiosk, orderId, intentId);
+    EXPECT_EQ(answer.status, 409);
+    EXPECT_EQ(answer.json().value(QStringLiteral("error")).toString(), QStringLiteral("hold_lost"));
+}
