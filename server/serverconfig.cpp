@@ -57,6 +57,8 @@ QString ServerConfig::usage()
         "  --hold-ttl SECONDS          how long a hold lasts (default 480)\n"
         "  --max-seats-per-hold N      largest hold (default 10)\n"
         "  --session-ttl SECONDS       staff session lifetime (default 43200)\n"
+        "  --session-idle SECONDS      a staff session unused this long locks until re-authenticated (default 900)\n"
+        "  --reauth-window SECONDS     a re-authentication allows refunds, overrides and drawer operations this long (default 300)\n"
         "  --payment-provider-url URL  card provider (marquee-paysim) base URL, e.g. http://127.0.0.1:8090\n"
         "  --payment-webhook-secret S  HMAC secret of provider webhooks (without it every webhook is refused)\n"
         "  --payment-window SECONDS    how long an order waits for its payment (default 900)\n"
@@ -167,6 +169,12 @@ std::optional<ServerConfig> ServerConfig::fromArguments(const QStringList &input
                 return std::nullopt;
         } else if (option == QLatin1String("--session-ttl")) {
             if (!intValue(option, value, 60, 7 * 24 * 3600, &config.sessionTtlSeconds))
+                return std::nullopt;
+        } else if (option == QLatin1String("--session-idle")) {
+            if (!intValue(option, value, 30, 24 * 3600, &config.sessionIdleSeconds))
+                return std::nullopt;
+        } else if (option == QLatin1String("--reauth-window")) {
+            if (!intValue(option, value, 10, 3600, &config.reauthSeconds))
                 return std::nullopt;
         } else if (option == QLatin1String("--reaper-interval-ms")) {
             if (!intValue(option, value, 10, 600000, &config.reaperIntervalMs))

@@ -31,6 +31,8 @@ struct ServerConfig {
     int maxConnections = 10000;   ///< open HTTP/WebSocket connections per process; more are closed at once
     int maxConnectionsPerAddress = 0; ///< open connections per client address
     int sessionTtlSeconds = 12 * 60 * 60;
+    int sessionIdleSeconds = 15 * 60; ///< a staff session unused this long locks until re-authenticated
+    int reauthSeconds = 5 * 60;       ///< how long a re-authentication elevates a session (refunds, overrides, drawer)
     int reaperIntervalMs = 1000;
     /** @brief Outbox relay: webhook subscribers (each gets every event, signed with eventWebhookSecret). */
     QStringList eventWebhooks;

@@ -6,7 +6,7 @@ namespace marquee {
 ServerContext::ServerContext(ServerConfig config_, store::DatabaseConfig databaseConfig)
     : config(std::move(config_))
     , database(std::move(databaseConfig))
-    , auth(database)
+    , auth(database, 10, config.sessionIdleSeconds)
     , catalog(database)
     , holds(database)
     , tickets(database)

@@ -63,6 +63,11 @@ HttpResponse ApiServer::dispatch(const QHttpServerRequest &request)
         context.principal = m_context.auth.authenticate(QString::fromLatin1(authorization.mid(7).trimmed()));
         if (!context.principal)
             return HttpResponse::error(ApiError::unauthorized(QStringLiteral("The token is unknown, revoked or expired.")));
+        if (context.principal->locked && !access.allowsLockedSession)
+            return HttpResponse::error(ApiError{401, QStringLiteral("session_locked"),
+                                                QStringLiteral("The session was idle too long and is locked; enter the password or PIN again "
+                                                               "(POST /api/v1/sessions/reauth)."),
+                                                {}});
         if (!(access.roles & roleBit(context.principal->role)))
             return HttpResponse::error(ApiError::forbidden(
                 QStringLiteral("The role '%1' may not do this.").arg(toString(context.principal->role))));

@@ -38,6 +38,8 @@ void registerAllRoutes(Router &router, ServerContext &context)
     registerEventRoutes(router, context);
     registerManagerRoutes(router, context);
     registerQueueRoutes(router, context);
+    registerReportRoutes(router, context);
+    registerTillRoutes(router, context);
 }
 
 } // namespace marquee::http

@@ -8,7 +8,6 @@
 #include "store/showrepository.h"
 #include "store/staffrepository.h"
 
-#include <QTimeZone>
 #include <QUrlQuery>
 
 namespace marquee::http {
@@ -229,22 +228,8 @@ void registerManagerRoutes(Router &router, ServerContext &context)
     router.add(Method::Get, QStringLiteral("/api/v1/reports/audit"), Access::roles_(kManagerRoles), [&context](RequestContext &request) {
         const QUrlQuery query = request.request.query();
         store::AuditQuery filter;
-        filter.to = QDateTime::currentDateTimeUtc().addSecs(1);
-        filter.from = filter.to.addDays(-30);
-        for (const auto &[field, target] : {std::pair{QStringLiteral("from"), &filter.from}, std::pair{QStringLiteral("to"), &filter.to}}) {
-            const QString text = query.queryItemValue(field);
-            if (text.isEmpty())
-                continue;
-            QDateTime time = fromIso(text);
-            if (!time.isValid()) {
-                const QDate date = QDate::fromString(text, QStringLiteral("yyyy-MM-dd"));
-                if (date.isValid())
-                    time = date.startOfDay(QTimeZone::utc()).addDays(field == QLatin1String("to") ? 1 : 0);
-            }
-            if (!time.isValid())
-                return invalid(QStringLiteral("invalid_query"), QStringLiteral("'%1' must be a date (YYYY-MM-DD) or an ISO 8601 time.").arg(field));
-            *target = time;
-        }
+        if (const auto error = parseTimeRange(query, &filter.from, &filter.to, 30))
+            return HttpResponse::error(*error);
         filter.actor = query.queryItemValue(QStringLiteral("actor"));
         filter.action = query.queryItemValue(QStringLiteral("action"));
         if (query.hasQueryItem(QStringLiteral("limit"))) {

@@ -12,6 +12,43 @@ HttpResponse reply(const payments::ServiceReply &r)
 {
     return HttpResponse::json(r.status, r.body);
 }
+
+// Cash at a till: tendered_minor (cash and split, optional: exact cash when absent) and cash_minor (split only,
+// the part paid in cash, above 0; the card pays the rest). Whether they fit the order's amount is decided when
+// the order is priced (OrderRepository::create).
+Result<store::CashTender> cashTender(const QJsonObject &body, const QString &paymentMethod)
+{
+    store::CashTender tender;
+    const bool cash = paymentMethod == QLatin1String("cash");
+    const bool split = paymentMethod == QLatin1String("split");
+    auto amount = [&body](const QString &field) -> Result<qint64> {
+        const auto value = requiredInteger(body, field);
+        if (isError(value))
+            return value;
+        if (std::get<qint64>(value) < 0 || std::get<qint64>(value) > 100'000'000'00)
+            return ApiError::badRequest(QStringLiteral("invalid_amount"), QStringLiteral("'%1' must be a non-negative integer of minor units.").arg(field));
+        return value;
+    };
+    if (body.contains(QStringLiteral("tendered_minor"))) {
+        if (!cash && !split)
+            return ApiError::badRequest(QStringLiteral("invalid_field"), QStringLiteral("'tendered_minor' is for cash and split payments."));
+        const auto tendered = amount(QStringLiteral("tendered_minor"));
+        if (isError(tendered))
+            return std::get<ApiError>(tendered);
+        tender.tenderedMinor = std::get<qint64>(tendered);
+    }
+    if (split) {
+        const auto part = amount(QStringLiteral("cash_minor"));
+        if (isError(part))
+            return std::get<ApiError>(part);
+        if (std::get<qint64>(part) == 0)
+            return ApiError::badRequest(QStringLiteral("invalid_amount"), QStringLiteral("A split payment needs a cash part above 0 in 'cash_minor'."));
+        tender.splitCashMinor = std::get<qint64>(part);
+    } else if (body.contains(QStringLiteral("cash_minor"))) {
+        return ApiError::badRequest(QStringLiteral("invalid_field"), QStringLiteral("'cash_minor' is for split payments."));
+    }
+    return tender;
+}
 } // namespace
 
 void registerOrderRoutes(Router &router, ServerContext &context)
@@ -28,10 +65,18 @@ void registerOrderRoutes(Router &router, ServerContext &context)
         if (isError(method))
             return HttpResponse::error(std::get<ApiError>(method));
         const QString &paymentMethod = std::get<QString>(method);
-        if (!paymentMethod.isEmpty() && paymentMethod != QLatin1String("card") && paymentMethod != QLatin1String("cash"))
+        if (!paymentMethod.isEmpty() && paymentMethod != QLatin1String("card") && paymentMethod != QLatin1String("cash")
+            && paymentMethod != QLatin1String("split"))
             return HttpResponse::error(ApiError::badRequest(QStringLiteral("invalid_payment_method"),
-                                                            QStringLiteral("payment_method must be 'card' or 'cash'.")));
-        return reply(context.orderService.createOrder(request.caller(), std::get<QString>(holdId), paymentMethod == QLatin1String("cash")));
+                                                            QStringLiteral("payment_method must be 'card', 'cash' or 'split'.")));
+        if (paymentMethod == QLatin1String("split") && request.caller().role == Role::Kiosk)
+            return HttpResponse::error(ApiError{403, QStringLiteral("payment_method_not_allowed"),
+                                                QStringLiteral("Kiosks take cards only; cash is for tills and cashiers."), {}});
+        const auto tender = cashTender(body, paymentMethod);
+        if (isError(tender))
+            return HttpResponse::error(std::get<ApiError>(tender));
+        return reply(context.orderService.createOrder(request.caller(), std::get<QString>(holdId), paymentMethod == QLatin1String("cash"),
+                                                      std::get<store::CashTender>(tender)));
     });
 
     router.add(Method::Get, QStringLiteral("/api/v1/orders/{order_id}"), Access::roles_(kAllRoles), [&context](RequestContext &request) {

@@ -21,6 +21,15 @@ QByteArray RequestContext::header(const QByteArray &name) const
     return {};
 }
 
+std::optional<HttpResponse> requireReauthentication(const RequestContext &request)
+{
+    const store::Principal &caller = request.caller();
+    if (caller.kind != store::Principal::Kind::Session || caller.isElevated())
+        return std::nullopt;
+    return HttpResponse::error(ApiError{403, QStringLiteral("reauth_required"),
+                                        QStringLiteral("Enter your password or PIN again (POST /api/v1/sessions/reauth) to do this."), {}});
+}
+
 QByteArray methodName(QHttpServerRequest::Method method)
 {
     switch (method) {

@@ -32,9 +32,19 @@ using Handler = std::function<HttpResponse(RequestContext &)>;
 struct Access {
     bool isPublic = false;
     RoleMask roles = 0;
+    /** @brief Also callable by a session locked after inactivity (only re-authentication is). */
+    bool allowsLockedSession = false;
     static Access anyone() { return {true, 0}; }
     static Access roles_(RoleMask mask) { return {false, mask}; }
+    static Access lockedSessionToo(RoleMask mask) { return {false, mask, true}; }
 };
+
+/**
+ * @brief The answer for a route that moves money out or overrides policy (refunds, overrides, drawer
+ * operations) when a staff session has not re-authenticated recently (POST /api/v1/sessions/reauth);
+ * std::nullopt when the caller may go on. Devices are not people and have nothing to re-enter: not asked.
+ */
+std::optional<HttpResponse> requireReauthentication(const RequestContext &request);
 
 /**
  * @brief Maps method + path pattern (`/api/v1/shows/{show_id}/hold`) to a handler and its access rule.

@@ -3,6 +3,9 @@
 
 #include "router.h"
 
+#include <QDateTime>
+#include <QUrlQuery>
+
 namespace marquee {
 struct ServerContext;
 }
@@ -42,6 +45,15 @@ void registerWebhookRoutes(Router &router, ServerContext &context);
 
 /** @brief The virtual waiting room: join, status, and the manager's switch (PUT /api/v1/shows/{id}/waiting-room). */
 void registerQueueRoutes(Router &router, ServerContext &context);
+/** @brief GET /api/v1/reports/sales, /occupancy and /shifts (manager and admin). */
+void registerReportRoutes(Router &router, ServerContext &context);
+/** @brief Till shifts and the cash drawer, house holds (issue 7). */
+void registerTillRoutes(Router &router, ServerContext &context);
+/**
+ * @brief Read `from` and `to` (a date YYYY-MM-DD — `to` inclusive — or an ISO 8601 time) from a report's query
+ * string; absent, the last @p defaultDays days. The error to send when malformed, reversed or over three years.
+ */
+std::optional<ApiError> parseTimeRange(const QUrlQuery &query, QDateTime *from, QDateTime *to, int defaultDays);
 
 /** @brief Every route of the server, registered in one place. */
 void registerAllRoutes(Router &router, ServerContext &context);

@@ -4,6 +4,8 @@
 #include "routes.h"
 #include "servercontext.h"
 
+#include <QRegularExpression>
+
 namespace marquee::http {
 
 using Method = QHttpServerRequest::Method;
@@ -27,8 +29,65 @@ void registerSessionRoutes(Router &router, ServerContext &context)
                                                    {QStringLiteral("role"), toString(session->role)},
                                                    {QStringLiteral("expires_at"), toIsoUtc(session->expiresAt)}});
     });
-    router.add(Method::Delete, QStringLiteral("/api/v1/sessions/current"), Access::roles_(kStaffRoles), [&context](RequestContext &request) {
+    router.add(Method::Delete, QStringLiteral("/api/v1/sessions/current"), Access::lockedSessionToo(kStaffRoles), [&context](RequestContext &request) {
         context.auth.endSession(request.caller().id);
+        return HttpResponse::noBody(204);
+    });
+
+    // The one call a locked session may make besides signing out: entering the password or PIN again unlocks it
+    // and elevates it for the re-authentication window (refunds, overrides, drawer operations).
+    router.add(Method::Post, QStringLiteral("/api/v1/sessions/reauth"), Access::lockedSessionToo(kStaffRoles), [&context](RequestContext &request) {
+        const auto object = parseJsonObject(request.request.body());
+        if (isError(object))
+            return HttpResponse::error(std::get<ApiError>(object));
+        const QJsonObject &body = std::get<QJsonObject>(object);
+        const auto password = optionalString(body, QStringLiteral("password"), 200);
+        const auto pin = optionalString(body, QStringLiteral("pin"), 8);
+        for (const ApiError *error : {std::get_if<ApiError>(&password), std::get_if<ApiError>(&pin)}) {
+            if (error)
+                return HttpResponse::error(*error);
+        }
+        if (std::get<QString>(password).isEmpty() == std::get<QString>(pin).isEmpty())
+            return HttpResponse::error(ApiError::badRequest(QStringLiteral("missing_field"), QStringLiteral("Give exactly one of 'password' or 'pin'.")));
+        const store::Reauth result = context.auth.reauthenticate(request.caller(), std::get<QString>(password), std::get<QString>(pin),
+                                                                 context.config.reauthSeconds);
+        switch (result.kind) {
+        case store::Reauth::Kind::Elevated:
+            return HttpResponse::json(200, QJsonObject{{QStringLiteral("elevated_until"), toIsoUtc(result.elevatedUntil)}});
+        case store::Reauth::Kind::WrongSecret:
+            return HttpResponse::error(ApiError{401, QStringLiteral("invalid_credentials"), QStringLiteral("The password or PIN is wrong."),
+                                                QJsonObject{{QStringLiteral("attempts_left"), result.attemptsLeft}}});
+        case store::Reauth::Kind::NoPin:
+            return HttpResponse::error(ApiError::unprocessable(QStringLiteral("no_pin"), QStringLiteral("No PIN is set for you; use the password.")));
+        case store::Reauth::Kind::SessionEnded:
+            return HttpResponse::error(ApiError{401, QStringLiteral("session_ended"),
+                                                QStringLiteral("Too many wrong attempts: the session has ended. Sign in again."), {}});
+        case store::Reauth::Kind::Error:
+            break;
+        }
+        return HttpResponse::error(ApiError::unavailable(QStringLiteral("The database is not answering; try again shortly.")));
+    });
+
+    router.add(Method::Put, QStringLiteral("/api/v1/sessions/current/pin"), Access::roles_(kStaffRoles), [&context](RequestContext &request) {
+        const auto object = parseJsonObject(request.request.body());
+        if (isError(object))
+            return HttpResponse::error(std::get<ApiError>(object));
+        const auto password = requiredString(std::get<QJsonObject>(object), QStringLiteral("password"), 200);
+        const auto pin = requiredString(std::get<QJsonObject>(object), QStringLiteral("pin"), 8);
+        for (const ApiError *error : {std::get_if<ApiError>(&password), std::get_if<ApiError>(&pin)}) {
+            if (error)
+                return HttpResponse::error(*error);
+        }
+        static const QRegularExpression digits(QStringLiteral("^[0-9]{4,8}$"));
+        if (!digits.match(std::get<QString>(pin)).hasMatch())
+            return HttpResponse::error(ApiError::badRequest(QStringLiteral("invalid_pin"), QStringLiteral("A PIN is 4 to 8 digits.")));
+        QString why;
+        bool wrongPassword = false;
+        if (!context.auth.setPin(request.caller(), std::get<QString>(password), std::get<QString>(pin), &why, &wrongPassword)) {
+            if (wrongPassword)
+                return HttpResponse::error(ApiError{401, QStringLiteral("invalid_credentials"), why, {}});
+            return HttpResponse::error(ApiError::unavailable(why));
+        }
         return HttpResponse::noBody(204);
     });
 }

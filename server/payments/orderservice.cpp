@@ -74,7 +74,7 @@ std::shared_ptr<PaymentProvider> OrderService::providerFor(const QString &name)
     return m_card;
 }
 
-ServiceReply OrderService::createOrder(const store::Principal &caller, const QString &holdId, bool cash)
+ServiceReply OrderService::createOrder(const store::Principal &caller, const QString &holdId, bool cash, const store::CashTender &tender)
 {
     if (cash && caller.role == Role::Kiosk)
         return error(403, QStringLiteral("payment_method_not_allowed"), QStringLiteral("Kiosks take cards only; cash is for tills and cashiers."));
@@ -90,6 +90,7 @@ ServiceReply OrderService::createOrder(const store::Principal &caller, const QSt
     n.deviceId = caller.kind == store::Principal::Kind::Device ? caller.id : 0;
     n.staffId = caller.staffId;
     n.provider = provider->name();
+    n.tender = tender;
     n.paymentWindowSeconds = m_settings.paymentWindowSeconds;
     n.graceSeconds = m_settings.graceSeconds;
     const store::CreateOrderOutcome created = m_orders.create(n);
@@ -102,7 +103,8 @@ ServiceReply OrderService::createOrder(const store::Principal &caller, const QSt
     // The provider is called outside any transaction; until the intent is attached the order is CREATED and
     // nobody can pay it (only this server knows the intent id), so a crash here is resolved by the reconciler.
     QString providerError;
-    const auto intent = provider->createIntent(order.orderId, Money{order.amountMinor, order.currency}, &providerError);
+    const qint64 providerAmount = cash ? order.amountMinor : order.cardMinor(); // a split's cash part is already in the drawer
+    const auto intent = provider->createIntent(order.orderId, Money{providerAmount, order.currency}, &providerError);
     if (!intent) {
         qCWarning(lcPayments) << "cannot create payment intent for order" << order.orderId << providerError;
         bool dbError = false;
@@ -113,7 +115,7 @@ ServiceReply OrderService::createOrder(const store::Principal &caller, const QSt
         return error(502, QStringLiteral("payment_provider_unavailable"),
                      QStringLiteral("The payment provider did not answer; no money was taken and the hold is still yours. Try again."));
     }
-    if (!m_orders.attachIntent(order.orderId, intent->id, provider->name(), order.amountMinor, order.currency))
+    if (!m_orders.attachIntent(order.orderId, intent->id, provider->name(), providerAmount, order.currency))
         return storeDown();
     QJsonObject body{{QStringLiteral("order_id"), order.orderId},
                      {QStringLiteral("hold_id"), order.holdId},
@@ -121,9 +123,14 @@ ServiceReply OrderService::createOrder(const store::Principal &caller, const QSt
                      {QStringLiteral("amount_minor"), order.amountMinor},
                      {QStringLiteral("currency"), order.currency},
                      {QStringLiteral("payment_intent_id"), intent->id},
-                     {QStringLiteral("payment_method"), cash ? QStringLiteral("cash") : QStringLiteral("card")},
+                     {QStringLiteral("payment_method"), order.toJson().value(QStringLiteral("payment_method"))},
                      {QStringLiteral("state"), toString(OrderState::PendingPayment)},
                      {QStringLiteral("expires_at"), toIsoUtc(order.expiresAt)}};
+    const QJsonObject stored = order.toJson();
+    for (const QString &field : {QStringLiteral("cash_minor"), QStringLiteral("card_minor"), QStringLiteral("tendered_minor"), QStringLiteral("change_minor")}) {
+        if (stored.contains(field))
+            body.insert(field, stored.value(field));
+    }
     return {201, body};
 }
 
@@ -183,8 +190,12 @@ bool OrderService::issueRefund(const QString &orderId)
         return false;
     if (refund->status == QLatin1String("succeeded"))
         return m_payments.completeRefund(orderId, refund->providerRefundId);
+    // A split payment's cash part was handed back from the drawer; only the card part goes through the provider.
+    const qint64 providerAmount = refund->provider == QLatin1String("cash") ? refund->amountMinor : refund->amountMinor - refund->cashMinor;
+    if (providerAmount == 0)
+        return m_payments.completeRefund(orderId, QStringLiteral("cash_") + refund->refundId);
     QString providerError;
-    const auto result = providerFor(refund->provider)->refund(refund->paymentIntentId, refund->amountMinor, &providerError);
+    const auto result = providerFor(refund->provider)->refund(refund->paymentIntentId, providerAmount, &providerError);
     if (!result || !result->succeeded) {
         qCWarning(lcPayments) << "refund of order" << orderId << "not done yet:" << providerError;
         return false;
@@ -201,7 +212,7 @@ ServiceReply OrderService::drive(const OrderRecord &order, const std::optional<I
                      QStringLiteral("The payment provider did not answer; nothing was changed. Confirm again shortly."), state);
     }
     if (order.provider != QLatin1String("cash") && status->status == IntentStatus::Succeeded
-        && (status->amountMinor != order.amountMinor || status->currency != order.currency)) {
+        && (status->amountMinor != order.cardMinor() || status->currency != order.currency)) {
         // Fail closed: money that does not match the order is neither booked nor silently accepted.
         qCCritical(lcPayments) << "provider reports" << status->amountMinor << status->currency << "for order" << order.orderId
                                << "of" << order.amountMinor << order.currency;

@@ -37,7 +37,7 @@ public:
                  store::BookingRepository &bookings);
 
     /** @brief POST /api/v1/orders. */
-    ServiceReply createOrder(const store::Principal &caller, const QString &holdId, bool cash);
+    ServiceReply createOrder(const store::Principal &caller, const QString &holdId, bool cash, const store::CashTender &tender = {});
     /** @brief POST /api/v1/orders/{id}/confirm. */
     ServiceReply confirm(const store::Principal &caller, const QString &orderId, const QString &intentId);
     /** @brief GET /api/v1/orders/{id}. */

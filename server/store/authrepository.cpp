@@ -4,6 +4,7 @@
 #include "core/tokenhash.h"
 
 #include <QLoggingCategory>
+#include <QRegularExpression>
 
 Q_DECLARE_LOGGING_CATEGORY(lcStore)
 
@@ -14,9 +15,10 @@ QString Principal::owner() const
     return (kind == Kind::Device ? QStringLiteral("device:") : QStringLiteral("session:")) + QString::number(id);
 }
 
-AuthRepository::AuthRepository(const Database &database, int cacheSeconds)
+AuthRepository::AuthRepository(const Database &database, int cacheSeconds, int idleLockSeconds)
     : m_database(database)
     , m_cacheSeconds(cacheSeconds)
+    , m_idleLockSeconds(idleLockSeconds)
 {
 }
 
@@ -43,16 +45,18 @@ std::optional<Principal> AuthRepository::authenticate(const QString &token)
         }
     }
     QSqlQuery *statement = m_database.prepared(QStringLiteral(
-        "SELECT 'device', d.device_id, 0, d.name, d.role, NULL::timestamptz FROM devices d "
+        "SELECT 'device', d.device_id, 0, d.name, d.role, NULL::timestamptz, NULL::timestamptz, false FROM devices d "
         " WHERE d.token_hash = :h AND d.revoked_at IS NULL "
         "UNION ALL "
-        "SELECT 'session', s.session_id, st.staff_id, st.name, st.role, s.expires_at FROM sessions s "
+        "SELECT 'session', s.session_id, st.staff_id, st.name, st.role, s.expires_at, s.elevated_until, "
+        "       s.last_active_at <= now() - make_interval(secs => :idle) FROM sessions s "
         "  JOIN staff st USING (staff_id) "
         " WHERE s.token_hash = :h AND s.ended_at IS NULL AND s.expires_at > now() AND st.disabled_at IS NULL"));
     if (!statement)
         return std::nullopt;
     QSqlQuery &query = *statement;
     query.bindValue(QStringLiteral(":h"), QString::fromLatin1(hash));
+    query.bindValue(QStringLiteral(":idle"), m_idleLockSeconds);
     if (!execQuery(query, "authenticate")) {
         m_database.resetAfterError(query.lastError());
         return std::nullopt; // fail closed, and do not cache a database error
@@ -66,9 +70,22 @@ std::optional<Principal> AuthRepository::authenticate(const QString &token)
         p.name = query.value(3).toString();
         p.role = roleFromString(query.value(4).toString()).value_or(Role::Kiosk);
         p.expiresAt = query.value(5).toDateTime();
+        p.elevatedUntil = query.value(6).toDateTime();
+        p.locked = query.value(7).toBool();
         principal = p;
     }
     query.finish();
+    // Activity is recorded once per cache lifetime: an active session misses the cache at least that often.
+    if (principal && principal->kind == Principal::Kind::Session && !principal->locked) {
+        QSqlQuery *touch = m_database.prepared(QStringLiteral("UPDATE sessions SET last_active_at = now() WHERE session_id = ?"));
+        if (!touch)
+            return std::nullopt;
+        touch->addBindValue(principal->id);
+        if (!execQuery(*touch, "record session activity")) {
+            m_database.resetAfterError(touch->lastError());
+            return std::nullopt;
+        }
+    }
     QMutexLocker lock(&m_mutex);
     if (m_cache.size() > 100000)
         m_cache.clear();
@@ -163,6 +180,93 @@ bool AuthRepository::endSession(qint64 sessionId)
     const bool ok = execQuery(query, "end session");
     clearCache();
     return ok;
+}
+
+Reauth AuthRepository::reauthenticate(const Principal &session, const QString &password, const QString &pin, int elevationSeconds)
+{
+    Reauth out;
+    QSqlDatabase db = m_database.connection();
+    Transaction tx(db);
+    if (!tx.isActive())
+        return out;
+    // The row lock serialises concurrent guesses, so the failure count cannot be raced past its limit.
+    QSqlQuery read(db);
+    prepareQuery(read, QStringLiteral("SELECT st.password_hash, coalesce(st.pin_hash, ''), s.failed_reauths FROM sessions s "
+                                      "  JOIN staff st USING (staff_id) "
+                                      " WHERE s.session_id = ? AND s.ended_at IS NULL AND s.expires_at > now() FOR UPDATE OF s"));
+    read.addBindValue(session.id);
+    if (!execQuery(read, "read session for reauth"))
+        return out;
+    if (!read.next()) {
+        out.kind = Reauth::Kind::SessionEnded;
+        return out;
+    }
+    const QString stored = pin.isEmpty() ? read.value(0).toString() : read.value(1).toString();
+    if (stored.isEmpty()) {
+        out.kind = Reauth::Kind::NoPin;
+        return out;
+    }
+    const int failures = read.value(2).toInt();
+    QSqlQuery write(db);
+    if (verifyPassword(pin.isEmpty() ? password : pin, stored)) {
+        prepareQuery(write, QStringLiteral("UPDATE sessions SET failed_reauths = 0, last_active_at = now(), "
+                                           "elevated_until = now() + make_interval(secs => ?) WHERE session_id = ? RETURNING elevated_until"));
+        write.addBindValue(elevationSeconds);
+        write.addBindValue(session.id);
+        if (!execQuery(write, "elevate session") || !write.next())
+            return out;
+        out.kind = Reauth::Kind::Elevated;
+        out.elevatedUntil = write.value(0).toDateTime();
+    } else {
+        const bool last = failures + 1 >= kMaxFailedReauths;
+        prepareQuery(write, QStringLiteral("UPDATE sessions SET failed_reauths = failed_reauths + 1, elevated_until = NULL, "
+                                           "ended_at = CASE WHEN ? THEN now() END WHERE session_id = ?"));
+        write.addBindValue(last);
+        write.addBindValue(session.id);
+        if (!execQuery(write, "count failed reauth"))
+            return out;
+        out.kind = last ? Reauth::Kind::SessionEnded : Reauth::Kind::WrongSecret;
+        out.attemptsLeft = kMaxFailedReauths - failures - 1;
+    }
+    if (!tx.commit()) {
+        out.kind = Reauth::Kind::Error;
+        return out;
+    }
+    // The cached principal carries the old elevation and lock; the next request must see the new ones.
+    clearCache();
+    return out;
+}
+
+bool AuthRepository::setPin(const Principal &session, const QString &password, const QString &pin, QString *error, bool *wrongPassword)
+{
+    *wrongPassword = false;
+    static const QRegularExpression digits(QStringLiteral("^[0-9]{4,8}$"));
+    if (!digits.match(pin).hasMatch()) {
+        *error = QStringLiteral("A PIN is 4 to 8 digits.");
+        return false;
+    }
+    QSqlDatabase db = m_database.connection();
+    QSqlQuery read(db);
+    prepareQuery(read, QStringLiteral("SELECT password_hash FROM staff WHERE staff_id = ? AND disabled_at IS NULL"));
+    read.addBindValue(session.staffId);
+    if (!execQuery(read, "read staff for pin") || !read.next()) {
+        *error = QStringLiteral("The staff record cannot be read.");
+        return false;
+    }
+    if (!verifyPassword(password, read.value(0).toString())) {
+        *wrongPassword = true;
+        *error = QStringLiteral("The password is wrong.");
+        return false;
+    }
+    QSqlQuery write(db);
+    prepareQuery(write, QStringLiteral("UPDATE staff SET pin_hash = ? WHERE staff_id = ?"));
+    write.addBindValue(hashPassword(pin));
+    write.addBindValue(session.staffId);
+    if (!execQuery(write, "set pin")) {
+        *error = QStringLiteral("The PIN could not be stored.");
+        return false;
+    }
+    return true;
 }
 
 } // namespace marquee::store

@@ -20,6 +20,13 @@ struct Principal {
     QString name;        ///< device or staff name
     Role role = Role::Kiosk;
     QDateTime expiresAt; ///< sessions only
+    /** @brief Sessions only: re-authenticated (password or PIN) until then; see AuthRepository::reauthenticate. */
+    QDateTime elevatedUntil;
+    /** @brief Sessions only: idle past the inactivity limit; only re-authentication is accepted until unlocked. */
+    bool locked = false;
+
+    /** @brief True while a recent re-authentication lets this session refund, override and open the drawer. */
+    bool isElevated() const { return elevatedUntil.isValid() && elevatedUntil > QDateTime::currentDateTimeUtc(); }
 
     /** @brief Stable owner string stored on holds, orders and idempotency keys: "device:7", "session:12". */
     QString owner() const;
@@ -32,6 +39,14 @@ struct NewSession {
     QDateTime expiresAt;
 };
 
+/** @brief What a re-authentication decided. */
+struct Reauth {
+    enum class Kind { Elevated, WrongSecret, NoPin, SessionEnded, Error };
+    Kind kind = Kind::Error;
+    QDateTime elevatedUntil;
+    int attemptsLeft = 0; ///< WrongSecret: failures allowed before the session ends
+};
+
 /**
  * @brief Devices, staff, sessions and bearer-token lookup. Only SHA-256 hashes of tokens are stored.
  *
@@ -41,7 +56,11 @@ struct NewSession {
 class AuthRepository
 {
 public:
-    explicit AuthRepository(const Database &database, int cacheSeconds = 10);
+    /**
+     * @param idleLockSeconds a session unused this long is locked (only re-authentication unlocks it). Activity is
+     * written at most once per cache lifetime, so the lock may come up to @p cacheSeconds late.
+     */
+    explicit AuthRepository(const Database &database, int cacheSeconds = 10, int idleLockSeconds = 15 * 60);
 
     std::optional<Principal> authenticate(const QString &token);
     /** @brief Enrol a device; returns its bearer token, or nothing when the name is taken or on error. */
@@ -52,11 +71,20 @@ public:
     std::optional<NewSession> createSession(const QString &name, const QString &password, int ttlSeconds);
     /** @brief End a session now (sign-out). */
     bool endSession(qint64 sessionId);
+    /**
+     * @brief Check the session's staff password or PIN again (exactly one of them non-empty). Right: the session is
+     * unlocked and elevated for @p elevationSeconds. Wrong: counted; the kMaxFailedReauths-th failure ends the session.
+     */
+    Reauth reauthenticate(const Principal &session, const QString &password, const QString &pin, int elevationSeconds);
+    /** @brief Set the staff member's PIN after checking their password; false with @p error when refused. */
+    bool setPin(const Principal &session, const QString &password, const QString &pin, QString *error, bool *wrongPassword);
+    static constexpr int kMaxFailedReauths = 5;
     void clearCache();
 
 private:
     const Database &m_database;
     const int m_cacheSeconds;
+    const int m_idleLockSeconds;
     struct CacheEntry {
         std::optional<Principal> principal;
         qint64 fetchedAtMs = 0;

@@ -17,7 +17,7 @@ const QString kOrderColumns = QStringLiteral(
     "o.order_id::text, o.hold_id::text, o.show_id, o.owner, o.channel, array_to_json(o.seat_ids)::text, o.amount_minor, "
     "o.currency, o.state, o.provider, coalesce(o.payment_intent_id, ''), coalesce(o.failure_reason, ''), "
     "coalesce(o.booking_id::text, ''), coalesce(o.result_status, 0), coalesce(o.result_body::text, ''), o.created_at, "
-    "o.updated_at, o.expires_at");
+    "o.updated_at, o.expires_at, o.cash_minor, coalesce(o.tendered_minor, -1), coalesce(o.change_minor, 0)");
 
 OrderRecord readOrder(const QSqlQuery &q)
 {
@@ -41,6 +41,9 @@ OrderRecord readOrder(const QSqlQuery &q)
     r.createdAt = q.value(15).toDateTime();
     r.updatedAt = q.value(16).toDateTime();
     r.expiresAt = q.value(17).toDateTime();
+    r.cashMinor = q.value(18).toLongLong();
+    r.tenderedMinor = q.value(19).toLongLong();
+    r.changeMinor = q.value(20).toLongLong();
     return r;
 }
 
@@ -65,11 +68,19 @@ QJsonObject OrderRecord::toJson() const
                        {QStringLiteral("currency"), currency},
                        {QStringLiteral("state"), toString(state)},
                        {QStringLiteral("channel"), channel},
-                       {QStringLiteral("payment_method"), provider == QLatin1String("cash") ? QStringLiteral("cash") : QStringLiteral("card")},
+                       {QStringLiteral("payment_method"), provider == QLatin1String("cash") ? QStringLiteral("cash")
+                                                          : cashMinor > 0                    ? QStringLiteral("split")
+                                                                                             : QStringLiteral("card")},
+                       {QStringLiteral("cash_minor"), cashMinor},
+                       {QStringLiteral("card_minor"), cardMinor()},
                        {QStringLiteral("created_at"), toIsoUtc(createdAt)},
                        {QStringLiteral("updated_at"), toIsoUtc(updatedAt)},
                        {QStringLiteral("expires_at"), toIsoUtc(expiresAt)}};
     object.insert(QStringLiteral("payment_intent_id"), paymentIntentId.isEmpty() ? QJsonValue() : QJsonValue(paymentIntentId));
+    if (tenderedMinor >= 0) {
+        object.insert(QStringLiteral("tendered_minor"), tenderedMinor);
+        object.insert(QStringLiteral("change_minor"), changeMinor);
+    }
     object.insert(QStringLiteral("booking_id"), bookingId.isEmpty() ? QJsonValue() : QJsonValue(bookingId));
     if (!failureReason.isEmpty())
         object.insert(QStringLiteral("reason"), failureReason);
@@ -218,6 +229,18 @@ CreateOrderOutcome OrderRepository::create(const NewOrder &order)
         return refuse(422, QStringLiteral("price_missing"), QStringLiteral("Some seats of this hold have no price; ask a manager."));
     const qint64 amount = price.value(1).toLongLong();
     const QString currency = price.value(2).toString();
+    const qint64 cashPart = order.provider == QLatin1String("cash") ? amount : order.tender.splitCashMinor;
+    if (order.provider != QLatin1String("cash") && cashPart >= amount) {
+        refuse(422, QStringLiteral("invalid_split"), QStringLiteral("The cash part of a split payment must be less than the total."));
+        out.extra.insert(QStringLiteral("amount_minor"), amount);
+        return out;
+    }
+    const qint64 tendered = order.tender.tenderedMinor.value_or(cashPart);
+    if (tendered < cashPart) {
+        refuse(422, QStringLiteral("insufficient_tender"), QStringLiteral("The cash handed over is less than the cash due."));
+        out.extra.insert(QStringLiteral("cash_due_minor"), cashPart);
+        return out;
+    }
 
     // Freeze: the seats must still be held by this hold and not expired; all of them or nothing.
     QSqlQuery lock(db);
@@ -250,8 +273,8 @@ CreateOrderOutcome OrderRepository::create(const NewOrder &order)
     QSqlQuery insert(db);
     prepareQuery(insert, QStringLiteral(
         "INSERT INTO orders (order_id, hold_id, show_id, owner, channel, device_id, staff_id, seat_ids, amount_minor, currency, "
-        "                    state, provider, expires_at) "
-        "VALUES (?::uuid, ?::uuid, ?, ?, ?, ?, ?, ?::text[], ?, ?, 'CREATED', ?, clock_timestamp() + make_interval(secs => ?)) "
+        "                    state, provider, expires_at, cash_minor, tendered_minor, change_minor) "
+        "VALUES (?::uuid, ?::uuid, ?, ?, ?, ?, ?, ?::text[], ?, ?, 'CREATED', ?, clock_timestamp() + make_interval(secs => ?), ?, ?, ?) "
         "RETURNING ") + QString(kOrderColumns).replace(QStringLiteral("o."), QString()));
     insert.addBindValue(order.orderId);
     insert.addBindValue(order.holdId);
@@ -265,6 +288,9 @@ CreateOrderOutcome OrderRepository::create(const NewOrder &order)
     insert.addBindValue(currency);
     insert.addBindValue(order.provider);
     insert.addBindValue(order.paymentWindowSeconds);
+    insert.addBindValue(cashPart);
+    insert.addBindValue(cashPart > 0 ? QVariant(tendered) : QVariant(QMetaType::fromType<qint64>()));
+    insert.addBindValue(cashPart > 0 ? QVariant(tendered - cashPart) : QVariant(QMetaType::fromType<qint64>()));
     if (!execQuery(insert, "insert order") || !insert.next())
         return out;
     OrderRecord record = readOrder(insert);

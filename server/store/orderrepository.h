@@ -31,9 +31,23 @@ struct OrderRecord {
     QDateTime createdAt;
     QDateTime updatedAt;
     QDateTime expiresAt;
+    qint64 cashMinor = 0;      ///< paid in cash: all of a cash order, part of a split one, 0 for card
+    qint64 tenderedMinor = -1; ///< cash handed over (-1: no cash part)
+    qint64 changeMinor = 0;
 
+    /** @brief What the card provider is asked for: the whole amount, or the rest of a split payment. */
+    qint64 cardMinor() const { return provider == QLatin1String("cash") ? 0 : amountMinor - cashMinor; }
     /** @brief The order as GET /api/v1/orders/{id} shows it. */
     QJsonObject toJson() const;
+};
+
+/**
+ * @brief Cash at a till: for a split payment the part paid in cash (the rest goes to the card provider), and
+ * what the customer handed over (absent: exactly the cash part). Change due = tendered − cash part.
+ */
+struct CashTender {
+    qint64 splitCashMinor = 0;
+    std::optional<qint64> tenderedMinor;
 };
 
 /** @brief What a new order needs. */
@@ -45,6 +59,7 @@ struct NewOrder {
     qint64 deviceId = 0;
     qint64 staffId = 0;
     QString provider;  ///< paysim or cash
+    CashTender tender;
     int paymentWindowSeconds = 900;
     int graceSeconds = 120; ///< seats stay frozen this long past the payment window, for the reconciler
 };

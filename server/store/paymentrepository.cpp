@@ -50,7 +50,7 @@ std::optional<RefundRecord> PaymentRepository::refundOfOrder(const QString &orde
     *ok = true;
     QSqlQuery q(m_database.connection());
     prepareQuery(q, QStringLiteral("SELECT refund_id::text, order_id::text, payment_intent_id, provider, amount_minor, currency, status, "
-                                   "coalesce(provider_refund_id, '') FROM refunds WHERE order_id = ?::uuid"));
+                                   "coalesce(provider_refund_id, ''), cash_minor FROM refunds WHERE order_id = ?::uuid"));
     q.addBindValue(orderId);
     if (!execQuery(q, "read refund")) {
         *ok = false;
@@ -59,7 +59,8 @@ std::optional<RefundRecord> PaymentRepository::refundOfOrder(const QString &orde
     if (!q.next())
         return std::nullopt;
     return RefundRecord{q.value(0).toString(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString(),
-                        q.value(4).toLongLong(), q.value(5).toString(), q.value(6).toString(), q.value(7).toString()};
+                        q.value(4).toLongLong(), q.value(5).toString(), q.value(6).toString(), q.value(7).toString(),
+                        q.value(8).toLongLong()};
 }
 
 bool PaymentRepository::completeRefund(const QString &orderId, const QString &providerRefundId)

@@ -18,6 +18,7 @@ struct RefundRecord {
     QString currency;
     QString status; ///< pending or succeeded
     QString providerRefundId;
+    qint64 cashMinor = 0; ///< handed back from a drawer; the rest goes back through the provider
 };
 
 /**

@@ -30,7 +30,7 @@ TEST(OrdersProperty, RandomClientsKeepEverySeatAndEveryPaymentAccountedFor)
     TestServer server(options);
     PaySimProcess sim(server, {100, 800, 50});
     const qint64 showId = server.createShow(3, 4); // 12 seats, many clients: real contention
-    const QString cashierToken = server.staffToken(QStringLiteral("cashier"));
+    const QString cashierToken = server.elevatedStaffToken(QStringLiteral("cashier"));
     const quint32 seed = QRandomGenerator::global()->generate();
     SCOPED_TRACE(::testing::Message() << "seed " << seed);
 

@@ -196,7 +196,7 @@ TEST(Payments, CancelWithinPolicyRefundsFreesSeatsAndRevokesTickets)
     EXPECT_EQ(kioskCancel.status, 403);
     EXPECT_EQ(shop.orderState(orderId), QStringLiteral("CONFIRMED"));
 
-    auto cashier = shop.server.client(shop.server.staffToken(QStringLiteral("cashier")));
+    auto cashier = shop.server.client(shop.server.elevatedStaffToken(QStringLiteral("cashier")));
     const HttpResult cancelled = cashier->post("/api/v1/bookings/" + bookingId.toUtf8() + "/cancel",
                                                QJsonObject{{QStringLiteral("reason"), QStringLiteral("customer changed plans")}});
     ASSERT_EQ(cancelled.status, 200) << cancelled.body.toStdString();
@@ -225,11 +225,11 @@ TEST(Payments, CancelOutsidePolicyNeedsAManagerWithAReason)
     const QJsonObject booking = shop.sell(*kiosk, {QStringLiteral("A1")}, soon);
     const QByteArray path = "/api/v1/bookings/" + booking.value(QStringLiteral("booking_id")).toString().toUtf8() + "/cancel";
 
-    auto cashier = shop.server.client(shop.server.staffToken(QStringLiteral("cashier")));
+    auto cashier = shop.server.client(shop.server.elevatedStaffToken(QStringLiteral("cashier")));
     const HttpResult refused = cashier->post(path, QJsonObject{{QStringLiteral("reason"), QStringLiteral("please")}});
     EXPECT_EQ(refused.status, 422);
     EXPECT_EQ(refused.json().value(QStringLiteral("error")).toString(), QStringLiteral("outside_cancel_policy"));
-    auto manager = shop.server.client(shop.server.staffToken(QStringLiteral("manager")));
+    auto manager = shop.server.client(shop.server.elevatedStaffToken(QStringLiteral("manager")));
     EXPECT_EQ(manager->post(path, QJsonObject{}).status, 422);
     EXPECT_EQ(shop.orderState(booking.value(QStringLiteral("order_id")).toString()), QStringLiteral("CONFIRMED"));
 
@@ -274,7 +274,7 @@ TEST(Payments, BadInputIsRefusedAndChangesNothing)
     EXPECT_EQ(kiosk->get("/api/v1/bookings/not-a-uuid").status, 404);
     EXPECT_EQ(kiosk->get("/api/v1/bookings").status, 400);
     EXPECT_EQ(kiosk->get("/api/v1/bookings?ref=NOSUCH").status, 404);
-    auto cashier = shop.server.client(shop.server.staffToken(QStringLiteral("cashier")));
+    auto cashier = shop.server.client(shop.server.elevatedStaffToken(QStringLiteral("cashier")));
     EXPECT_EQ(cashier->post("/api/v1/bookings/" + QUuid::createUuid().toString(QUuid::WithoutBraces).toUtf8() + "/cancel", QJsonObject{}).status, 404);
     EXPECT_EQ(cashier->request("POST", "/api/v1/bookings/x/cancel", "{\"reason\": 5}", {{"Content-Type", "application/json"}}).status, 400);
     EXPECT_EQ(shop.orderState(orderId), QStringLiteral("PENDING_PAYMENT"));

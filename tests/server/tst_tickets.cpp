@@ -245,7 +245,7 @@ TEST(Tickets, ConfirmedBookingQrVerifiesWithPublishedKeysChecksInAndIsRevokedOnC
     // Six hours before the start the doors are not open yet (they open three hours before).
     EXPECT_EQ(checkin(tickets[0]), QStringLiteral("not_yet_valid"));
 
-    auto manager = server.client(server.staffToken(QStringLiteral("manager")));
+    auto manager = server.client(server.elevatedStaffToken(QStringLiteral("manager")));
     const HttpResult cancel = manager->post("/api/v1/bookings/" + booking.toLatin1() + "/cancel", QJsonObject{{QStringLiteral("reason"), QStringLiteral("customer asked")}});
     ASSERT_EQ(cancel.status, 200) << cancel.body.constData();
     EXPECT_EQ(checkin(tickets[1]), QStringLiteral("revoked"));

@@ -74,11 +74,22 @@ QString TestServer::staffToken(const QString &role)
 {
     QString error;
     const QString name = QStringLiteral("staff-%1").arg(++m_counter);
-    if (!context().auth.addStaff(name, *roleFromString(role), QStringLiteral("correct horse battery"), &error)) {
+    if (!context().auth.addStaff(name, *roleFromString(role), QString::fromLatin1(kStaffPassword), &error)) {
         std::fprintf(stderr, "cannot add staff: %s\n", qPrintable(error));
         std::abort();
     }
-    return context().auth.createSession(name, QStringLiteral("correct horse battery"), 3600)->token;
+    return context().auth.createSession(name, QString::fromLatin1(kStaffPassword), 3600)->token;
+}
+
+QString TestServer::elevatedStaffToken(const QString &role)
+{
+    const QString token = staffToken(role);
+    const auto session = context().auth.authenticate(token);
+    if (!session || context().auth.reauthenticate(*session, QString::fromLatin1(kStaffPassword), QString(), 3600).kind != store::Reauth::Kind::Elevated) {
+        std::fprintf(stderr, "cannot re-authenticate a test session\n");
+        std::abort();
+    }
+    return token;
 }
 
 qint64 TestServer::createShow(int rows, int seatsPerRow, QDateTime startsAt, QDateTime salesOpenAt)

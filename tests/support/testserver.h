@@ -54,8 +54,16 @@ public:
     std::unique_ptr<HttpClient> client(const QString &token = {}) const;
     /** @brief Enrol a device and return its token. */
     QString deviceToken(const QString &role = QStringLiteral("kiosk"));
-    /** @brief Add a staff member and sign in; returns the session token. */
+    /** @brief Add a staff member (password kStaffPassword) and sign in; returns the session token. */
     QString staffToken(const QString &role = QStringLiteral("cashier"));
+    /**
+     * @brief Like staffToken(), re-authenticated for an hour, as refunds, overrides and drawer operations need
+     * (POST /api/v1/sessions/reauth).
+     */
+    QString elevatedStaffToken(const QString &role = QStringLiteral("cashier"));
+    static constexpr const char *kStaffPassword = "correct horse battery";
+    /** @brief The server's route table (the role-matrix test walks it). */
+    const http::Router &router() const { return m_server->router(); }
     /**
      * @brief A show on a fresh @p rows × @p seatsPerRow layout (seats "A1".."A<n>", "B1"...), tiers
      * standard/premium, starting at @p startsAt (default: tomorrow), sales open now.

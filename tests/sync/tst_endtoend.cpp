@@ -99,7 +99,7 @@ TEST(EndToEnd, ConfirmCutAfterTheTerminalApprovedCompletesOnceAndARefundVoidsThe
     EXPECT_EQ(report.payments.first().state, QStringLiteral("confirmed"));
 
     // A manager refunds the booking elsewhere; the next reconciliation voids the printed tickets.
-    auto manager = server.client(server.staffToken(QStringLiteral("manager")));
+    auto manager = server.client(server.elevatedStaffToken(QStringLiteral("manager")));
     const HttpResult cancelled = manager->post("/api/v1/bookings/" + printed.first().bookingId.toUtf8() + "/cancel",
                                                QJsonObject{{QStringLiteral("reason"), QStringLiteral("customer asked")}});
     ASSERT_EQ(cancelled.status, 200) << cancelled.body.toStdString();
