@@ -30,6 +30,14 @@ std::optional<HttpResponse> requireReauthentication(const RequestContext &reques
                                         QStringLiteral("Enter your password or PIN again (POST /api/v1/sessions/reauth) to do this."), {}});
 }
 
+std::variant<QString, ApiError> idempotencyKey(const RequestContext &request)
+{
+    const QByteArray key = request.header("Idempotency-Key");
+    if (key.size() > 255)
+        return ApiError::badRequest(QStringLiteral("invalid_idempotency_key"), QStringLiteral("The Idempotency-Key header is longer than 255 characters."));
+    return QString::fromUtf8(key);
+}
+
 QByteArray methodName(QHttpServerRequest::Method method)
 {
     switch (method) {

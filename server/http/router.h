@@ -10,6 +10,7 @@
 #include <QStringList>
 #include <functional>
 #include <optional>
+#include <variant>
 
 namespace marquee::http {
 
@@ -45,6 +46,9 @@ struct Access {
  * std::nullopt when the caller may go on. Devices are not people and have nothing to re-enter: not asked.
  */
 std::optional<HttpResponse> requireReauthentication(const RequestContext &request);
+
+/** @brief The request's Idempotency-Key header (empty when absent), or the error for one over 255 characters. */
+std::variant<QString, ApiError> idempotencyKey(const RequestContext &request);
 
 /**
  * @brief Maps method + path pattern (`/api/v1/shows/{show_id}/hold`) to a handler and its access rule.

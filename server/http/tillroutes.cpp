@@ -145,10 +145,9 @@ void registerTillRoutes(Router &router, ServerContext &context)
         const auto showId = request.idParam(QStringLiteral("show_id"));
         if (!showId)
             return HttpResponse::error(ApiError::badRequest(QStringLiteral("invalid_id"), QStringLiteral("The show id must be a positive integer.")));
-        const QByteArray key = request.header("Idempotency-Key");
-        if (key.size() > 255)
-            return HttpResponse::error(ApiError::badRequest(QStringLiteral("invalid_idempotency_key"),
-                                                            QStringLiteral("The Idempotency-Key header is longer than 255 characters.")));
+        const auto key = idempotencyKey(request);
+        if (const ApiError *error = std::get_if<ApiError>(&key))
+            return HttpResponse::error(*error);
         const auto parsed = parseJsonObject(request.request.body());
         if (isError(parsed))
             return HttpResponse::error(std::get<ApiError>(parsed));
@@ -171,7 +170,7 @@ void registerTillRoutes(Router &router, ServerContext &context)
                                                                 QCryptographicHash::Sha256)
                                            .toHex();
         store::HouseHoldRepository house(context.database);
-        const store::HoldOutcome outcome = house.place(request.caller(), QString::fromUtf8(key), fingerprint, *showId, seats, std::get<QString>(reason));
+        const store::HoldOutcome outcome = house.place(request.caller(), std::get<QString>(key), fingerprint, *showId, seats, std::get<QString>(reason));
         if (!outcome.ok)
             return storeFailure();
         if (outcome.status == 200)

@@ -205,13 +205,14 @@ ShiftOutcome ShiftRepository::current(const Principal &cashier)
     return out;
 }
 
-ShiftOutcome ShiftRepository::drawer(const Principal &cashier, DrawerOperation operation, qint64 amountMinor, const QString &reason)
+ShiftOutcome ShiftRepository::inOpenShift(const Principal &cashier, const std::function<bool(QSqlDatabase &, qint64, ShiftOutcome &)> &work)
 {
     ShiftOutcome out;
     QSqlDatabase db = m_database.connection();
     Transaction tx(db);
     if (!tx.isActive())
         return out;
+    // The row lock makes a concurrent drawer operation or close of the same shift wait for this one.
     const auto shiftId = openShiftId(db, cashier.staffId, true);
     if (!shiftId)
         return out;
@@ -219,89 +220,84 @@ ShiftOutcome ShiftRepository::drawer(const Principal &cashier, DrawerOperation o
         out.kind = ShiftOutcome::Kind::NoOpenShift;
         return out;
     }
-    const QString kind = operationName(operation);
-    QSqlQuery insert(db);
-    prepareQuery(insert, QStringLiteral("INSERT INTO drawer_operations (shift_id, kind, amount_minor, reason, actor) VALUES (?, ?, ?, ?, ?) "
-                                        "RETURNING operation_id, at"));
-    insert.addBindValue(*shiftId);
-    insert.addBindValue(kind);
-    insert.addBindValue(amountMinor);
-    insert.addBindValue(nonNull(reason));
-    insert.addBindValue(cashier.owner());
-    if (!execQuery(insert, "drawer operation") || !insert.next())
+    if (!work(db, *shiftId, out) || !tx.commit()) {
+        out.kind = ShiftOutcome::Kind::Error;
         return out;
-    const qint64 operationId = insert.value(0).toLongLong();
-    const QString at = toIsoUtc(insert.value(1).toDateTime());
-    if (!StaffRepository::appendAudit(db, cashier, {QStringLiteral("drawer.") + kind, QStringLiteral("shift:%1").arg(*shiftId), reason,
-                                                    QJsonObject{{QStringLiteral("operation_id"), operationId},
-                                                                {QStringLiteral("amount_minor"), amountMinor}}}))
-        return out;
-    ShiftQuery filter;
-    filter.shiftId = *shiftId;
-    const auto z = zReports(db, filter);
-    if (!z || z->isEmpty() || !tx.commit())
-        return out;
+    }
     out.kind = ShiftOutcome::Kind::Done;
-    out.body = QJsonObject{{QStringLiteral("operation_id"), operationId},
-                           {QStringLiteral("kind"), kind},
-                           {QStringLiteral("amount_minor"), amountMinor},
-                           {QStringLiteral("reason"), reason},
-                           {QStringLiteral("at"), at},
-                           {QStringLiteral("open_drawer"), true},
-                           {QStringLiteral("shift"), z->first().toObject()}};
     return out;
+}
+
+ShiftOutcome ShiftRepository::drawer(const Principal &cashier, DrawerOperation operation, qint64 amountMinor, const QString &reason)
+{
+    return inOpenShift(cashier, [&](QSqlDatabase &db, qint64 shiftId, ShiftOutcome &out) {
+        const QString kind = operationName(operation);
+        QSqlQuery insert(db);
+        prepareQuery(insert, QStringLiteral("INSERT INTO drawer_operations (shift_id, kind, amount_minor, reason, actor) VALUES (?, ?, ?, ?, ?) "
+                                            "RETURNING operation_id, at"));
+        insert.addBindValue(shiftId);
+        insert.addBindValue(kind);
+        insert.addBindValue(amountMinor);
+        insert.addBindValue(nonNull(reason));
+        insert.addBindValue(cashier.owner());
+        if (!execQuery(insert, "drawer operation") || !insert.next())
+            return false;
+        const qint64 operationId = insert.value(0).toLongLong();
+        const QString at = toIsoUtc(insert.value(1).toDateTime());
+        if (!StaffRepository::appendAudit(db, cashier, {QStringLiteral("drawer.") + kind, QStringLiteral("shift:%1").arg(shiftId), reason,
+                                                        QJsonObject{{QStringLiteral("operation_id"), operationId},
+                                                                    {QStringLiteral("amount_minor"), amountMinor}}}))
+            return false;
+        ShiftQuery filter;
+        filter.shiftId = shiftId;
+        const auto z = zReports(db, filter);
+        if (!z || z->isEmpty())
+            return false;
+        out.body = QJsonObject{{QStringLiteral("operation_id"), operationId},
+                               {QStringLiteral("kind"), kind},
+                               {QStringLiteral("amount_minor"), amountMinor},
+                               {QStringLiteral("reason"), reason},
+                               {QStringLiteral("at"), at},
+                               {QStringLiteral("open_drawer"), true},
+                               {QStringLiteral("shift"), z->first().toObject()}};
+        return true;
+    });
 }
 
 ShiftOutcome ShiftRepository::close(const Principal &cashier, qint64 countedCashMinor, const QString &note)
 {
-    ShiftOutcome out;
-    QSqlDatabase db = m_database.connection();
-    Transaction tx(db);
-    if (!tx.isActive())
-        return out;
-    // The row lock makes a drawer operation or a second close wait for this one.
-    const auto shiftId = openShiftId(db, cashier.staffId, true);
-    if (!shiftId)
-        return out;
-    if (!*shiftId) {
-        out.kind = ShiftOutcome::Kind::NoOpenShift;
-        return out;
-    }
-    QSqlQuery mark(db);
-    prepareQuery(mark, QStringLiteral("UPDATE shifts SET closed_at = now(), closed_by = ?, counted_cash_minor = ?, z_report = '{}' "
-                                      " WHERE shift_id = ? AND closed_at IS NULL"));
-    mark.addBindValue(cashier.owner());
-    mark.addBindValue(countedCashMinor);
-    mark.addBindValue(*shiftId);
-    if (!execQuery(mark, "close shift") || mark.numRowsAffected() != 1)
-        return out;
-    // Computed after the close is marked (same transaction), so the report reads as closed with the count; the
-    // placeholder '{}' satisfies the table's CHECK until the real report is stored next.
-    ShiftQuery filter;
-    filter.shiftId = *shiftId;
-    auto z = zReports(db, filter, true);
-    if (!z || z->isEmpty())
-        return out;
-    QJsonObject report = z->first().toObject();
-    if (!report.contains(QStringLiteral("shift_id")))
-        return out;
-    report.insert(QStringLiteral("note"), note);
-    QSqlQuery store(db);
-    prepareQuery(store, QStringLiteral("UPDATE shifts SET z_report = ?::jsonb WHERE shift_id = ?"));
-    store.addBindValue(QString::fromUtf8(QJsonDocument(report).toJson(QJsonDocument::Compact)));
-    store.addBindValue(*shiftId);
-    if (!execQuery(store, "store z report"))
-        return out;
-    if (!StaffRepository::appendAudit(db, cashier, {QStringLiteral("shift.close"), QStringLiteral("shift:%1").arg(*shiftId), note,
-                                                    QJsonObject{{QStringLiteral("counted_cash_minor"), countedCashMinor},
-                                                                {QStringLiteral("expected_cash_minor"), report.value(QStringLiteral("expected_cash_minor"))},
-                                                                {QStringLiteral("over_short_minor"), report.value(QStringLiteral("over_short_minor"))}}}))
-        return out;
-    if (!tx.commit())
-        return out;
-    out.kind = ShiftOutcome::Kind::Done;
-    out.body = report;
-    return out;
+    return inOpenShift(cashier, [&](QSqlDatabase &db, qint64 shiftId, ShiftOutcome &out) {
+        QSqlQuery mark(db);
+        prepareQuery(mark, QStringLiteral("UPDATE shifts SET closed_at = now(), closed_by = ?, counted_cash_minor = ?, z_report = '{}' "
+                                          " WHERE shift_id = ? AND closed_at IS NULL"));
+        mark.addBindValue(cashier.owner());
+        mark.addBindValue(countedCashMinor);
+        mark.addBindValue(shiftId);
+        if (!execQuery(mark, "close shift") || mark.numRowsAffected() != 1)
+            return false;
+        // Computed after the close is marked (same transaction), so the report reads as closed with the count; the
+        // placeholder '{}' satisfies the table's CHECK until the real report is stored next.
+        ShiftQuery filter;
+        filter.shiftId = shiftId;
+        const auto z = zReports(db, filter, true);
+        if (!z || z->isEmpty())
+            return false;
+        QJsonObject report = z->first().toObject();
+        report.insert(QStringLiteral("note"), note);
+        QSqlQuery store(db);
+        prepareQuery(store, QStringLiteral("UPDATE shifts SET z_report = ?::jsonb WHERE shift_id = ?"));
+        store.addBindValue(QString::fromUtf8(QJsonDocument(report).toJson(QJsonDocument::Compact)));
+        store.addBindValue(shiftId);
+        if (!execQuery(store, "store z report"))
+            return false;
+        if (!StaffRepository::appendAudit(db, cashier, {QStringLiteral("shift.close"), QStringLiteral("shift:%1").arg(shiftId), note,
+                                                        QJsonObject{{QStringLiteral("counted_cash_minor"), countedCashMinor},
+                                                                    {QStringLiteral("expected_cash_minor"), report.value(QStringLiteral("expected_cash_minor"))},
+                                                                    {QStringLiteral("over_short_minor"), report.value(QStringLiteral("over_short_minor"))}}}))
+            return false;
+        out.body = report;
+        return true;
+    });
 }
 
 std::optional<QJsonArray> ShiftRepository::list(const ShiftQuery &filter)

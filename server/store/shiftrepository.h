@@ -7,6 +7,7 @@
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <functional>
 #include <optional>
 
 namespace marquee::store {
@@ -58,6 +59,8 @@ private:
     /** @brief @p live: compute even closed shifts' reports rather than read the stored ones. */
     std::optional<QJsonArray> zReports(QSqlDatabase &db, const ShiftQuery &filter, bool live = false);
     std::optional<qint64> openShiftId(QSqlDatabase &db, qint64 staffId, bool forUpdate);
+    /** @brief Run @p work in one transaction on the caller's locked open shift; NoOpenShift without one. */
+    ShiftOutcome inOpenShift(const Principal &cashier, const std::function<bool(QSqlDatabase &, qint64, ShiftOutcome &)> &work);
 
     const Database &m_database;
 };
