@@ -84,7 +84,8 @@ std::optional<AppConfig> parseArguments(const QStringList &arguments, QString *e
         *error = QStringLiteral("--server URL is required, for example --server http://127.0.0.1:8080");
         return std::nullopt;
     }
-    if (result.token.isEmpty()) {
+    // Staff sign in with name and password; only the kiosk runs on a device token alone.
+    if (result.token.isEmpty() && result.role == QLatin1String("kiosk")) {
         *error = QStringLiteral("--token is required (marquee-admin device add --name NAME --role kiosk prints one).");
         return std::nullopt;
     }

@@ -3,8 +3,9 @@
 #include "appconfig.h"
 #include "kioskcontroller.h"
 #include "kioskwalker.h"
+#include "staffapp.h"
 
-#include <QGuiApplication>
+#include <QApplication>
 #include <QQmlApplicationEngine>
 #include <QQuickWindow>
 #include <QTextStream>
@@ -32,7 +33,8 @@ int runApp(int argc, char **argv)
         qputenv("QT_QPA_PLATFORM", "offscreen");
     qputenv("QT_IM_MODULE", "qtvirtualkeyboard");
 
-    QGuiApplication application(argc, argv);
+    // QApplication, not QGuiApplication: Qt Charts on the manager desk draws through Graphics View.
+    QApplication application(argc, argv);
     QGuiApplication::setApplicationName(QStringLiteral("marquee"));
     QGuiApplication::setOrganizationName(QStringLiteral("Marquee"));
     QGuiApplication::setApplicationVersion(QStringLiteral(MARQUEE_VERSION));
@@ -44,10 +46,8 @@ int runApp(int argc, char **argv)
         QTextStream(exitNow ? stdout : stderr) << error << Qt::endl;
         return exitNow ? 0 : 2;
     }
-    if (config->role != QLatin1String("kiosk")) {
-        QTextStream(stderr) << "marquee: the " << config->role << " role arrives with issue 7; only --role kiosk works today." << Qt::endl;
-        return 2;
-    }
+    if (config->role != QLatin1String("kiosk"))
+        return runStaffApp(*config);
 
     KioskController kiosk(*config);
     KioskController::setInstance(&kiosk);

@@ -1,0 +1,674 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "deskcontroller.h"
+#include "moneyformat.h"
+#include "tillsupport.h"
+
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLoggingCategory>
+#include <QQmlEngine>
+#include <QStandardPaths>
+#include <QTimeZone>
+#include <QRegularExpression>
+#include <QUrlQuery>
+
+Q_LOGGING_CATEGORY(lcDesk, "marquee.app.desk")
+
+namespace marquee::app {
+
+namespace {
+DeskController *s_instance = nullptr;
+using Kind = JsonTableModel::Kind;
+
+QString str(const QJsonObject &object, const char *key)
+{
+    return object.value(QLatin1String(key)).toVariant().toString();
+}
+
+QList<JsonTableModel::Column> salesColumns(const QString &keyTitle, Kind keyKind = Kind::Text)
+{
+    return {{QStringLiteral("label"), keyTitle, keyKind, 240},
+            {QStringLiteral("bookings"), DeskController::tr("Bookings"), Kind::Integer, 100},
+            {QStringLiteral("tickets"), DeskController::tr("Tickets"), Kind::Integer, 100},
+            {QStringLiteral("revenue_minor"), DeskController::tr("Revenue"), Kind::Money, 130},
+            {QStringLiteral("refunds"), DeskController::tr("Refunds"), Kind::Integer, 90},
+            {QStringLiteral("refunds_minor"), DeskController::tr("Refunded"), Kind::Money, 130},
+            {QStringLiteral("net_minor"), DeskController::tr("Net"), Kind::Money, 130}};
+}
+} // namespace
+
+DeskController::DeskController(const AppConfig &config, QObject *parent)
+    : QObject(parent)
+    , m_config(config)
+    , m_session(new StaffSession(config.server, {QStringLiteral("manager"), QStringLiteral("admin")}, this))
+    , m_salesByDay(new JsonTableModel(this))
+    , m_salesByShow(new JsonTableModel(this))
+    , m_salesByMovie(new JsonTableModel(this))
+    , m_salesByChannel(new JsonTableModel(this))
+    , m_salesByDevice(new JsonTableModel(this))
+    , m_shows(new JsonTableModel(this))
+    , m_refunds(new JsonTableModel(this))
+    , m_devices(new JsonTableModel(this))
+    , m_audit(new JsonTableModel(this))
+    , m_shifts(new JsonTableModel(this))
+    , m_occupancyMap(new SeatMapModel(this))
+{
+    m_session->setTimeoutMs(config.requestTimeoutMs);
+    m_session->setLockAfterSeconds(900);
+    m_to = QDate::currentDate();
+    m_from = m_to.addDays(-13);
+    m_salesByDay->setColumns(salesColumns(tr("Day")));
+    m_salesByShow->setColumns(salesColumns(tr("Show")));
+    m_salesByMovie->setColumns(salesColumns(tr("Movie")));
+    m_salesByChannel->setColumns(salesColumns(tr("Channel")));
+    m_salesByDevice->setColumns(salesColumns(tr("Device")));
+    m_shows->setColumns({{QStringLiteral("show_id"), tr("Show"), Kind::Integer, 70},
+                         {QStringLiteral("title"), tr("Movie"), Kind::Text, 220},
+                         {QStringLiteral("starts_at"), tr("Starts"), Kind::Time, 170},
+                         {QStringLiteral("screen_name"), tr("Screen"), Kind::Text, 120},
+                         {QStringLiteral("capacity"), tr("Seats"), Kind::Integer, 80},
+                         {QStringLiteral("sold"), tr("Sold"), Kind::Integer, 80},
+                         {QStringLiteral("held"), tr("Held"), Kind::Integer, 80},
+                         {QStringLiteral("occupancy"), tr("Full"), Kind::Percent, 80},
+                         {QStringLiteral("prices"), tr("Prices"), Kind::Text, 220},
+                         {QStringLiteral("waiting_room"), tr("Waiting room"), Kind::Bool, 110}});
+    m_refunds->setColumns({{QStringLiteral("at"), tr("When"), Kind::Time, 170},
+                           {QStringLiteral("actor_name"), tr("By"), Kind::Text, 140},
+                           {QStringLiteral("action"), tr("Action"), Kind::Text, 200},
+                           {QStringLiteral("target"), tr("Booking"), Kind::Text, 280},
+                           {QStringLiteral("reason"), tr("Reason"), Kind::Text, 260}});
+    m_devices->setColumns({{QStringLiteral("name"), tr("Device"), Kind::Text, 200},
+                           {QStringLiteral("role"), tr("Role"), Kind::Text, 80},
+                           {QStringLiteral("health"), tr("Health"), Kind::Text, 110},
+                           {QStringLiteral("last_seen_at"), tr("Last seen"), Kind::Time, 170},
+                           {QStringLiteral("queue_length"), tr("Queue"), Kind::Integer, 80},
+                           {QStringLiteral("printer_state"), tr("Printer"), Kind::Text, 110},
+                           {QStringLiteral("app_version"), tr("Version"), Kind::Text, 90},
+                           {QStringLiteral("enrolled_at"), tr("Enrolled"), Kind::Time, 170}});
+    m_audit->setColumns({{QStringLiteral("at"), tr("When"), Kind::Time, 170},
+                         {QStringLiteral("actor_name"), tr("Who"), Kind::Text, 140},
+                         {QStringLiteral("actor_role"), tr("Role"), Kind::Text, 90},
+                         {QStringLiteral("device_id"), tr("Device"), Kind::Integer, 90},
+                         {QStringLiteral("action"), tr("Action"), Kind::Text, 200},
+                         {QStringLiteral("target"), tr("Target"), Kind::Text, 220},
+                         {QStringLiteral("reason"), tr("Reason"), Kind::Text, 240}});
+    m_shifts->setColumns({{QStringLiteral("opened_at"), tr("Opened"), Kind::Time, 170},
+                          {QStringLiteral("cashier"), tr("Cashier"), Kind::Text, 140},
+                          {QStringLiteral("closed_at"), tr("Closed"), Kind::Time, 170},
+                          {QStringLiteral("opening_float_minor"), tr("Float"), Kind::Money, 110},
+                          {QStringLiteral("expected_cash_minor"), tr("Expected"), Kind::Money, 110},
+                          {QStringLiteral("counted_cash_minor"), tr("Counted"), Kind::Money, 110},
+                          {QStringLiteral("over_short_minor"), tr("Over/short"), Kind::Money, 110}});
+    connect(m_session, &StaffSession::signedInChanged, this, [this] {
+        if (m_session->signedIn()) {
+            setPage(QStringLiteral("dashboard"));
+            refresh();
+        } else {
+            setPage(QStringLiteral("signin"));
+        }
+    });
+}
+
+DeskController::~DeskController()
+{
+    if (s_instance == this)
+        s_instance = nullptr;
+}
+
+void DeskController::setInstance(DeskController *controller)
+{
+    s_instance = controller;
+}
+
+DeskController *DeskController::create(QQmlEngine *, QJSEngine *)
+{
+    if (!s_instance) {
+        AppConfig config;
+        config.role = QStringLiteral("manager");
+        config.server = QUrl(QStringLiteral("http://127.0.0.1:9"));
+        s_instance = new DeskController(config);
+        return s_instance; // owned by the engine
+    }
+    QJSEngine::setObjectOwnership(s_instance, QJSEngine::CppOwnership);
+    return s_instance;
+}
+
+void DeskController::setPage(const QString &page)
+{
+    if (m_page == page || (page != QLatin1String("signin") && !m_session->signedIn()))
+        return;
+    m_page = page;
+    Q_EMIT pageChanged();
+}
+
+void DeskController::setMessage(const QString &message, bool error)
+{
+    m_message = message;
+    m_messageIsError = error;
+    Q_EMIT messageChanged();
+}
+
+void DeskController::begin()
+{
+    if (m_pending++ == 0)
+        Q_EMIT busyChanged();
+}
+
+void DeskController::end()
+{
+    if (m_pending > 0 && --m_pending == 0)
+        Q_EMIT busyChanged();
+}
+
+void DeskController::failed(const ApiReply &reply, const QString &what)
+{
+    if (m_session->handleUnauthorized(reply))
+        return;
+    if (reply.kind == ApiErrorKind::Offline)
+        setMessage(tr("%1: the server cannot be reached.").arg(what), true);
+    else if (reply.status == 404 && reply.code == QLatin1String("not_found"))
+        setMessage(tr("%1: this server does not offer it yet.").arg(what), true);
+    else
+        setMessage(tr("%1: %2").arg(what, reply.message.isEmpty() ? reply.code : reply.message), true);
+}
+
+QString DeskController::exportDir() const
+{
+    const QString base = m_config.printDir.isEmpty() ? QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation) : m_config.printDir;
+    return base + QStringLiteral("/marquee-exports");
+}
+
+QString DeskController::rangeQuery() const
+{
+    QUrlQuery query;
+    query.addQueryItem(QStringLiteral("from"), fromDate());
+    query.addQueryItem(QStringLiteral("to"), toDate());
+    return query.toString(QUrl::FullyEncoded);
+}
+
+bool DeskController::setRange(const QString &from, const QString &to)
+{
+    const QDate start = QDate::fromString(from.trimmed(), Qt::ISODate);
+    const QDate finish = QDate::fromString(to.trimmed(), Qt::ISODate);
+    if (!start.isValid() || !finish.isValid() || start > finish) {
+        setMessage(tr("Choose a range with valid dates, the first not after the last (YYYY-MM-DD)."), true);
+        return false;
+    }
+    m_from = start;
+    m_to = finish;
+    Q_EMIT rangeChanged();
+    refresh();
+    return true;
+}
+
+void DeskController::setLastDays(int days)
+{
+    const QDate today = QDate::currentDate();
+    setRange(today.addDays(-(qMax(1, days) - 1)).toString(Qt::ISODate), today.toString(Qt::ISODate));
+}
+
+void DeskController::refresh()
+{
+    if (!m_session->signedIn())
+        return;
+    setMessage({});
+    loadSales(QStringLiteral("day"), m_salesByDay);
+    loadSales(QStringLiteral("show"), m_salesByShow);
+    loadSales(QStringLiteral("movie"), m_salesByMovie);
+    loadSales(QStringLiteral("channel"), m_salesByChannel);
+    loadSales(QStringLiteral("device"), m_salesByDevice);
+    loadShows();
+    loadDevices();
+    loadAudit();
+    loadShifts();
+}
+
+void DeskController::loadSales(const QString &groupBy, JsonTableModel *model)
+{
+    KioskApi *api = m_session->api();
+    begin();
+    model->setLoading(true);
+    api->get(QStringLiteral("/api/v1/reports/sales?group_by=%1&%2").arg(groupBy, rangeQuery()), this, [this, model, groupBy](const ApiReply &reply) {
+        end();
+        model->setLoading(false);
+        if (!reply.ok()) {
+            model->setErrorString(reply.message.isEmpty() ? reply.code : reply.message);
+            model->setRows({});
+            failed(reply, tr("Sales report"));
+            computeTotals();
+            return;
+        }
+        model->setErrorString({});
+        QJsonArray rows = reply.object().value(QStringLiteral("rows")).toArray();
+        if (groupBy == QLatin1String("day")) {
+            // Every day of the range gets a row, so the chart shows quiet days as zero instead of skipping them.
+            QHash<QString, QJsonObject> byDay;
+            QString currency;
+            for (const QJsonValue &row : std::as_const(rows)) {
+                byDay.insert(str(row.toObject(), "key"), row.toObject());
+                currency = str(row.toObject(), "currency");
+            }
+            QJsonArray filled;
+            for (QDate day = m_from; day <= m_to; day = day.addDays(1)) {
+                const QString key = day.toString(Qt::ISODate);
+                QJsonObject row = byDay.value(key);
+                if (row.isEmpty())
+                    row = {{QStringLiteral("key"), key}, {QStringLiteral("bookings"), 0}, {QStringLiteral("tickets"), 0},
+                           {QStringLiteral("revenue_minor"), 0}, {QStringLiteral("refunds"), 0}, {QStringLiteral("refunds_minor"), 0},
+                           {QStringLiteral("net_minor"), 0}, {QStringLiteral("currency"), currency}};
+                row.insert(QStringLiteral("label"), QLocale().toString(day, QStringLiteral("ddd d MMM")));
+                row.insert(QStringLiteral("short_label"), QLocale().toString(day, QStringLiteral("d.M.")));
+                filled.append(row);
+            }
+            rows = filled;
+        }
+        model->setRows(rows);
+        if (groupBy == QLatin1String("day"))
+            computeTotals();
+    });
+}
+
+void DeskController::computeTotals()
+{
+    qint64 revenue = 0, refunds = 0, net = 0, tickets = 0, bookings = 0, refundCount = 0;
+    QString currency;
+    for (int i = 0; i < m_salesByDay->count(); ++i) {
+        const QVariantMap row = m_salesByDay->rowAt(i);
+        revenue += row.value(QStringLiteral("revenue_minor")).toLongLong();
+        refunds += row.value(QStringLiteral("refunds_minor")).toLongLong();
+        net += row.value(QStringLiteral("net_minor")).toLongLong();
+        tickets += row.value(QStringLiteral("tickets")).toLongLong();
+        bookings += row.value(QStringLiteral("bookings")).toLongLong();
+        refundCount += row.value(QStringLiteral("refunds")).toLongLong();
+        if (currency.isEmpty())
+            currency = row.value(QStringLiteral("currency")).toString();
+    }
+    if (currency.isEmpty())
+        currency = QStringLiteral("EUR");
+    m_totals = {{QStringLiteral("revenue"), formatMoney(revenue, currency)},
+                {QStringLiteral("revenue_minor"), revenue},
+                {QStringLiteral("refunds"), formatMoney(refunds, currency)},
+                {QStringLiteral("refunds_minor"), refunds},
+                {QStringLiteral("refund_count"), refundCount},
+                {QStringLiteral("net"), formatMoney(net, currency)},
+                {QStringLiteral("net_minor"), net},
+                {QStringLiteral("tickets"), tickets},
+                {QStringLiteral("bookings"), bookings},
+                {QStringLiteral("average"), formatMoney(tickets > 0 ? revenue / tickets : 0, currency)},
+                {QStringLiteral("currency"), currency}};
+    Q_EMIT totalsChanged();
+}
+
+void DeskController::loadShows()
+{
+    KioskApi *api = m_session->api();
+    begin();
+    m_shows->setLoading(true);
+    // The catalogue: every city's movies and their shows; then each show's occupancy.
+    api->get(QStringLiteral("/api/v1/cities"), this, [this, api](const ApiReply &cities) {
+        if (!cities.ok()) {
+            end();
+            m_shows->setLoading(false);
+            failed(cities, tr("Shows"));
+            return;
+        }
+        struct Collect {
+            int pending = 0;
+            QList<QJsonObject> shows;
+            QMap<qint64, QString> movies;
+        };
+        auto collect = std::make_shared<Collect>();
+        auto publish = [this, api, collect] {
+            QMap<qint64, QString> screens;
+            QJsonArray rows;
+            for (QJsonObject show : std::as_const(collect->shows)) {
+                const QJsonObject screen = show.value(QStringLiteral("screen")).toObject();
+                screens.insert(screen.value(QStringLiteral("screen_id")).toInteger(),
+                               screen.value(QStringLiteral("name")).toString() + QStringLiteral(" · ")
+                                   + show.value(QStringLiteral("venue")).toObject().value(QStringLiteral("name")).toString());
+                show.insert(QStringLiteral("screen_name"), screen.value(QStringLiteral("name")));
+                QStringList prices;
+                const QJsonObject tiers = show.value(QStringLiteral("price_tiers")).toObject();
+                for (auto it = tiers.begin(); it != tiers.end(); ++it)
+                    prices.append(it.key() + QLatin1Char(' ') + formatMoney(it.value().toInteger(), str(show, "currency")));
+                show.insert(QStringLiteral("prices"), prices.join(QStringLiteral(", ")));
+                rows.append(show);
+            }
+            m_movieChoices.clear();
+            for (auto it = collect->movies.begin(); it != collect->movies.end(); ++it)
+                m_movieChoices.append(QVariantMap{{QStringLiteral("id"), it.key()}, {QStringLiteral("name"), it.value()}});
+            m_screenChoices.clear();
+            for (auto it = screens.begin(); it != screens.end(); ++it)
+                m_screenChoices.append(QVariantMap{{QStringLiteral("id"), it.key()}, {QStringLiteral("name"), it.value()}});
+            Q_EMIT choicesChanged();
+            if (rows.isEmpty()) {
+                m_shows->setRows(rows);
+                m_shows->setLoading(false);
+                end();
+                return;
+            }
+            auto withOccupancy = std::make_shared<QJsonArray>();
+            auto left = std::make_shared<int>(int(rows.size()));
+            for (const QJsonValue &value : std::as_const(rows)) {
+                QJsonObject show = value.toObject();
+                api->get(QStringLiteral("/api/v1/reports/occupancy?show_id=%1").arg(str(show, "show_id")), this,
+                         [this, show, withOccupancy, left](const ApiReply &reply) mutable {
+                             if (reply.ok()) {
+                                 const QJsonObject occupancy = reply.object();
+                                 const qint64 capacity = occupancy.value(QStringLiteral("capacity")).toInteger();
+                                 const qint64 sold = occupancy.value(QStringLiteral("sold")).toInteger();
+                                 show.insert(QStringLiteral("capacity"), capacity);
+                                 show.insert(QStringLiteral("sold"), sold);
+                                 show.insert(QStringLiteral("held"), occupancy.value(QStringLiteral("held")).toInteger()
+                                                                         + occupancy.value(QStringLiteral("house_held")).toInteger());
+                                 show.insert(QStringLiteral("occupancy"), capacity > 0 ? double(sold) / double(capacity) : 0.0);
+                             }
+                             withOccupancy->append(show);
+                             if (--*left == 0) {
+                                 m_shows->setRows(*withOccupancy);
+                                 if (m_shows->sortColumn() < 0)
+                                     m_shows->sort(2, Qt::AscendingOrder);
+                                 m_shows->setLoading(false);
+                                 end();
+                             }
+                         });
+            }
+        };
+        const QJsonArray cityList = cities.array();
+        if (cityList.isEmpty()) {
+            publish();
+            return;
+        }
+        collect->pending = int(cityList.size());
+        for (const QJsonValue &city : cityList) {
+            const QString cityId = str(city.toObject(), "city_id");
+            api->get(QStringLiteral("/api/v1/cities/%1/movies").arg(cityId), this, [this, api, collect, publish, cityId](const ApiReply &movies) {
+                const QJsonArray list = movies.array();
+                collect->pending += int(list.size());
+                for (const QJsonValue &movie : list) {
+                    const QJsonObject object = movie.toObject();
+                    collect->movies.insert(object.value(QStringLiteral("movie_id")).toInteger(), str(object, "title"));
+                    api->get(QStringLiteral("/api/v1/movies/%1/shows?city=%2").arg(str(object, "movie_id"), cityId), this,
+                             [collect, publish](const ApiReply &shows) {
+                                 for (const QJsonValue &show : shows.array())
+                                     collect->shows.append(show.toObject());
+                                 if (--collect->pending == 0)
+                                     publish();
+                             });
+                }
+                if (--collect->pending == 0)
+                    publish();
+            });
+        }
+    });
+}
+
+void DeskController::loadDevices()
+{
+    begin();
+    m_devices->setLoading(true);
+    m_session->api()->get(QStringLiteral("/api/v1/devices"), this, [this](const ApiReply &reply) {
+        end();
+        m_devices->setLoading(false);
+        if (!reply.ok()) {
+            failed(reply, tr("Kiosk fleet"));
+            return;
+        }
+        QJsonArray rows;
+        for (const QJsonValue &value : reply.array()) {
+            QJsonObject device = value.toObject();
+            const QString printer = str(device, "printer_state");
+            const bool online = device.value(QStringLiteral("online")).toBool();
+            const QString health = device.value(QStringLiteral("revoked")).toBool() ? tr("revoked")
+                : !online                                                          ? tr("offline")
+                : (printer != QLatin1String("ok") && printer != QLatin1String("none") && !printer.isEmpty()) || device.value(QStringLiteral("queue_length")).toInt() > 0
+                    ? tr("attention")
+                    : tr("healthy");
+            device.insert(QStringLiteral("health"), health);
+            rows.append(device);
+        }
+        m_devices->setRows(rows);
+    });
+}
+
+void DeskController::loadAudit()
+{
+    begin();
+    m_audit->setLoading(true);
+    m_session->api()->get(QStringLiteral("/api/v1/reports/audit?limit=2000&") + rangeQuery(), this, [this](const ApiReply &reply) {
+        end();
+        m_audit->setLoading(false);
+        if (!reply.ok()) {
+            failed(reply, tr("Audit log"));
+            return;
+        }
+        QJsonArray rows;
+        QJsonArray refunds;
+        for (const QJsonValue &value : reply.array()) {
+            const QJsonObject entry = value.toObject();
+            rows.append(entry);
+            if (str(entry, "action").startsWith(QLatin1String("booking.cancel")) || str(entry, "action").contains(QLatin1String("refund")))
+                refunds.append(entry);
+        }
+        m_audit->setRows(rows);
+        m_refunds->setRows(refunds);
+    });
+}
+
+void DeskController::loadShifts()
+{
+    begin();
+    m_session->api()->get(QStringLiteral("/api/v1/reports/shifts?") + rangeQuery(), this, [this](const ApiReply &reply) {
+        end();
+        if (!reply.ok()) {
+            m_shifts->setErrorString(reply.status == 404 ? tr("This server does not report shifts yet.") : reply.message);
+            m_shifts->setRows({});
+            return;
+        }
+        const QJsonArray rows = QJsonDocument::fromJson(reply.body).isArray() ? reply.array() : reply.object().value(QStringLiteral("rows")).toArray();
+        m_shifts->setErrorString({});
+        m_shifts->setRows(rows);
+    });
+}
+
+void DeskController::openOccupancy(qint64 showId)
+{
+    KioskApi *api = m_session->api();
+    if (!api || showId <= 0)
+        return;
+    m_occupancyShowId = showId;
+    m_occupancyMap->load(api, showId, 0);
+    begin();
+    api->get(QStringLiteral("/api/v1/reports/occupancy?show_id=%1").arg(showId), this, [this, showId](const ApiReply &reply) {
+        end();
+        if (showId != m_occupancyShowId)
+            return;
+        m_heat.clear();
+        m_occupancy.clear();
+        if (!reply.ok()) {
+            failed(reply, tr("Occupancy"));
+            Q_EMIT occupancyChanged();
+            return;
+        }
+        const QJsonObject object = reply.object();
+        // Heat: the first seat sold is 1.0, the last 0.0 — "which seats sell first".
+        qint64 lastOrder = 0;
+        const QJsonArray seats = object.value(QStringLiteral("seats")).toArray();
+        for (const QJsonValue &seat : seats)
+            lastOrder = qMax(lastOrder, seat.toObject().value(QStringLiteral("sell_order")).toInteger());
+        for (const QJsonValue &seat : seats) {
+            const QJsonObject s = seat.toObject();
+            const qint64 order = s.value(QStringLiteral("sell_order")).toInteger();
+            if (order > 0)
+                m_heat.insert(str(s, "seat_id"), lastOrder <= 1 ? 1.0 : 1.0 - double(order - 1) / double(lastOrder - 1));
+        }
+        const qint64 capacity = object.value(QStringLiteral("capacity")).toInteger();
+        const qint64 sold = object.value(QStringLiteral("sold")).toInteger();
+        QString title;
+        for (int i = 0; i < m_shows->count(); ++i)
+            if (m_shows->rowAt(i).value(QStringLiteral("show_id")).toLongLong() == showId)
+                title = m_shows->rowAt(i).value(QStringLiteral("title")).toString() + QStringLiteral(" · ")
+                        + localTimeText(m_shows->rowAt(i).value(QStringLiteral("starts_at")).toString(), QStringLiteral("ddd d MMM HH:mm"));
+        m_occupancy = {{QStringLiteral("show_id"), showId},
+                       {QStringLiteral("title"), title},
+                       {QStringLiteral("capacity"), capacity},
+                       {QStringLiteral("sold"), sold},
+                       {QStringLiteral("held"), object.value(QStringLiteral("held")).toInteger()},
+                       {QStringLiteral("house_held"), object.value(QStringLiteral("house_held")).toInteger()},
+                       {QStringLiteral("free"), object.value(QStringLiteral("free")).toInteger()},
+                       {QStringLiteral("percent"), capacity > 0 ? int(100 * sold / capacity) : 0}};
+        Q_EMIT occupancyChanged();
+    });
+}
+
+QString DeskController::exportTable(JsonTableModel *model, const QString &name)
+{
+    if (!model)
+        return {};
+    QDir().mkpath(exportDir());
+    QString safe = name;
+    safe.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9_-]+")), QStringLiteral("-"));
+    const QString path = exportDir() + QStringLiteral("/%1-%2-%3.csv").arg(safe, fromDate(), toDate());
+    if (!model->exportCsv(path)) {
+        setMessage(model->errorString(), true);
+        return {};
+    }
+    setMessage(tr("Exported %n row(s) to %1", nullptr, model->count()).arg(path));
+    return path;
+}
+
+std::optional<QJsonObject> DeskController::showBody(const QVariantMap &fields, bool creating, QString *error)
+{
+    QJsonObject body;
+    if (creating) {
+        const qint64 movieId = fields.value(QStringLiteral("movie_id")).toLongLong();
+        const qint64 screenId = fields.value(QStringLiteral("screen_id")).toLongLong();
+        if (movieId <= 0 || screenId <= 0) {
+            *error = tr("Choose a movie and a screen.");
+            return std::nullopt;
+        }
+        body.insert(QStringLiteral("movie_id"), movieId);
+        body.insert(QStringLiteral("screen_id"), screenId);
+        const QString currency = fields.value(QStringLiteral("currency")).toString().trimmed().toUpper();
+        if (!QRegularExpression(QStringLiteral("^[A-Z]{3}$")).match(currency).hasMatch()) {
+            *error = tr("The currency is a three-letter code such as EUR.");
+            return std::nullopt;
+        }
+        body.insert(QStringLiteral("currency"), currency);
+    }
+    const QString starts = fields.value(QStringLiteral("starts_at")).toString().trimmed();
+    if (!starts.isEmpty() || creating) {
+        // People type local time; the server wants an offset, so the desk's own time zone is made explicit.
+        QDateTime local = QDateTime::fromString(starts, QStringLiteral("yyyy-MM-dd HH:mm"));
+        if (!local.isValid())
+            local = QDateTime::fromString(starts, Qt::ISODate);
+        if (!local.isValid()) {
+            *error = tr("The start is a date and time like 2026-12-05 19:30.");
+            return std::nullopt;
+        }
+        body.insert(QStringLiteral("starts_at"), local.toUTC().toString(Qt::ISODateWithMs));
+    }
+    const QVariantMap tiers = fields.value(QStringLiteral("price_tiers")).toMap();
+    if (!tiers.isEmpty()) {
+        QJsonObject prices;
+        for (auto it = tiers.begin(); it != tiers.end(); ++it) {
+            const QString text = it.value().toString().trimmed();
+            if (text.isEmpty())
+                continue;
+            const std::optional<qint64> minor = parseAmountInput(text);
+            if (!minor) {
+                *error = tr("The %1 price “%2” is not an amount.").arg(it.key(), text);
+                return std::nullopt;
+            }
+            prices.insert(it.key(), *minor);
+        }
+        if (!prices.isEmpty())
+            body.insert(QStringLiteral("price_tiers"), prices);
+    }
+    if (creating && !body.contains(QStringLiteral("price_tiers"))) {
+        *error = tr("Give each seat tier a price.");
+        return std::nullopt;
+    }
+    const QString reason = fields.value(QStringLiteral("reason")).toString().trimmed();
+    if (!creating && !reason.isEmpty())
+        body.insert(QStringLiteral("reason"), reason);
+    if (!creating && fields.contains(QStringLiteral("waiting_room")))
+        body.insert(QStringLiteral("waiting_room"), fields.value(QStringLiteral("waiting_room")).toBool());
+    return body;
+}
+
+void DeskController::createShow(const QVariantMap &fields)
+{
+    KioskApi *api = m_session->api();
+    if (!api)
+        return;
+    QString error;
+    const std::optional<QJsonObject> body = showBody(fields, true, &error);
+    if (!body) {
+        setMessage(error, true);
+        return;
+    }
+    begin();
+    api->post(QStringLiteral("/api/v1/shows"), *body, this, [this](const ApiReply &reply) {
+        end();
+        if (!reply.ok()) {
+            failed(reply, tr("Creating the show"));
+            return;
+        }
+        const qint64 id = reply.object().value(QStringLiteral("show_id")).toInteger();
+        setMessage(tr("Show %1 created.").arg(id));
+        Q_EMIT showSaved(id);
+        loadShows();
+    });
+}
+
+void DeskController::updateShow(qint64 showId, const QVariantMap &fields)
+{
+    KioskApi *api = m_session->api();
+    if (!api || showId <= 0)
+        return;
+    QString error;
+    const std::optional<QJsonObject> body = showBody(fields, false, &error);
+    if (!body) {
+        setMessage(error, true);
+        return;
+    }
+    if (body->isEmpty()) {
+        setMessage(tr("Nothing to change."), true);
+        return;
+    }
+    begin();
+    m_session->sendJson("PATCH", QStringLiteral("/api/v1/shows/%1").arg(showId), *body, this, [this, showId](const ApiReply &reply) {
+        end();
+        if (!reply.ok()) {
+            failed(reply, tr("Saving the show"));
+            return;
+        }
+        setMessage(tr("Show %1 saved.").arg(showId));
+        Q_EMIT showSaved(showId);
+        loadShows();
+    });
+}
+
+void DeskController::setWaitingRoom(qint64 showId, bool on)
+{
+    if (!m_session->signedIn() || showId <= 0)
+        return;
+    // The room itself (queue, admission) is switched here; it sets the catalogue flag too (issue 6).
+    begin();
+    m_session->sendJson("PUT", QStringLiteral("/api/v1/shows/%1/waiting-room").arg(showId),
+                        QJsonObject{{QStringLiteral("enabled"), on}, {QStringLiteral("reason"), on ? tr("switched on at the desk") : tr("switched off at the desk")}},
+                        this, [this, showId, on](const ApiReply &reply) {
+                            end();
+                            if (!reply.ok()) {
+                                failed(reply, tr("Switching the waiting room"));
+                                return;
+                            }
+                            setMessage(on ? tr("Waiting room on for show %1.").arg(showId) : tr("Waiting room off for show %1.").arg(showId));
+                            Q_EMIT showSaved(showId);
+                            loadShows();
+                        });
+}
+
+} // namespace marquee::app

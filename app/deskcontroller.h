@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "appconfig.h"
+#include "jsontablemodel.h"
+#include "seatmapmodel.h"
+#include "staffsession.h"
+
+#include <QDate>
+#include <QJsonObject>
+#include <QObject>
+#include <QVariantMap>
+#include <QtQml/qqmlregistration.h>
+
+class QQmlEngine;
+class QJSEngine;
+
+namespace marquee::app {
+
+/**
+ * @brief The manager desk (`--role manager`): sales dashboard over a date range (per day, show, movie, channel
+ * and device), occupancy per show with a sell-order heat map, refunds, kiosk fleet health, the audit log, and
+ * creating and editing shows. Every table is a JsonTableModel (sortable, filterable, CSV export). QML sees it as
+ * the `Desk` singleton.
+ *
+ * Pages: `signin`, `dashboard`, `occupancy`, `shows`, `fleet`, `audit`.
+ */
+class DeskController : public QObject
+{
+    Q_OBJECT
+    QML_NAMED_ELEMENT(Desk)
+    QML_SINGLETON
+    Q_PROPERTY(StaffSession *session READ session CONSTANT)
+    Q_PROPERTY(QString page READ page WRITE setPage NOTIFY pageChanged)
+    Q_PROPERTY(bool busy READ busy NOTIFY busyChanged)
+    Q_PROPERTY(QString message READ message NOTIFY messageChanged)
+    Q_PROPERTY(bool messageIsError READ messageIsError NOTIFY messageChanged)
+    /** @brief The report range, inclusive dates (YYYY-MM-DD). */
+    Q_PROPERTY(QString fromDate READ fromDate NOTIFY rangeChanged)
+    Q_PROPERTY(QString toDate READ toDate NOTIFY rangeChanged)
+    /** @brief Totals over the range: revenue, tickets, bookings, refunds, net, average (texts) and *_minor. */
+    Q_PROPERTY(QVariantMap totals READ totals NOTIFY totalsChanged)
+    Q_PROPERTY(JsonTableModel *salesByDay READ salesByDay CONSTANT)
+    Q_PROPERTY(JsonTableModel *salesByShow READ salesByShow CONSTANT)
+    Q_PROPERTY(JsonTableModel *salesByMovie READ salesByMovie CONSTANT)
+    Q_PROPERTY(JsonTableModel *salesByChannel READ salesByChannel CONSTANT)
+    Q_PROPERTY(JsonTableModel *salesByDevice READ salesByDevice CONSTANT)
+    /** @brief Shows in the catalogue with their occupancy: show_id, title, starts_at, screen, capacity, sold, held, occupancy. */
+    Q_PROPERTY(JsonTableModel *shows READ shows CONSTANT)
+    Q_PROPERTY(JsonTableModel *refunds READ refunds CONSTANT)
+    Q_PROPERTY(JsonTableModel *devices READ devices CONSTANT)
+    Q_PROPERTY(JsonTableModel *audit READ audit CONSTANT)
+    Q_PROPERTY(JsonTableModel *shifts READ shifts CONSTANT)
+    /** @brief The show whose occupancy is open, and its seats (for the heat map). */
+    Q_PROPERTY(SeatMapModel *occupancyMap READ occupancyMap CONSTANT)
+    /** @brief seat_id → 0..1, how early the seat sold (1 = first) — the heat map; unsold seats are absent. */
+    Q_PROPERTY(QVariantMap heat READ heat NOTIFY occupancyChanged)
+    /** @brief The open show's occupancy: title, capacity, sold, held, free, percent. */
+    Q_PROPERTY(QVariantMap occupancy READ occupancy NOTIFY occupancyChanged)
+    /** @brief Movies and screens known from the catalogue, for the show editor: [{id, name}]. */
+    Q_PROPERTY(QVariantList movieChoices READ movieChoices NOTIFY choicesChanged)
+    Q_PROPERTY(QVariantList screenChoices READ screenChoices NOTIFY choicesChanged)
+    /** @brief Where CSV exports go. */
+    Q_PROPERTY(QString exportDir READ exportDir CONSTANT)
+public:
+    explicit DeskController(const AppConfig &config, QObject *parent = nullptr);
+    ~DeskController() override;
+
+    static void setInstance(DeskController *controller);
+    static DeskController *create(QQmlEngine *, QJSEngine *);
+
+    StaffSession *session() const { return m_session; }
+    QString page() const { return m_page; }
+    void setPage(const QString &page);
+    bool busy() const { return m_pending > 0; }
+    QString message() const { return m_message; }
+    bool messageIsError() const { return m_messageIsError; }
+    QString fromDate() const { return m_from.toString(Qt::ISODate); }
+    QString toDate() const { return m_to.toString(Qt::ISODate); }
+    QVariantMap totals() const { return m_totals; }
+    JsonTableModel *salesByDay() const { return m_salesByDay; }
+    JsonTableModel *salesByShow() const { return m_salesByShow; }
+    JsonTableModel *salesByMovie() const { return m_salesByMovie; }
+    JsonTableModel *salesByChannel() const { return m_salesByChannel; }
+    JsonTableModel *salesByDevice() const { return m_salesByDevice; }
+    JsonTableModel *shows() const { return m_shows; }
+    JsonTableModel *refunds() const { return m_refunds; }
+    JsonTableModel *devices() const { return m_devices; }
+    JsonTableModel *audit() const { return m_audit; }
+    JsonTableModel *shifts() const { return m_shifts; }
+    SeatMapModel *occupancyMap() const { return m_occupancyMap; }
+    QVariantMap heat() const { return m_heat; }
+    QVariantMap occupancy() const { return m_occupancy; }
+    QVariantList movieChoices() const { return m_movieChoices; }
+    QVariantList screenChoices() const { return m_screenChoices; }
+    QString exportDir() const;
+
+    /** @brief Reload everything for the current range. */
+    Q_INVOKABLE void refresh();
+    /** @brief Set the range (inclusive dates, YYYY-MM-DD) and reload; false when not valid dates or reversed. */
+    Q_INVOKABLE bool setRange(const QString &from, const QString &to);
+    /** @brief The last @p days days up to today. */
+    Q_INVOKABLE void setLastDays(int days);
+    /** @brief Open a show's occupancy and heat map. */
+    Q_INVOKABLE void openOccupancy(qint64 showId);
+    /** @brief Write @p model's visible rows to exportDir/<name>-<from>-<to>.csv; returns the path or "". */
+    Q_INVOKABLE QString exportTable(marquee::app::JsonTableModel *model, const QString &name);
+    /**
+     * @brief Create a show: movie_id, screen_id, starts_at (local "yyyy-MM-dd HH:mm"), currency, price_tiers
+     * ({tier: "12.50"}). The server checks everything again.
+     */
+    Q_INVOKABLE void createShow(const QVariantMap &fields);
+    /** @brief Edit a show: starts_at and/or price_tiers as in createShow, and a reason for the audit log. */
+    Q_INVOKABLE void updateShow(qint64 showId, const QVariantMap &fields);
+    Q_INVOKABLE void setWaitingRoom(qint64 showId, bool on);
+
+    /** @brief Turn a form's fields into the API body; the error for the person when a field is not valid. */
+    static std::optional<QJsonObject> showBody(const QVariantMap &fields, bool creating, QString *error);
+
+Q_SIGNALS:
+    void pageChanged();
+    void busyChanged();
+    void messageChanged();
+    void rangeChanged();
+    void totalsChanged();
+    void occupancyChanged();
+    void choicesChanged();
+    /** @brief A show was created or changed (the id). */
+    void showSaved(qint64 showId);
+
+private:
+    void setMessage(const QString &message, bool error = false);
+    void begin();
+    void end();
+    void failed(const ApiReply &reply, const QString &what);
+    void loadSales(const QString &groupBy, JsonTableModel *model);
+    void loadShows();
+    void loadDevices();
+    void loadAudit();
+    void loadShifts();
+    void computeTotals();
+    QString rangeQuery() const;
+
+    AppConfig m_config;
+    StaffSession *m_session = nullptr;
+    QString m_page = QStringLiteral("signin");
+    int m_pending = 0;
+    QString m_message;
+    bool m_messageIsError = false;
+    QDate m_from;
+    QDate m_to;
+    QVariantMap m_totals;
+    JsonTableModel *m_salesByDay = nullptr;
+    JsonTableModel *m_salesByShow = nullptr;
+    JsonTableModel *m_salesByMovie = nullptr;
+    JsonTableModel *m_salesByChannel = nullptr;
+    JsonTableModel *m_salesByDevice = nullptr;
+    JsonTableModel *m_shows = nullptr;
+    JsonTableModel *m_refunds = nullptr;
+    JsonTableModel *m_devices = nullptr;
+    JsonTableModel *m_audit = nullptr;
+    JsonTableModel *m_shifts = nullptr;
+    SeatMapModel *m_occupancyMap = nullptr;
+    qint64 m_occupancyShowId = 0;
+    QVariantMap m_heat;
+    QVariantMap m_occupancy;
+    QVariantList m_movieChoices;
+    QVariantList m_screenChoices;
+};
+
+} // namespace marquee::app

@@ -1,0 +1,1117 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "tillcontroller.h"
+#include "moneyformat.h"
+#include "tillsupport.h"
+
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLoggingCategory>
+#include <QPainter>
+#include <QLocale>
+#include <QPdfWriter>
+#include <QRegularExpression>
+#include <QQmlEngine>
+#include <QStandardPaths>
+#include <QUrlQuery>
+#include <QUuid>
+
+Q_LOGGING_CATEGORY(lcTill, "marquee.app.till")
+
+namespace marquee::app {
+
+namespace {
+TillController *s_instance = nullptr;
+constexpr int kConfirmRetries = 4;
+
+QString str(const QJsonObject &object, const char *key)
+{
+    return object.value(QLatin1String(key)).toVariant().toString();
+}
+} // namespace
+
+TillController::TillController(const AppConfig &config, CardTerminal *terminal, QObject *parent)
+    : QObject(parent)
+    , m_config(config)
+    , m_session(new StaffSession(config.server, {QStringLiteral("cashier"), QStringLiteral("manager"), QStringLiteral("admin")}, this))
+    , m_terminal(terminal)
+    , m_shows(new JsonTableModel(this))
+    , m_seatMap(new SeatMapModel(this))
+{
+    m_session->setTimeoutMs(config.requestTimeoutMs);
+    m_shows->setColumns({{QStringLiteral("starts_at"), tr("Time"), JsonTableModel::Kind::Time, 90},
+                         {QStringLiteral("title"), tr("Film"), JsonTableModel::Kind::Text, 260},
+                         {QStringLiteral("screen_name"), tr("Screen"), JsonTableModel::Kind::Text, 120},
+                         {QStringLiteral("seats_left"), tr("Seats left"), JsonTableModel::Kind::Integer, 100},
+                         {QStringLiteral("seats_total"), tr("Seats"), JsonTableModel::Kind::Integer, 80},
+                         {QStringLiteral("time_text"), tr("Starts"), JsonTableModel::Kind::Text, 60},
+                         {QStringLiteral("price_from"), tr("From"), JsonTableModel::Kind::Money, 90}});
+    if (!m_terminal && config.paysim.isValid() && !config.paysim.isEmpty()) {
+        // The simulated terminal talks to marquee-paysim only (no bearer token), so it gets a client of its own.
+        auto *terminalApi = new KioskApi(config.paysim, QString(), this);
+        m_terminal = new SimulatedTerminal(terminalApi, config.paysim, this);
+    }
+    if (m_terminal) {
+        m_terminal->setParent(this);
+        connect(m_terminal, &CardTerminal::finished, this, &TillController::onTerminalFinished);
+    }
+    m_holdTick.setInterval(1000);
+    connect(&m_holdTick, &QTimer::timeout, this, &TillController::onHoldTick);
+    connect(m_session, &StaffSession::signedInChanged, this, [this] {
+        if (m_session->signedIn() && m_screen == QLatin1String("signin")) {
+            setScreen(QStringLiteral("sale"));
+            refreshShows();
+        }
+    });
+    connect(m_session, &StaffSession::aboutToSignOut, this, [this] {
+        if (m_paymentState.isEmpty())
+            releaseHold();
+    });
+    connect(m_session, &StaffSession::endedSession, this, &TillController::onSessionEnded);
+    connect(m_session, &StaffSession::apiChanged, this, [this] {
+        if (m_session->api() && currentShowId() > 0)
+            m_seatMap->load(m_session->api(), currentShowId(), m_config.seatMapPollMs);
+    });
+    // The basket and total follow the selection until the seats are held.
+    connect(m_seatMap, &SeatMapModel::selectionChanged, this, &TillController::holdChanged);
+    connect(m_seatMap, &SeatMapModel::selectionLost, this, [this](const QStringList &seats) {
+        setMessage(tr("%1 was just sold elsewhere and left the selection.").arg(seats.join(QStringLiteral(", "))), true);
+    });
+}
+
+TillController::~TillController()
+{
+    if (s_instance == this)
+        s_instance = nullptr;
+}
+
+void TillController::setInstance(TillController *controller)
+{
+    s_instance = controller;
+}
+
+TillController *TillController::create(QQmlEngine *, QJSEngine *)
+{
+    if (!s_instance) {
+        // Component tests load screens without the app: a till that talks to nobody.
+        AppConfig config;
+        config.role = QStringLiteral("cashier");
+        config.server = QUrl(QStringLiteral("http://127.0.0.1:9"));
+        s_instance = new TillController(config);
+        return s_instance; // owned by the engine
+    }
+    QJSEngine::setObjectOwnership(s_instance, QJSEngine::CppOwnership);
+    return s_instance;
+}
+
+void TillController::setScreen(const QString &screen)
+{
+    if (m_screen == screen)
+        return;
+    m_screen = screen;
+    Q_EMIT screenChanged();
+}
+
+void TillController::setBusy(bool busy)
+{
+    if (m_busy == busy)
+        return;
+    m_busy = busy;
+    Q_EMIT busyChanged();
+}
+
+void TillController::setMessage(const QString &message, bool error)
+{
+    if (m_message == message && m_messageIsError == error)
+        return;
+    m_message = message;
+    m_messageIsError = error;
+    Q_EMIT messageChanged();
+}
+
+void TillController::fail(const ApiReply &reply, const QString &what)
+{
+    setBusy(false);
+    if (m_session->handleUnauthorized(reply))
+        return;
+    if (reply.kind == ApiErrorKind::Offline)
+        setMessage(tr("%1: the server cannot be reached. Nothing was sold or changed.").arg(what), true);
+    else
+        setMessage(tr("%1: %2").arg(what, reply.message.isEmpty() ? reply.code : reply.message), true);
+}
+
+QString TillController::showText() const
+{
+    if (m_show.isEmpty())
+        return {};
+    return QStringLiteral("%1 · %2 · %3")
+        .arg(localTimeText(str(m_show, "starts_at"), QStringLiteral("ddd HH:mm")),
+             m_show.value(QStringLiteral("screen")).toObject().value(QStringLiteral("name")).toString(),
+             m_show.value(QStringLiteral("venue")).toObject().value(QStringLiteral("name")).toString());
+}
+
+QString TillController::printDir() const
+{
+    return m_config.printDir.isEmpty() ? QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/prints")
+                                       : m_config.printDir;
+}
+
+// ---------------------------------------------------------------- shows
+
+void TillController::refreshShows()
+{
+    KioskApi *api = m_session->api();
+    if (!api)
+        return;
+    m_shows->setLoading(true);
+    setBusy(true);
+    // cities → movies → shows of each movie → each show's seat map (for the seats left). A till serves one city:
+    // the configured one, or the first.
+    api->get(QStringLiteral("/api/v1/cities"), this, [this, api](const ApiReply &cities) {
+        if (!cities.ok()) {
+            m_shows->setLoading(false);
+            fail(cities, tr("Loading today's shows"));
+            return;
+        }
+        qint64 cityId = 0;
+        for (const QJsonValue &city : cities.array())
+            if (cityId == 0 || city.toObject().value(QStringLiteral("name")).toString() == m_config.cityName)
+                cityId = city.toObject().value(QStringLiteral("city_id")).toInteger();
+        if (cityId == 0) {
+            m_shows->setLoading(false);
+            setBusy(false);
+            setMessage(tr("The server has no cinemas yet."), true);
+            return;
+        }
+        api->get(QStringLiteral("/api/v1/cities/%1/movies").arg(cityId), this, [this, api, cityId](const ApiReply &movies) {
+            if (!movies.ok()) {
+                m_shows->setLoading(false);
+                fail(movies, tr("Loading today's shows"));
+                return;
+            }
+            struct Collect {
+                int pending = 0;
+                QList<QJsonObject> shows;
+            };
+            auto collect = std::make_shared<Collect>();
+            const QJsonArray list = movies.array();
+            collect->pending = int(list.size());
+            auto finish = [this, api, collect] {
+                // Shows still on sale in the next 24 hours, soonest first: the till's "today".
+                const QDateTime now = QDateTime::currentDateTimeUtc();
+                QList<QJsonObject> today;
+                for (const QJsonObject &show : std::as_const(collect->shows)) {
+                    const QDateTime starts = QDateTime::fromString(str(show, "starts_at"), Qt::ISODateWithMs);
+                    const QDateTime closes = QDateTime::fromString(str(show, "sales_close_at"), Qt::ISODateWithMs);
+                    if ((closes.isValid() ? closes : starts) > now && starts < now.addSecs(24 * 3600))
+                        today.append(show);
+                }
+                std::sort(today.begin(), today.end(), [](const QJsonObject &a, const QJsonObject &b) {
+                    return str(a, "starts_at") < str(b, "starts_at");
+                });
+                auto counted = std::make_shared<QList<QJsonObject>>();
+                auto left = std::make_shared<int>(int(today.size()));
+                auto publish = [this, counted] {
+                    QList<QJsonObject> sorted = *counted;
+                    std::sort(sorted.begin(), sorted.end(), [](const QJsonObject &a, const QJsonObject &b) {
+                        return str(a, "starts_at") < str(b, "starts_at");
+                    });
+                    QJsonArray rows;
+                    for (const QJsonObject &row : std::as_const(sorted))
+                        rows.append(row);
+                    const qint64 keep = currentShowId();
+                    m_shows->setRows(rows);
+                    m_shows->setLoading(false);
+                    setBusy(false);
+                    int select = -1;
+                    for (int i = 0; i < m_shows->count(); ++i)
+                        if (m_shows->rowAt(i).value(QStringLiteral("show_id")).toLongLong() == keep)
+                            select = i;
+                    if (select < 0 && m_shows->count() > 0)
+                        select = 0;
+                    if (select >= 0 && (keep == 0 || m_currentShow != select))
+                        selectShow(select);
+                    if (m_shows->count() == 0)
+                        setMessage(tr("No more shows on sale today."));
+                };
+                if (today.isEmpty()) {
+                    publish();
+                    return;
+                }
+                for (QJsonObject show : std::as_const(today)) {
+                    api->get(QStringLiteral("/api/v1/shows/%1/seatmap").arg(str(show, "show_id")), this,
+                             [show, counted, left, publish](const ApiReply &map) mutable {
+                                 int available = 0;
+                                 int total = 0;
+                                 for (const QJsonValue &seat : map.object().value(QStringLiteral("seats")).toArray()) {
+                                     ++total;
+                                     available += seat.toObject().value(QStringLiteral("status")).toString() == QLatin1String("available");
+                                 }
+                                 qint64 from = 0;
+                                 const QJsonObject tiers = show.value(QStringLiteral("price_tiers")).toObject();
+                                 for (auto it = tiers.begin(); it != tiers.end(); ++it)
+                                     if (from == 0 || it.value().toInteger() < from)
+                                         from = it.value().toInteger();
+                                 show.insert(QStringLiteral("seats_left"), map.ok() ? available : QJsonValue());
+                                 show.insert(QStringLiteral("seats_total"), total);
+                                 show.insert(QStringLiteral("price_from"), from);
+                                 show.insert(QStringLiteral("screen_name"), show.value(QStringLiteral("screen")).toObject().value(QStringLiteral("name")));
+                                 show.insert(QStringLiteral("time_text"), localTimeText(str(show, "starts_at")));
+                                 counted->append(show);
+                                 if (--*left == 0)
+                                     publish();
+                             });
+                }
+            };
+            if (list.isEmpty()) {
+                finish();
+                return;
+            }
+            for (const QJsonValue &movie : list) {
+                const QString movieId = str(movie.toObject(), "movie_id");
+                api->get(QStringLiteral("/api/v1/movies/%1/shows?city=%2").arg(movieId).arg(cityId), this,
+                         [collect, finish](const ApiReply &shows) {
+                             for (const QJsonValue &show : shows.array())
+                                 collect->shows.append(show.toObject());
+                             if (--collect->pending == 0)
+                                 finish();
+                         });
+            }
+        });
+    });
+}
+
+void TillController::selectShow(int row)
+{
+    if (row < 0 || row >= m_shows->count() || holdActive())
+        return;
+    m_currentShow = row;
+    loadShow(QJsonObject::fromVariantMap(m_shows->rowAt(row)));
+}
+
+void TillController::moveShow(int delta)
+{
+    if (m_shows->count() == 0)
+        return;
+    selectShow(qBound(0, m_currentShow + delta, m_shows->count() - 1));
+}
+
+void TillController::loadShow(const QJsonObject &show)
+{
+    m_show = show;
+    m_currency = str(show, "currency");
+    m_seatMap->clearSelection();
+    m_seatMap->clearHighlight();
+    if (KioskApi *api = m_session->api())
+        m_seatMap->load(api, show.value(QStringLiteral("show_id")).toInteger(), m_config.seatMapPollMs);
+    setMessage({});
+    Q_EMIT showChanged();
+}
+
+void TillController::toggleSeat(const QString &seatId)
+{
+    if (holdActive())
+        return;
+    if (!m_seatMap->toggle(seatId) && m_seatMap->selectedCount() >= m_seatMap->maxSelection())
+        setMessage(tr("At most %1 seats in one sale.").arg(m_seatMap->maxSelection()), true);
+}
+
+bool TillController::bestAvailable(int count)
+{
+    if (holdActive() || m_show.isEmpty() || count < 1)
+        return false;
+    if (!m_seatMap->selectBestAvailable(count)) {
+        setMessage(tr("No %n seats together are free for this show.", nullptr, count), true);
+        return false;
+    }
+    setMessage({});
+    return true;
+}
+
+void TillController::clearSelection()
+{
+    if (!holdActive())
+        m_seatMap->clearSelection();
+}
+
+// ---------------------------------------------------------------- hold
+
+void TillController::holdSelection()
+{
+    KioskApi *api = m_session->api();
+    if (!api || m_busy || holdActive() || m_seatMap->selectedCount() == 0)
+        return;
+    const QStringList seats = m_seatMap->selectedSeats();
+    setBusy(true);
+    api->post(QStringLiteral("/api/v1/shows/%1/hold").arg(currentShowId()), QJsonObject{{QStringLiteral("seat_ids"), QJsonArray::fromStringList(seats)}},
+              this,
+              [this, seats](const ApiReply &reply) {
+                  setBusy(false);
+                  if (reply.kind == ApiErrorKind::Conflict && reply.code == QLatin1String("seats_unavailable")) {
+                      QStringList taken;
+                      for (const QJsonValue &seat : reply.object().value(QStringLiteral("held_seats")).toArray())
+                          taken.append(seat.toString());
+                      m_seatMap->refresh([this, taken](bool) { m_seatMap->markTaken(taken); });
+                      setMessage(tr("%1 just went elsewhere; the nearest free seats are selected instead.").arg(taken.join(QStringLiteral(", "))), true);
+                      return;
+                  }
+                  if (!reply.ok()) {
+                      fail(reply, tr("Holding the seats"));
+                      return;
+                  }
+                  const QJsonObject hold = reply.object();
+                  m_holdId = str(hold, "hold_id");
+                  m_heldSeats = seats;
+                  m_holdExpiresAt = QDateTime::fromString(str(hold, "expires_at"), Qt::ISODateWithMs);
+                  m_totalMinor = m_seatMap->selectedTotalMinor();
+                  m_orderAttempt = 0;
+                  m_orderId.clear();
+                  m_intentId.clear();
+                  m_seatMap->setOwnHold(true);
+                  onHoldTick();
+                  m_holdTick.start();
+                  setMessage({});
+                  Q_EMIT holdChanged();
+                  setScreen(QStringLiteral("tender"));
+              },
+              KioskApi::newIdempotencyKey());
+}
+
+void TillController::onHoldTick()
+{
+    if (!holdActive()) {
+        m_holdTick.stop();
+        return;
+    }
+    m_holdSecondsLeft = int(qMax<qint64>(0, QDateTime::currentDateTimeUtc().secsTo(m_holdExpiresAt)));
+    Q_EMIT holdChanged();
+    if (m_holdSecondsLeft == 0 && m_paymentState.isEmpty() && !m_busy) {
+        releaseHold();
+        setScreen(QStringLiteral("sale"));
+        setMessage(tr("The hold ran out and the seats were released."), true);
+    }
+}
+
+void TillController::releaseHold()
+{
+    if (holdActive()) {
+        if (KioskApi *api = m_session->api())
+            api->del(QStringLiteral("/api/v1/holds/%1").arg(m_holdId), this, [](const ApiReply &) {});
+    }
+    m_holdId.clear();
+    m_heldSeats.clear();
+    m_totalMinor = 0;
+    m_holdTick.stop();
+    m_seatMap->setOwnHold(false);
+    Q_EMIT holdChanged();
+}
+
+QVariantList TillController::basket() const
+{
+    QVariantList lines;
+    for (const QString &seatId : m_holdId.isEmpty() ? m_seatMap->selectedSeats() : m_heldSeats) {
+        const int index = m_seatMap->indexOf(seatId);
+        if (index < 0)
+            continue;
+        const MapSeat &seat = m_seatMap->seats()[size_t(index)];
+        lines.append(QVariantMap{{QStringLiteral("seat"), seatId},
+                                 {QStringLiteral("tier"), m_seatMap->tierNames().value(seat.tier)},
+                                 {QStringLiteral("price"), formatMoney(seat.priceMinor, m_currency)}});
+    }
+    return lines;
+}
+
+QString TillController::totalText() const
+{
+    return formatMoney(holdActive() ? m_totalMinor : m_seatMap->selectedTotalMinor(), m_currency.isEmpty() ? QStringLiteral("EUR") : m_currency);
+}
+
+void TillController::back()
+{
+    if (m_screen == QLatin1String("tender")) {
+        if (!m_paymentState.isEmpty() || m_busy)
+            return; // a card is in the terminal or an order is on its way: finish or abort that first
+        releaseHold();
+        ++m_voidCount;
+        Q_EMIT shiftChanged();
+        setMessage(tr("Sale voided; the seats are free again."));
+        setScreen(QStringLiteral("sale"));
+        return;
+    }
+    if (m_screen == QLatin1String("done")) {
+        newSale();
+        return;
+    }
+    if (m_screen == QLatin1String("sale")) {
+        m_seatMap->clearSelection();
+        setMessage({});
+        return;
+    }
+    if (m_screen != QLatin1String("signin"))
+        setScreen(QStringLiteral("sale"));
+}
+
+// ---------------------------------------------------------------- payment
+
+QString TillController::changeFor(const QString &tendered) const
+{
+    const std::optional<qint64> amount = tendered.trimmed().isEmpty() ? std::optional<qint64>(m_totalMinor) : parseAmountInput(tendered);
+    if (!amount || *amount < m_totalMinor)
+        return {};
+    return formatMoney(*amount - m_totalMinor, m_currency);
+}
+
+void TillController::createOrder(const QString &method, std::function<void(const QJsonObject &order)> next)
+{
+    KioskApi *api = m_session->api();
+    if (!api)
+        return;
+    setBusy(true);
+    // One order per hold and attempt: a retried request gets the same order, a new try after a declined card a new one.
+    api->post(QStringLiteral("/api/v1/orders"), QJsonObject{{QStringLiteral("hold_id"), m_holdId}, {QStringLiteral("payment_method"), method}}, this,
+              [this, next = std::move(next)](const ApiReply &reply) {
+                  if (reply.code == QLatin1String("hold_not_found") || reply.code == QLatin1String("hold_expired")
+                      || reply.code == QLatin1String("hold_released")) {
+                      setBusy(false);
+                      m_holdId.clear();
+                      releaseHold();
+                      setScreen(QStringLiteral("sale"));
+                      setMessage(tr("The hold was lost; choose the seats again."), true);
+                      return;
+                  }
+                  if (!reply.ok()) {
+                      fail(reply, tr("Creating the order"));
+                      return;
+                  }
+                  const QJsonObject order = reply.object();
+                  m_orderId = str(order, "order_id");
+                  m_intentId = str(order, "payment_intent_id");
+                  m_totalMinor = order.value(QStringLiteral("amount_minor")).toInteger(m_totalMinor);
+                  Q_EMIT holdChanged();
+                  next(order);
+              },
+              ("order-" + m_holdId + QLatin1Char('-') + QString::number(m_orderAttempt)).toUtf8());
+}
+
+void TillController::payCash(const QString &tendered)
+{
+    if (!holdActive() || m_busy || !m_paymentState.isEmpty())
+        return;
+    const std::optional<qint64> amount = tendered.trimmed().isEmpty() ? std::optional<qint64>(m_totalMinor) : parseAmountInput(tendered);
+    if (!amount) {
+        setMessage(tr("“%1” is not an amount.").arg(tendered), true);
+        return;
+    }
+    if (*amount < m_totalMinor) {
+        setMessage(tr("%1 is less than the total %2.").arg(formatMoney(*amount, m_currency), totalText()), true);
+        return;
+    }
+    m_pendingTendered = *amount;
+    createOrder(QStringLiteral("cash"), [this](const QJsonObject &) {
+        m_paymentState = QStringLiteral("confirming");
+        Q_EMIT paymentChanged();
+        confirmOrder(m_orderId, m_intentId, QStringLiteral("cash"), 0);
+    });
+}
+
+void TillController::payCard()
+{
+    if (!holdActive() || m_busy || !m_paymentState.isEmpty())
+        return;
+    if (!m_terminal) {
+        setMessage(tr("No card terminal is connected to this till."), true);
+        return;
+    }
+    createOrder(QStringLiteral("card"), [this](const QJsonObject &order) {
+        setBusy(false);
+        m_paymentState = QStringLiteral("card_waiting");
+        Q_EMIT paymentChanged();
+        m_terminal->startPayment(m_intentId, order.value(QStringLiteral("amount_minor")).toInteger(), str(order, "currency"));
+    });
+}
+
+void TillController::presentCard(const QString &cardToken)
+{
+    if (auto *simulated = qobject_cast<SimulatedTerminal *>(m_terminal))
+        simulated->presentCard(cardToken);
+}
+
+void TillController::abortCard()
+{
+    if (m_terminal && m_terminal->busy())
+        m_terminal->abort();
+}
+
+void TillController::onTerminalFinished(const TerminalResult &result)
+{
+    using Outcome = TerminalResult::Outcome;
+    if (result.outcome == Outcome::Approved) {
+        m_paymentState = QStringLiteral("confirming");
+        Q_EMIT paymentChanged();
+        setBusy(true);
+        confirmOrder(m_orderId, m_intentId, QStringLiteral("card"), 0);
+        return;
+    }
+    m_paymentState.clear();
+    Q_EMIT paymentChanged();
+    if (result.outcome == Outcome::Declined) {
+        // A declined intent is final: the server closes the order (402) and frees the seats, so the seats are
+        // held again for the next try.
+        if (KioskApi *api = m_session->api())
+            api->post(QStringLiteral("/api/v1/orders/%1/confirm").arg(m_orderId), QJsonObject{{QStringLiteral("payment_intent_id"), m_intentId}},
+                      this, [](const ApiReply &) {}, ("confirm-" + m_orderId).toUtf8());
+        ++m_orderAttempt;
+        m_holdId.clear();
+        m_heldSeats.clear();
+        m_holdTick.stop();
+        m_seatMap->setOwnHold(false);
+        Q_EMIT holdChanged();
+        setScreen(QStringLiteral("sale"));
+        setMessage(tr("Card declined (%1). The seats are still selected: Enter holds them again.").arg(result.reason), true);
+        return;
+    }
+    ++m_orderAttempt;
+    m_orderId.clear();
+    setMessage(result.outcome == Outcome::Aborted ? tr("Card payment cancelled.")
+               : result.outcome == Outcome::TimedOut ? tr("No card was presented.")
+                                                     : tr("The card terminal failed: %1").arg(result.reason),
+               result.outcome != Outcome::Aborted);
+}
+
+void TillController::confirmOrder(const QString &orderId, const QString &intentId, const QString &method, int attempt)
+{
+    KioskApi *api = m_session->api();
+    if (!api)
+        return;
+    setBusy(true);
+    api->post(QStringLiteral("/api/v1/orders/%1/confirm").arg(orderId), QJsonObject{{QStringLiteral("payment_intent_id"), intentId}}, this,
+              [this, orderId, intentId, method, attempt](const ApiReply &reply) {
+                  // The money is taken: keep asking through network trouble (the confirm is idempotent on the intent).
+                  if ((reply.kind == ApiErrorKind::Offline || reply.status == 503 || reply.code == QLatin1String("payment_pending"))
+                      && attempt < kConfirmRetries) {
+                      QTimer::singleShot(500 * (attempt + 1), this, [=, this] { confirmOrder(orderId, intentId, method, attempt + 1); });
+                      return;
+                  }
+                  setBusy(false);
+                  m_paymentState.clear();
+                  Q_EMIT paymentChanged();
+                  if (!reply.ok()) {
+                      if (reply.code == QLatin1String("hold_lost"))
+                          setMessage(tr("The seats were lost after payment; the payment is refunded automatically."), true);
+                      else
+                          fail(reply, tr("Confirming the sale"));
+                      return;
+                  }
+                  completeSale(reply.object(), method);
+              },
+              ("confirm-" + orderId).toUtf8());
+}
+
+void TillController::completeSale(const QJsonObject &booking, const QString &method)
+{
+    const bool cash = method == QLatin1String("cash");
+    const qint64 total = booking.value(QStringLiteral("amount_minor")).toInteger(m_totalMinor);
+    const qint64 tendered = cash ? m_pendingTendered : total;
+    QJsonObject withIntent = booking;
+    withIntent.insert(QStringLiteral("payment_intent_id"), m_intentId);
+    m_print = bookingPrintFor(m_show, withIntent, m_seatMap, cash ? tr("Cash") : tr("Card"));
+    if (cash) {
+        m_cashSalesMinor += total;
+    } else {
+        m_cardSalesMinor += total;
+    }
+    ++m_salesCount;
+    QStringList seats;
+    for (const QJsonValue &seat : booking.value(QStringLiteral("seats")).toArray())
+        seats.append(seat.toString());
+    m_lastSale = {{QStringLiteral("booking_ref"), str(booking, "booking_ref")},
+                  {QStringLiteral("booking_id"), str(booking, "booking_id")},
+                  {QStringLiteral("seats"), seats.join(QStringLiteral(", "))},
+                  {QStringLiteral("count"), seats.size()},
+                  {QStringLiteral("title"), showTitle()},
+                  {QStringLiteral("show"), showText()},
+                  {QStringLiteral("total"), formatMoney(total, m_currency)},
+                  {QStringLiteral("tendered"), formatMoney(tendered, m_currency)},
+                  {QStringLiteral("change"), formatMoney(tendered - total, m_currency)},
+                  {QStringLiteral("change_minor"), tendered - total},
+                  {QStringLiteral("method"), method}};
+    // The booking owns the seats now: forget the hold without releasing it.
+    m_holdId.clear();
+    m_heldSeats.clear();
+    m_holdTick.stop();
+    m_seatMap->setOwnHold(false);
+    m_seatMap->clearSelection();
+    m_seatMap->refresh();
+    Q_EMIT holdChanged();
+    Q_EMIT saleChanged();
+    Q_EMIT shiftChanged();
+    print(m_print, cash);
+    setScreen(QStringLiteral("done"));
+    qCInfo(lcTill) << "sold" << seats << "for" << total << method << "booking" << m_lastSale.value(QStringLiteral("booking_ref")).toString();
+}
+
+bool TillController::sendEscPos(const QByteArray &bytes, QString *error)
+{
+    if (m_config.escposTarget.isEmpty())
+        return true;
+    if (!sendToPrinter(bytes, m_config.escposTarget, error))
+        return false;
+    Q_EMIT printerBytesSent(bytes);
+    return true;
+}
+
+bool TillController::print(const BookingPrint &booking, bool kickDrawer)
+{
+    QDir().mkpath(printDir());
+    const QString pdf = printDir() + QStringLiteral("/%1-%2.pdf").arg(booking.bookingRef, QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMddHHmmsszzz")));
+    QString error;
+    bool ok = writePdf(booking, pdf, &error);
+    // Cash: the drawer opens with the tickets (the pulse goes first so the change can be counted while they print).
+    if (ok)
+        ok = sendEscPos((kickDrawer ? drawerKickCommand() : QByteArray()) + escPosJob(booking), &error);
+    m_lastPdfPath = ok ? pdf : m_lastPdfPath;
+    m_printMessage = ok ? QString() : tr("The tickets did not print: %1 — the booking is safe; press P to print again.").arg(error);
+    Q_EMIT printChanged();
+    return ok;
+}
+
+void TillController::printAgain()
+{
+    if (!m_print.bookingRef.isEmpty())
+        print(m_print, false);
+}
+
+void TillController::newSale()
+{
+    m_lastSale.clear();
+    m_printMessage.clear();
+    Q_EMIT saleChanged();
+    Q_EMIT printChanged();
+    setMessage({});
+    setScreen(QStringLiteral("sale"));
+    refreshShows(); // seats left changed
+}
+
+// ---------------------------------------------------------------- lookup, cancel, reprint, check-in
+
+void TillController::openLookup()
+{
+    if (holdActive() || !m_session->signedIn())
+        return;
+    setMessage({});
+    setScreen(QStringLiteral("lookup"));
+}
+
+void TillController::find(const QString &query)
+{
+    KioskApi *api = m_session->api();
+    const QString text = query.trimmed();
+    if (!api || text.isEmpty() || m_busy)
+        return;
+    if (text.startsWith(QLatin1String("MQ1."), Qt::CaseInsensitive)) {
+        checkIn(text);
+        return;
+    }
+    if (text.contains(QLatin1Char('@')) || (text.size() >= 7 && text.count(QRegularExpression(QStringLiteral("[0-9+ ]"))) == text.size())) {
+        setMessage(tr("Finding a booking by phone or e-mail needs the server's customer search, which this server does not offer yet. "
+                      "Ask for the booking reference."),
+                   true);
+        return;
+    }
+    setBusy(true);
+    QUrlQuery params;
+    params.addQueryItem(QStringLiteral("ref"), text.toUpper());
+    api->get(QStringLiteral("/api/v1/bookings?") + params.toString(QUrl::FullyEncoded), this, [this, text](const ApiReply &reply) {
+        if (reply.kind == ApiErrorKind::NotFound) {
+            setBusy(false);
+            m_booking = {};
+            m_bookingView.clear();
+            Q_EMIT bookingChanged();
+            setMessage(tr("No booking %1.").arg(text.toUpper()), true);
+            return;
+        }
+        if (!reply.ok()) {
+            fail(reply, tr("Finding the booking"));
+            return;
+        }
+        applyBooking(reply.object());
+    });
+}
+
+void TillController::applyBooking(const QJsonObject &booking)
+{
+    KioskApi *api = m_session->api();
+    m_booking = booking;
+    api->get(QStringLiteral("/api/v1/shows/%1").arg(str(booking, "show_id")), this, [this](const ApiReply &show) {
+        setBusy(false);
+        m_bookingShow = show.ok() ? show.object() : QJsonObject();
+        QStringList seats;
+        for (const QJsonValue &seat : m_booking.value(QStringLiteral("seats")).toArray())
+            seats.append(seat.toString());
+        const QString state = str(m_booking, "state");
+        m_bookingView = {{QStringLiteral("booking_id"), str(m_booking, "booking_id")},
+                         {QStringLiteral("booking_ref"), str(m_booking, "booking_ref")},
+                         {QStringLiteral("state"), state},
+                         {QStringLiteral("cancelled"), state == QLatin1String("cancelled")},
+                         {QStringLiteral("seats"), seats.join(QStringLiteral(", "))},
+                         {QStringLiteral("amount"), formatMoney(m_booking.value(QStringLiteral("amount_minor")).toInteger(), str(m_booking, "currency"))},
+                         {QStringLiteral("title"), str(m_bookingShow, "title")},
+                         {QStringLiteral("show"), localTimeText(str(m_bookingShow, "starts_at"), QStringLiteral("ddd d MMM HH:mm")) + QStringLiteral(" · ")
+                                                      + m_bookingShow.value(QStringLiteral("screen")).toObject().value(QStringLiteral("name")).toString()},
+                         {QStringLiteral("created"), localTimeText(str(m_booking, "created_at"), QStringLiteral("d MMM HH:mm"))},
+                         {QStringLiteral("tickets"), m_booking.value(QStringLiteral("tickets")).toArray().size()},
+                         {QStringLiteral("cancel_reason"), str(m_booking, "cancel_reason")},
+                         {QStringLiteral("needs_override"), false}};
+        Q_EMIT bookingChanged();
+        setMessage({});
+    });
+}
+
+void TillController::cancelBooking(const QString &reason)
+{
+    if (m_booking.isEmpty() || m_bookingView.value(QStringLiteral("cancelled")).toBool())
+        return;
+    m_session->requireReauth(tr("Refund booking %1 (%2)").arg(str(m_booking, "booking_ref"), m_bookingView.value(QStringLiteral("amount")).toString()),
+                             [this, reason] { cancelWith(m_session->api(), reason, {}); });
+}
+
+void TillController::overrideCancel(const QString &managerName, const QString &managerPassword, const QString &reason)
+{
+    if (m_booking.isEmpty())
+        return;
+    if (reason.trimmed().isEmpty()) {
+        setMessage(tr("A refund outside the policy needs a reason."), true);
+        return;
+    }
+    m_session->managerOverride(managerName, managerPassword, [this, reason](const QString &token, const QString &error) {
+        if (token.isEmpty()) {
+            setMessage(error, true);
+            return;
+        }
+        auto *managerApi = new KioskApi(m_config.server, token, this);
+        managerApi->setTimeoutMs(m_config.requestTimeoutMs);
+        cancelWith(managerApi, reason.trimmed(), token);
+    });
+}
+
+void TillController::cancelWith(KioskApi *api, const QString &reason, const QString &overrideToken)
+{
+    if (!api)
+        return;
+    setBusy(true);
+    QJsonObject body;
+    if (!reason.trimmed().isEmpty())
+        body.insert(QStringLiteral("reason"), reason.trimmed());
+    const QString bookingId = str(m_booking, "booking_id");
+    api->post(QStringLiteral("/api/v1/bookings/%1/cancel").arg(bookingId), body, this, [this, api, overrideToken](const ApiReply &reply) {
+        if (!overrideToken.isEmpty()) {
+            m_session->endOverride(overrideToken);
+            api->deleteLater();
+        }
+        if (reply.code == QLatin1String("outside_cancel_policy")) {
+            setBusy(false);
+            m_bookingView.insert(QStringLiteral("needs_override"), true);
+            Q_EMIT bookingChanged();
+            setMessage(overrideToken.isEmpty() ? tr("This show is too close to refund at the till: a manager must authorise it, with a reason.")
+                                               : tr("The refund was refused even with the override: %1").arg(reply.message),
+                       true);
+            return;
+        }
+        if (!reply.ok()) {
+            // A manager's failed override must not sign the cashier out: only the till's own 401 does that.
+            if (!overrideToken.isEmpty() && reply.status == 401) {
+                setBusy(false);
+                setMessage(tr("The manager's authorisation was not accepted."), true);
+                return;
+            }
+            fail(reply, tr("Refunding"));
+            return;
+        }
+        const QJsonObject result = reply.object();
+        const QJsonObject refund = result.value(QStringLiteral("refund")).toObject();
+        const qint64 amount = refund.value(QStringLiteral("amount_minor")).toInteger();
+        const QString orderId = str(result, "order_id");
+        ++m_refundCount;
+        // Cash refunds leave the drawer: ask the order how it was paid so the shift's expected cash is right.
+        m_session->api()->get(QStringLiteral("/api/v1/orders/%1").arg(orderId), this, [this, amount, refund](const ApiReply &order) {
+            const bool cash = order.object().value(QStringLiteral("payment_method")).toString() == QLatin1String("cash");
+            (cash ? m_cashRefundsMinor : m_cardRefundsMinor) += amount;
+            Q_EMIT shiftChanged();
+            QString error;
+            if (cash)
+                sendEscPos(drawerKickCommand(), &error);
+            setBusy(true);
+            m_session->api()->get(QStringLiteral("/api/v1/bookings/%1").arg(str(m_booking, "booking_id")), this, [this, amount, cash, refund](const ApiReply &again) {
+                if (again.ok())
+                    applyBooking(again.object());
+                else
+                    setBusy(false);
+                setMessage(cash ? tr("Cancelled. Hand back %1 in cash.").arg(formatMoney(amount, str(refund, "currency")))
+                                : tr("Cancelled. %1 goes back to the card (%2).").arg(formatMoney(amount, str(refund, "currency")), str(refund, "status")));
+            });
+        });
+    });
+}
+
+void TillController::reprintBooking()
+{
+    if (m_booking.isEmpty() || m_bookingView.value(QStringLiteral("cancelled")).toBool())
+        return;
+    const BookingPrint booking = bookingPrintFor(m_bookingShow, m_booking, m_seatMap, tr("Reprint"));
+    if (print(booking, false))
+        setMessage(tr("%n ticket(s) of %1 printed again.", nullptr, int(booking.tickets.size())).arg(booking.bookingRef));
+    else
+        setMessage(m_printMessage, true);
+}
+
+void TillController::checkIn(const QString &qr, bool anyShow)
+{
+    KioskApi *api = m_session->api();
+    const QString code = qr.trimmed();
+    if (!api || code.isEmpty())
+        return;
+    setBusy(true);
+    QJsonObject body{{QStringLiteral("qr"), code},
+                     {QStringLiteral("nonce"), QUuid::createUuid().toString(QUuid::WithoutBraces)},
+                     {QStringLiteral("scanned_at"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)}};
+    if (!anyShow && currentShowId() > 0)
+        body.insert(QStringLiteral("show_id"), currentShowId());
+    api->post(QStringLiteral("/api/v1/checkin"), body, this, [this](const ApiReply &reply) {
+        if (!reply.ok() && reply.code != QLatin1String("malformed_qr")) {
+            fail(reply, tr("Checking in"));
+            return;
+        }
+        setBusy(false);
+        const QJsonObject object = reply.object();
+        const QString result = reply.ok() ? str(object, "result") : QStringLiteral("malformed_qr");
+        const QJsonObject ticket = object.value(QStringLiteral("ticket")).toObject();
+        static const QHash<QString, const char *> texts = {
+            {QStringLiteral("ok"), QT_TR_NOOP("Admitted")},
+            {QStringLiteral("already_redeemed"), QT_TR_NOOP("Already used")},
+            {QStringLiteral("revoked"), QT_TR_NOOP("Cancelled or replaced ticket")},
+            {QStringLiteral("invalid_signature"), QT_TR_NOOP("Not a genuine ticket")},
+            {QStringLiteral("unknown_key"), QT_TR_NOOP("Not a genuine ticket")},
+            {QStringLiteral("wrong_show"), QT_TR_NOOP("Ticket for another show")},
+            {QStringLiteral("not_yet_valid"), QT_TR_NOOP("Too early: doors open 3 hours before")},
+            {QStringLiteral("expired"), QT_TR_NOOP("The show is over")},
+            {QStringLiteral("malformed_qr"), QT_TR_NOOP("Not a ticket code")},
+        };
+        m_checkin = {{QStringLiteral("result"), result},
+                     {QStringLiteral("ok"), result == QLatin1String("ok")},
+                     {QStringLiteral("text"), tr(texts.value(result, QT_TR_NOOP("Refused")))},
+                     {QStringLiteral("seat"), str(ticket, "seat_id")},
+                     {QStringLiteral("show"), ticket.isEmpty() ? QString()
+                                                               : localTimeText(str(ticket, "starts_at"), QStringLiteral("ddd HH:mm")) + QStringLiteral(" · ")
+                                                                     + str(ticket, "screen")},
+                     {QStringLiteral("first_scanned"), localTimeText(str(object, "first_scanned_at"))}};
+        Q_EMIT checkinChanged();
+        setScreen(QStringLiteral("lookup"));
+    });
+}
+
+// ---------------------------------------------------------------- shift and drawer
+
+QVariantMap TillController::shift() const
+{
+    const QString currency = m_currency.isEmpty() ? QStringLiteral("EUR") : m_currency;
+    const qint64 expected = m_floatMinor + m_cashSalesMinor - m_cashRefundsMinor;
+    return {{QStringLiteral("open"), m_shiftOpen},
+            {QStringLiteral("opened_at"), m_shiftOpenedAt.isValid() ? QLocale().toString(m_shiftOpenedAt.toLocalTime(), QStringLiteral("HH:mm")) : QString()},
+            {QStringLiteral("float"), formatMoney(m_floatMinor, currency)},
+            {QStringLiteral("cash_sales"), formatMoney(m_cashSalesMinor, currency)},
+            {QStringLiteral("card_sales"), formatMoney(m_cardSalesMinor, currency)},
+            {QStringLiteral("cash_refunds"), formatMoney(m_cashRefundsMinor, currency)},
+            {QStringLiteral("card_refunds"), formatMoney(m_cardRefundsMinor, currency)},
+            {QStringLiteral("sales_count"), m_salesCount},
+            {QStringLiteral("refund_count"), m_refundCount},
+            {QStringLiteral("void_count"), m_voidCount},
+            {QStringLiteral("expected_cash"), formatMoney(expected, currency)},
+            {QStringLiteral("expected_cash_minor"), expected}};
+}
+
+void TillController::openShiftScreen()
+{
+    if (holdActive() || !m_session->signedIn())
+        return;
+    setMessage({});
+    setScreen(QStringLiteral("shift"));
+}
+
+void TillController::openShift(const QString &floatText)
+{
+    if (m_shiftOpen)
+        return;
+    const std::optional<qint64> amount = parseAmountInput(floatText);
+    if (!amount) {
+        setMessage(tr("Enter the opening float, for example 150.00."), true);
+        return;
+    }
+    m_session->requireReauth(tr("Open the shift with a float of %1").arg(formatMoney(*amount, m_currency.isEmpty() ? QStringLiteral("EUR") : m_currency)),
+                             [this, amount] {
+                                 m_shiftOpen = true;
+                                 m_shiftOpenedAt = QDateTime::currentDateTimeUtc();
+                                 m_floatMinor = *amount;
+                                 m_cashSalesMinor = m_cardSalesMinor = m_cashRefundsMinor = m_cardRefundsMinor = 0;
+                                 m_salesCount = m_refundCount = m_voidCount = 0;
+                                 m_zReport.clear();
+                                 QString error;
+                                 sendEscPos(drawerKickCommand(), &error);
+                                 setMessage(tr("Shift open. Put the float in the drawer."));
+                                 Q_EMIT shiftChanged();
+                             });
+}
+
+void TillController::closeShift(const QString &countedText)
+{
+    if (!m_shiftOpen)
+        return;
+    const std::optional<qint64> counted = parseAmountInput(countedText);
+    if (!counted) {
+        setMessage(tr("Enter the cash counted in the drawer."), true);
+        return;
+    }
+    m_session->requireReauth(tr("Close the shift and print the Z-report"), [this, counted] {
+        const QString currency = m_currency.isEmpty() ? QStringLiteral("EUR") : m_currency;
+        const qint64 expected = m_floatMinor + m_cashSalesMinor - m_cashRefundsMinor;
+        const qint64 difference = *counted - expected;
+        m_zReport = shift();
+        m_zReport.insert(QStringLiteral("staff"), m_session->name());
+        m_zReport.insert(QStringLiteral("closed_at"), QLocale().toString(QDateTime::currentDateTime(), QStringLiteral("d MMM yyyy HH:mm")));
+        m_zReport.insert(QStringLiteral("counted"), formatMoney(*counted, currency));
+        m_zReport.insert(QStringLiteral("over_short"), (difference > 0 ? QStringLiteral("+") : QString()) + formatMoney(difference, currency));
+        m_zReport.insert(QStringLiteral("over_short_minor"), difference);
+        m_zReport.insert(QStringLiteral("total_sales"), formatMoney(m_cashSalesMinor + m_cardSalesMinor, currency));
+        m_shiftOpen = false;
+        Q_EMIT shiftChanged();
+        printZReport();
+        setMessage(difference == 0 ? tr("Shift closed. The drawer is exact.")
+                                   : tr("Shift closed. The drawer is %1 %2.").arg(formatMoney(qAbs(difference), currency), difference > 0 ? tr("over") : tr("short")),
+                   difference != 0);
+    });
+}
+
+namespace {
+/** @brief The Z-report on any paint device: the lines of the report, right-aligned amounts. */
+void paintZReport(QPainter &painter, const QRectF &area, const QVariantMap &report)
+{
+    const QList<QPair<QString, QString>> lines = {
+        {TillController::tr("Staff"), report.value(QStringLiteral("staff")).toString()},
+        {TillController::tr("Opened"), report.value(QStringLiteral("opened_at")).toString()},
+        {TillController::tr("Closed"), report.value(QStringLiteral("closed_at")).toString()},
+        {QString(), QString()},
+        {TillController::tr("Sales"), QString::number(report.value(QStringLiteral("sales_count")).toInt())},
+        {TillController::tr("Cash sales"), report.value(QStringLiteral("cash_sales")).toString()},
+        {TillController::tr("Card sales"), report.value(QStringLiteral("card_sales")).toString()},
+        {TillController::tr("Total sales"), report.value(QStringLiteral("total_sales")).toString()},
+        {TillController::tr("Refunds"), QString::number(report.value(QStringLiteral("refund_count")).toInt())},
+        {TillController::tr("Cash refunds"), report.value(QStringLiteral("cash_refunds")).toString()},
+        {TillController::tr("Card refunds"), report.value(QStringLiteral("card_refunds")).toString()},
+        {TillController::tr("Voids"), QString::number(report.value(QStringLiteral("void_count")).toInt())},
+        {QString(), QString()},
+        {TillController::tr("Opening float"), report.value(QStringLiteral("float")).toString()},
+        {TillController::tr("Expected cash"), report.value(QStringLiteral("expected_cash")).toString()},
+        {TillController::tr("Counted cash"), report.value(QStringLiteral("counted")).toString()},
+        {TillController::tr("Over / short"), report.value(QStringLiteral("over_short")).toString()},
+    };
+    painter.fillRect(area, Qt::white);
+    painter.setPen(Qt::black);
+    QFont title(QStringLiteral("DejaVu Sans"));
+    title.setPixelSize(int(area.width() / 12));
+    title.setBold(true);
+    painter.setFont(title);
+    const qreal margin = area.width() / 16;
+    qreal y = area.top() + margin;
+    painter.drawText(QRectF(area.left(), y, area.width(), title.pixelSize() * 1.5), Qt::AlignHCenter, TillController::tr("Z-REPORT"));
+    y += title.pixelSize() * 2;
+    QFont body(QStringLiteral("DejaVu Sans"));
+    body.setPixelSize(int(area.width() / 22));
+    painter.setFont(body);
+    const qreal line = body.pixelSize() * 1.6;
+    for (const auto &[label, value] : lines) {
+        if (!label.isEmpty()) {
+            painter.drawText(QRectF(area.left() + margin, y, area.width() - 2 * margin, line), Qt::AlignLeft | Qt::AlignVCenter, label);
+            painter.drawText(QRectF(area.left() + margin, y, area.width() - 2 * margin, line), Qt::AlignRight | Qt::AlignVCenter, value);
+        } else {
+            painter.drawLine(QPointF(area.left() + margin, y + line / 2), QPointF(area.right() - margin, y + line / 2));
+        }
+        y += line;
+    }
+}
+} // namespace
+
+void TillController::printZReport()
+{
+    if (m_zReport.isEmpty())
+        return;
+    QDir().mkpath(printDir());
+    const QString pdf = printDir() + QStringLiteral("/z-report-%1.pdf").arg(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMddHHmmss")));
+    QPdfWriter writer(pdf);
+    writer.setPageSize(QPageSize(QSizeF(80, 150), QPageSize::Millimeter));
+    writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+    writer.setResolution(203);
+    QString error;
+    bool ok = false;
+    {
+        QPainter painter;
+        if (painter.begin(&writer)) {
+            paintZReport(painter, QRectF(0, 0, writer.width(), writer.height()), m_zReport);
+            ok = painter.end();
+        }
+    }
+    if (ok && !m_config.escposTarget.isEmpty()) {
+        QImage image(576, 1000, QImage::Format_RGB32);
+        QPainter painter(&image);
+        paintZReport(painter, QRectF(0, 0, image.width(), image.height()), m_zReport);
+        painter.end();
+        ok = sendEscPos(escPosRaster(image) + QByteArray("\x1d\x56\x42\x00", 4), &error);
+    }
+    m_zReport.insert(QStringLiteral("pdf"), ok ? pdf : QString());
+    m_lastPdfPath = ok ? pdf : m_lastPdfPath;
+    m_printMessage = ok ? QString() : tr("The Z-report did not print: %1").arg(error.isEmpty() ? tr("the PDF could not be written") : error);
+    Q_EMIT printChanged();
+    Q_EMIT shiftChanged();
+}
+
+void TillController::openDrawer()
+{
+    if (!m_session->signedIn())
+        return;
+    m_session->requireReauth(tr("Open the cash drawer (no sale)"), [this] {
+        QString error;
+        if (m_config.escposTarget.isEmpty())
+            setMessage(tr("No receipt printer is configured, so there is no drawer to open (--escpos)."), true);
+        else if (sendEscPos(drawerKickCommand(), &error))
+            setMessage(tr("Drawer opened."));
+        else
+            setMessage(tr("The drawer did not open: %1").arg(error), true);
+    });
+}
+
+void TillController::onSessionEnded()
+{
+    if (m_terminal && m_terminal->busy())
+        m_terminal->abort();
+    // The session's token is gone, so the hold cannot be released by us any more; it lapses on its own.
+    m_holdId.clear();
+    m_heldSeats.clear();
+    m_holdTick.stop();
+    m_seatMap->clear();
+    m_show = {};
+    m_currentShow = -1;
+    m_paymentState.clear();
+    m_booking = {};
+    m_bookingView.clear();
+    m_checkin.clear();
+    m_lastSale.clear();
+    Q_EMIT holdChanged();
+    Q_EMIT showChanged();
+    Q_EMIT paymentChanged();
+    Q_EMIT bookingChanged();
+    Q_EMIT checkinChanged();
+    Q_EMIT saleChanged();
+    setBusy(false);
+    setMessage({});
+    setScreen(QStringLiteral("signin"));
+}
+
+} // namespace marquee::app

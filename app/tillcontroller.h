@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "appconfig.h"
+#include "cardterminal.h"
+#include "jsontablemodel.h"
+#include "seatmapmodel.h"
+#include "staffsession.h"
+#include "ticketprinter.h"
+
+#include <QDateTime>
+#include <QJsonObject>
+#include <QObject>
+#include <QPointer>
+#include <QTimer>
+#include <QVariantMap>
+#include <QtQml/qqmlregistration.h>
+
+class QQmlEngine;
+class QJSEngine;
+
+namespace marquee::app {
+
+/**
+ * @brief The box-office till (`--role cashier`): today's shows, the seat map, hold, cash or card, tickets and
+ * receipt, booking lookup, cancel/refund (with a manager override), reprint, door check-in and the shift.
+ * QML sees it as the `Till` singleton; screens bind to its properties and call its methods.
+ *
+ * Screens: `signin`, `sale` (shows + seat map + basket), `tender` (cash or card for the held seats), `done`
+ * (change due, printed), `lookup` (find, cancel, reprint, check in), `shift` (open, close, Z-report).
+ */
+class TillController : public QObject
+{
+    Q_OBJECT
+    QML_NAMED_ELEMENT(Till)
+    QML_SINGLETON
+    Q_PROPERTY(StaffSession *session READ session CONSTANT)
+    Q_PROPERTY(QString screen READ screen NOTIFY screenChanged)
+    Q_PROPERTY(bool busy READ busy NOTIFY busyChanged)
+    /** @brief One sentence for the cashier; messageIsError colours it. */
+    Q_PROPERTY(QString message READ message NOTIFY messageChanged)
+    Q_PROPERTY(bool messageIsError READ messageIsError NOTIFY messageChanged)
+    /** @brief Today's shows: show_id, starts_at, title, screen, seats_left, seats_total, price_from, currency. */
+    Q_PROPERTY(JsonTableModel *shows READ shows CONSTANT)
+    Q_PROPERTY(int currentShow READ currentShow NOTIFY showChanged)
+    Q_PROPERTY(QString showTitle READ showTitle NOTIFY showChanged)
+    /** @brief "19:30 · Screen 1 · Marquee Centrum" */
+    Q_PROPERTY(QString showText READ showText NOTIFY showChanged)
+    Q_PROPERTY(SeatMapModel *seatMap READ seatMap CONSTANT)
+    Q_PROPERTY(bool holdActive READ holdActive NOTIFY holdChanged)
+    Q_PROPERTY(int holdSecondsLeft READ holdSecondsLeft NOTIFY holdChanged)
+    /** @brief [{seat, tier, price}] of the held seats. */
+    Q_PROPERTY(QVariantList basket READ basket NOTIFY holdChanged)
+    Q_PROPERTY(qint64 totalMinor READ totalMinor NOTIFY holdChanged)
+    Q_PROPERTY(QString totalText READ totalText NOTIFY holdChanged)
+    /** @brief "", card_waiting (present a card), confirming */
+    Q_PROPERTY(QString paymentState READ paymentState NOTIFY paymentChanged)
+    Q_PROPERTY(bool cardAvailable READ cardAvailable CONSTANT)
+    /** @brief The last sale: booking_ref, seats, total, tendered, change, method, pdf. */
+    Q_PROPERTY(QVariantMap lastSale READ lastSale NOTIFY saleChanged)
+    /** @brief The booking found on the lookup screen (with title and show text), or empty. */
+    Q_PROPERTY(QVariantMap booking READ booking NOTIFY bookingChanged)
+    /** @brief The last door scan: result, text, seat, show. */
+    Q_PROPERTY(QVariantMap checkin READ checkin NOTIFY checkinChanged)
+    /** @brief The printer's last word: empty when fine. */
+    Q_PROPERTY(QString printMessage READ printMessage NOTIFY printChanged)
+    Q_PROPERTY(QString lastPdfPath READ lastPdfPath NOTIFY printChanged)
+    /** @brief Shift state: open, opened_at, float, cash_sales, card_sales, refunds, sales_count, expected_cash. */
+    Q_PROPERTY(QVariantMap shift READ shift NOTIFY shiftChanged)
+    Q_PROPERTY(bool shiftOpen READ shiftOpen NOTIFY shiftChanged)
+    /** @brief The last Z-report, as lines ready to print or show. */
+    Q_PROPERTY(QVariantMap zReport READ zReport NOTIFY shiftChanged)
+public:
+    explicit TillController(const AppConfig &config, CardTerminal *terminal = nullptr, QObject *parent = nullptr);
+    ~TillController() override;
+
+    static void setInstance(TillController *controller);
+    static TillController *create(QQmlEngine *, QJSEngine *);
+
+    StaffSession *session() const { return m_session; }
+    QString screen() const { return m_screen; }
+    bool busy() const { return m_busy; }
+    QString message() const { return m_message; }
+    bool messageIsError() const { return m_messageIsError; }
+    JsonTableModel *shows() const { return m_shows; }
+    int currentShow() const { return m_currentShow; }
+    QString showTitle() const { return m_show.value(QStringLiteral("title")).toString(); }
+    QString showText() const;
+    SeatMapModel *seatMap() const { return m_seatMap; }
+    bool holdActive() const { return !m_holdId.isEmpty(); }
+    int holdSecondsLeft() const { return m_holdSecondsLeft; }
+    QVariantList basket() const;
+    qint64 totalMinor() const { return m_totalMinor; }
+    QString totalText() const;
+    QString paymentState() const { return m_paymentState; }
+    bool cardAvailable() const { return m_terminal != nullptr; }
+    QVariantMap lastSale() const { return m_lastSale; }
+    QVariantMap booking() const { return m_bookingView; }
+    QVariantMap checkin() const { return m_checkin; }
+    QString printMessage() const { return m_printMessage; }
+    QString lastPdfPath() const { return m_lastPdfPath; }
+    QVariantMap shift() const;
+    bool shiftOpen() const { return m_shiftOpen; }
+    QVariantMap zReport() const { return m_zReport; }
+    QString holdId() const { return m_holdId; }
+    const BookingPrint &lastPrint() const { return m_print; }
+    qint64 currentShowId() const { return m_show.value(QStringLiteral("show_id")).toInteger(); }
+
+    /** @brief After sign-in: load today's shows and pick the next one on sale. */
+    Q_INVOKABLE void refreshShows();
+    Q_INVOKABLE void selectShow(int row);
+    /** @brief Move the show selection up (-1) or down (+1). */
+    Q_INVOKABLE void moveShow(int delta);
+    Q_INVOKABLE void toggleSeat(const QString &seatId);
+    /** @brief Select the best @p count adjacent seats of the current show. */
+    Q_INVOKABLE bool bestAvailable(int count);
+    Q_INVOKABLE void clearSelection();
+    /** @brief Hold the selected seats and open the tender screen. */
+    Q_INVOKABLE void holdSelection();
+    /** @brief One step back: tender → sale (releasing the hold); lookup/shift/done → sale. */
+    Q_INVOKABLE void back();
+    /** @brief Cash for the held seats: @p tendered as typed ("" = exact). Refuses less than the total. */
+    Q_INVOKABLE void payCash(const QString &tendered);
+    /** @brief The change due for @p tendered, as text ("" when not enough or not an amount). */
+    Q_INVOKABLE QString changeFor(const QString &tendered) const;
+    /** @brief Card for the held seats: the terminal asks for the card. */
+    Q_INVOKABLE void payCard();
+    /** @brief Simulated terminal: present a card token (tok_visa, tok_declined...). */
+    Q_INVOKABLE void presentCard(const QString &cardToken);
+    Q_INVOKABLE void abortCard();
+    /** @brief Done → a fresh sale on the same show. */
+    Q_INVOKABLE void newSale();
+    Q_INVOKABLE void printAgain();
+
+    Q_INVOKABLE void openLookup();
+    /** @brief A booking reference, or a scanned ticket code (MQ1.…: checked in at the door). */
+    Q_INVOKABLE void find(const QString &query);
+    /** @brief Cancel and refund the found booking within policy (asks for the password first). */
+    Q_INVOKABLE void cancelBooking(const QString &reason);
+    /** @brief Cancel outside policy: a manager's name and password authorise it; the reason is recorded. */
+    Q_INVOKABLE void overrideCancel(const QString &managerName, const QString &managerPassword, const QString &reason);
+    /** @brief Print the found booking's tickets again. */
+    Q_INVOKABLE void reprintBooking();
+    /** @brief Admit a scanned ticket (POST /api/v1/checkin) for the current show, or any show when @p anyShow. */
+    Q_INVOKABLE void checkIn(const QString &qr, bool anyShow = true);
+
+    Q_INVOKABLE void openShiftScreen();
+    /** @brief Open the shift with @p floatText in the drawer (asks for the password first: a drawer operation). */
+    Q_INVOKABLE void openShift(const QString &floatText);
+    /** @brief Close with the counted cash; builds the Z-report. */
+    Q_INVOKABLE void closeShift(const QString &countedText);
+    Q_INVOKABLE void printZReport();
+    /** @brief Open the cash drawer without a sale (asks for the password first). */
+    Q_INVOKABLE void openDrawer();
+
+Q_SIGNALS:
+    void screenChanged();
+    void busyChanged();
+    void messageChanged();
+    void showChanged();
+    void holdChanged();
+    void paymentChanged();
+    void saleChanged();
+    void bookingChanged();
+    void checkinChanged();
+    void printChanged();
+    void shiftChanged();
+    /** @brief Bytes that went to the ESC/POS printer (tests and the drawer-kick audit). */
+    void printerBytesSent(const QByteArray &bytes);
+
+private:
+    void setScreen(const QString &screen);
+    void setBusy(bool busy);
+    void setMessage(const QString &message, bool error = false);
+    /** @brief Common failure handling: session ended, offline, or the server's sentence. True when handled. */
+    void fail(const ApiReply &reply, const QString &what);
+    void loadShow(const QJsonObject &show);
+    void releaseHold();
+    void onHoldTick();
+    void createOrder(const QString &method, std::function<void(const QJsonObject &order)> next);
+    void confirmOrder(const QString &orderId, const QString &intentId, const QString &method, int attempt);
+    void completeSale(const QJsonObject &booking, const QString &method);
+    bool print(const BookingPrint &booking, bool kickDrawer);
+    bool sendEscPos(const QByteArray &bytes, QString *error);
+    void onTerminalFinished(const TerminalResult &result);
+    void onSessionEnded();
+    void applyBooking(const QJsonObject &booking);
+    void cancelWith(KioskApi *api, const QString &reason, const QString &overrideToken);
+    QString printDir() const;
+
+    AppConfig m_config;
+    StaffSession *m_session = nullptr;
+    CardTerminal *m_terminal = nullptr;
+    JsonTableModel *m_shows = nullptr;
+    SeatMapModel *m_seatMap = nullptr;
+    QString m_screen = QStringLiteral("signin");
+    bool m_busy = false;
+    QString m_message;
+    bool m_messageIsError = false;
+    int m_currentShow = -1;
+    QJsonObject m_show;
+    QString m_holdId;
+    QStringList m_heldSeats;
+    QDateTime m_holdExpiresAt;
+    int m_holdSecondsLeft = 0;
+    qint64 m_totalMinor = 0;
+    QString m_currency;
+    QTimer m_holdTick;
+    QString m_paymentState;
+    QString m_orderId;
+    QString m_intentId;
+    int m_orderAttempt = 0;
+    qint64 m_pendingTendered = 0;
+    QVariantMap m_lastSale;
+    BookingPrint m_print;
+    QString m_printMessage;
+    QString m_lastPdfPath;
+    QJsonObject m_booking;      // the looked-up booking as the server sent it
+    QJsonObject m_bookingShow;  // its show
+    QVariantMap m_bookingView;
+    QVariantMap m_checkin;
+    // The shift as this till saw it; the server's shift record (issue 7 server part) replaces it when present.
+    bool m_shiftOpen = false;
+    QDateTime m_shiftOpenedAt;
+    qint64 m_floatMinor = 0;
+    qint64 m_cashSalesMinor = 0;
+    qint64 m_cardSalesMinor = 0;
+    qint64 m_cashRefundsMinor = 0;
+    qint64 m_cardRefundsMinor = 0;
+    int m_salesCount = 0;
+    int m_refundCount = 0;
+    int m_voidCount = 0;
+    QVariantMap m_zReport;
+};
+
+} // namespace marquee::app

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "tillsupport.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QLocale>
+#include <QRegularExpression>
+
+namespace marquee::app {
+
+std::optional<qint64> parseAmountInput(const QString &text, int decimals)
+{
+    QString cleaned = text.trimmed();
+    cleaned.remove(QLatin1Char(' '));
+    cleaned.remove(QChar(0x00A0));
+    if (cleaned.isEmpty())
+        return std::nullopt;
+    // One decimal separator at most ('.' or ','), digits only otherwise.
+    static const QRegularExpression shape(QStringLiteral("^(\\d{1,9})(?:[.,](\\d*))?$"));
+    const QRegularExpressionMatch match = shape.match(cleaned);
+    if (!match.hasMatch())
+        return std::nullopt;
+    const QString fraction = match.captured(2);
+    if (fraction.size() > decimals)
+        return std::nullopt;
+    qint64 scale = 1;
+    for (int i = 0; i < decimals; ++i)
+        scale *= 10;
+    qint64 minor = match.captured(1).toLongLong() * scale;
+    qint64 fractionScale = scale;
+    for (QChar digit : fraction) {
+        fractionScale /= 10;
+        minor += digit.digitValue() * fractionScale;
+    }
+    return minor;
+}
+
+QByteArray drawerKickCommand()
+{
+    // ESC p m t1 t2: pulse on connector pin 2 (m = 0), 50 ms on (t1 = 25 × 2 ms), 500 ms off (t2 = 250 × 2 ms).
+    return QByteArray("\x1b\x70\x00\x19\xfa", 5);
+}
+
+QString localTimeText(const QString &isoTime, const QString &format)
+{
+    const QDateTime time = QDateTime::fromString(isoTime, Qt::ISODateWithMs);
+    return time.isValid() ? QLocale().toString(time.toLocalTime(), format) : isoTime;
+}
+
+BookingPrint bookingPrintFor(const QJsonObject &show, const QJsonObject &booking, const SeatMapModel *seatMap, const QString &paymentMethod)
+{
+    BookingPrint print;
+    print.title = show.value(QStringLiteral("title")).toString();
+    print.startsAt = QDateTime::fromString(show.value(QStringLiteral("starts_at")).toString(), Qt::ISODateWithMs);
+    print.venue = show.value(QStringLiteral("venue")).toObject().value(QStringLiteral("name")).toString();
+    print.screen = show.value(QStringLiteral("screen")).toObject().value(QStringLiteral("name")).toString();
+    print.currency = booking.value(QStringLiteral("currency")).toString(show.value(QStringLiteral("currency")).toString());
+    print.bookingRef = booking.value(QStringLiteral("booking_ref")).toString();
+    print.totalMinor = booking.value(QStringLiteral("amount_minor")).toInteger();
+    print.paymentIntentId = booking.value(QStringLiteral("payment_intent_id")).toString();
+    print.paymentMethod = paymentMethod;
+    const bool sameShow = seatMap && seatMap->showId() == show.value(QStringLiteral("show_id")).toInteger();
+    for (const QJsonValue &value : booking.value(QStringLiteral("tickets")).toArray()) {
+        const QJsonObject object = value.toObject();
+        PrintedTicket ticket;
+        ticket.ticketId = object.value(QStringLiteral("ticket_id")).toString();
+        ticket.seatId = object.value(QStringLiteral("seat_id")).toString();
+        ticket.qr = object.value(QStringLiteral("qr")).toString();
+        const int index = sameShow ? seatMap->indexOf(ticket.seatId) : -1;
+        if (index >= 0) {
+            const MapSeat &seat = seatMap->seats()[size_t(index)];
+            ticket.row = seat.row;
+            ticket.number = seat.number;
+            ticket.tier = seatMap->tierNames().value(seat.tier);
+            ticket.priceMinor = seat.priceMinor;
+        } else {
+            // Without the map the seat id is all we know ("F7" → row F, seat 7), the tier price stays unknown.
+            static const QRegularExpression split(QStringLiteral("^([A-Za-z]+)(\\d+)$"));
+            const QRegularExpressionMatch match = split.match(ticket.seatId);
+            ticket.row = match.hasMatch() ? match.captured(1) : ticket.seatId;
+            ticket.number = match.hasMatch() ? match.captured(2).toInt() : 0;
+        }
+        print.tickets.append(ticket);
+    }
+    if (print.tickets.size() > 0 && print.totalMinor > 0) {
+        // Tickets whose price is unknown share what is left of the total, so the tickets add up to the receipt.
+        qint64 known = 0;
+        int unknown = 0;
+        for (const PrintedTicket &ticket : print.tickets)
+            ticket.priceMinor > 0 ? void(known += ticket.priceMinor) : void(++unknown);
+        if (unknown > 0 && print.totalMinor > known)
+            for (PrintedTicket &ticket : print.tickets)
+                if (ticket.priceMinor == 0)
+                    ticket.priceMinor = (print.totalMinor - known) / unknown;
+    }
+    return print;
+}
+
+} // namespace marquee::app

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+import QtQuick
+import QtQuick.Layouts
+import Marquee.App
+import Marquee.Ui
+
+/*! Occupancy per show, and for the chosen show a heat map on its seat map: which seats sold first. */
+RowLayout {
+    id: page
+    spacing: 20
+    Component.onCompleted: if (Desk.occupancy.show_id === undefined && Desk.shows.count > 0) Desk.openOccupancy(Desk.shows.rowAt(0).show_id)
+
+    Card {
+        Layout.preferredWidth: 760
+        Layout.fillHeight: true
+        title: qsTr("Shows")
+        subtitle: qsTr("Click a show for its heat map")
+        DataTable {
+            anchors.fill: parent
+            model: Desk.shows
+            exportName: "occupancy"
+            onRowClicked: row => Desk.openOccupancy(row.show_id)
+            onExportRequested: Desk.exportTable(Desk.shows, "occupancy")
+        }
+    }
+    Card {
+        Layout.fillWidth: true
+        Layout.fillHeight: true
+        title: Desk.occupancy.title || qsTr("Heat map")
+        subtitle: Desk.occupancy.capacity !== undefined
+                  ? qsTr("%1 of %2 seats sold (%3%) · %4 held · %5 house").arg(Desk.occupancy.sold).arg(Desk.occupancy.capacity).arg(Desk.occupancy.percent).arg(Desk.occupancy.held).arg(Desk.occupancy.house_held)
+                  : qsTr("Choose a show")
+        ColumnLayout {
+            anchors.fill: parent
+            spacing: 14
+            Rectangle {
+                Layout.fillWidth: true
+                Layout.fillHeight: true
+                radius: Pos.radius
+                color: Pos.field
+                SeatHeatMap {
+                    objectName: "heatMap"
+                    anchors.fill: parent
+                    anchors.margins: 20
+                    model: Desk.occupancyMap
+                    heat: Desk.heat
+                    emptyColor: "#232B45"
+                    stageColor: Theme.stage
+                }
+                Text {
+                    anchors.horizontalCenter: parent.horizontalCenter
+                    anchors.top: parent.top
+                    anchors.topMargin: 6
+                    visible: Desk.occupancyMap.seatCount > 0
+                    text: Desk.occupancyMap.stageLabel
+                    font.pixelSize: Pos.fontCaption; font.bold: true; font.letterSpacing: 6; font.family: Theme.fontFamily; color: Theme.textMuted
+                }
+            }
+            RowLayout {
+                Layout.fillWidth: true
+                spacing: 12
+                Text { text: qsTr("Sold first"); font.pixelSize: Pos.fontCaption; font.family: Theme.fontFamily; color: Theme.textMuted }
+                Rectangle {
+                    Layout.preferredWidth: 280
+                    height: 12
+                    radius: 6
+                    gradient: Gradient {
+                        orientation: Gradient.Horizontal
+                        GradientStop { position: 0.0; color: "#FF4F5A" }
+                        GradientStop { position: 0.5; color: "#F5B82E" }
+                        GradientStop { position: 1.0; color: "#3B82F6" }
+                    }
+                }
+                Text { text: qsTr("sold last"); font.pixelSize: Pos.fontCaption; font.family: Theme.fontFamily; color: Theme.textMuted }
+                Item { width: 24 }
+                Rectangle { width: 12; height: 12; radius: 3; color: "#232B45" }
+                Text { text: qsTr("free"); font.pixelSize: Pos.fontCaption; font.family: Theme.fontFamily; color: Theme.textMuted }
+                Rectangle { width: 12; height: 12; radius: 3; color: "transparent"; border.width: 2; border.color: "#F5B82E" }
+                Text { text: qsTr("held"); font.pixelSize: Pos.fontCaption; font.family: Theme.fontFamily; color: Theme.textMuted }
+                Item { Layout.fillWidth: true }
+            }
+        }
+    }
+}

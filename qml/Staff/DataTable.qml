@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+import QtQuick
+import QtQuick.Layouts
+import QtQuick.Controls.Basic
+import Marquee.App
+import Marquee.Ui
+
+/*! A sortable, filterable table over a JsonTableModel with a CSV export button. Click a header to sort (again to
+    reverse); type to filter every column; a row click emits rowClicked with the row's object. */
+ColumnLayout {
+    id: table
+    required property JsonTableModel model
+    property string exportName: "table"
+    property bool showToolbar: true
+    property int selectedRow: -1
+    signal rowClicked(var row, int index)
+    signal exportRequested()
+    spacing: 10
+
+    RowLayout {
+        visible: table.showToolbar
+        Layout.fillWidth: true
+        spacing: 10
+        SField {
+            id: filter
+            objectName: "filter_" + table.exportName
+            Layout.preferredWidth: 280
+            placeholderText: qsTr("Filter…")
+            text: table.model.filterText
+            onTextChanged: table.model.filterText = text
+        }
+        Text {
+            text: table.model.count === table.model.totalCount ? qsTr("%n row(s)", "", table.model.count)
+                                                               : qsTr("%1 of %2 rows").arg(table.model.count).arg(table.model.totalCount)
+            font.pixelSize: Pos.fontCaption; font.family: Theme.fontFamily
+            color: Theme.textMuted
+        }
+        Item { Layout.fillWidth: true }
+        SButton {
+            objectName: "export_" + table.exportName
+            text: qsTr("Export CSV")
+            onClicked: table.exportRequested()
+        }
+    }
+
+    Rectangle {
+        Layout.fillWidth: true
+        Layout.fillHeight: true
+        radius: Pos.radius
+        color: Pos.field
+        border.width: 1
+        border.color: Pos.line
+        clip: true
+
+        HorizontalHeaderView {
+            id: header
+            anchors.left: parent.left
+            anchors.right: parent.right
+            anchors.top: parent.top
+            syncView: view
+            clip: true
+            delegate: Rectangle {
+                required property int index
+                implicitHeight: 38
+                implicitWidth: table.model.columnWidth(index)
+                color: Pos.panelRaised
+                Text {
+                    anchors.fill: parent
+                    anchors.leftMargin: 12
+                    anchors.rightMargin: 12
+                    verticalAlignment: Text.AlignVCenter
+                    text: (table.model.titles[index] || "") + (table.model.sortColumn === index ? (table.model.sortAscending ? "  ▲" : "  ▼") : "")
+                    elide: Text.ElideRight
+                    font.pixelSize: Pos.fontCaption; font.bold: true; font.letterSpacing: 0.6; font.family: Theme.fontFamily
+                    color: table.model.sortColumn === index ? Theme.text : Theme.textMuted
+                }
+                Rectangle { anchors.bottom: parent.bottom; width: parent.width; height: 1; color: Pos.line }
+                MouseArea {
+                    anchors.fill: parent
+                    cursorShape: Qt.PointingHandCursor
+                    onClicked: table.model.sortBy(index)
+                }
+            }
+        }
+        TableView {
+            id: view
+            anchors.left: parent.left
+            anchors.right: parent.right
+            anchors.top: header.bottom
+            anchors.bottom: parent.bottom
+            clip: true
+            model: table.model
+            boundsBehavior: Flickable.StopAtBounds
+            // The last column takes what is left, so a narrow table still reaches the right edge.
+            columnWidthProvider: function (column) {
+                const base = table.model.columnWidth(column)
+                if (column !== table.model.titles.length - 1)
+                    return base
+                let before = 0
+                for (let c = 0; c < column; ++c)
+                    before += table.model.columnWidth(c)
+                return Math.max(base, view.width - before)
+            }
+            onWidthChanged: forceLayout()
+            Connections { target: table.model; function onColumnsChanged() { view.forceLayout() } }
+            ScrollBar.vertical: ScrollBar { policy: ScrollBar.AsNeeded }
+            ScrollBar.horizontal: ScrollBar { policy: ScrollBar.AsNeeded }
+            delegate: Rectangle {
+                required property string display
+                required property int row
+                required property int column
+                required property int alignment
+                implicitHeight: 36
+                color: row === table.selectedRow ? "#25305A" : (row % 2 === 0 ? "transparent" : "#121A2C")
+                Text {
+                    anchors.fill: parent
+                    anchors.leftMargin: 12
+                    anchors.rightMargin: 12
+                    verticalAlignment: Text.AlignVCenter
+                    horizontalAlignment: (parent.alignment & Qt.AlignRight) ? Text.AlignRight : Text.AlignLeft
+                    text: parent.display
+                    elide: Text.ElideRight
+                    font.pixelSize: Pos.fontBody - 1; font.family: Theme.fontFamily
+                    color: Theme.text
+                }
+                MouseArea {
+                    anchors.fill: parent
+                    onClicked: { table.selectedRow = parent.row; table.rowClicked(table.model.rowAt(parent.row), parent.row) }
+                }
+            }
+        }
+        Text {
+            anchors.centerIn: parent
+            visible: table.model.count === 0
+            text: table.model.loading ? qsTr("Loading…") : table.model.errorString.length > 0 ? table.model.errorString : qsTr("Nothing here for this range.")
+            font.pixelSize: Pos.fontBody; font.family: Theme.fontFamily
+            color: Theme.textMuted
+        }
+    }
+}

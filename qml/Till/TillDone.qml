@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+import QtQuick
+import QtQuick.Layouts
+import Marquee.App
+import Marquee.Ui
+
+/*! The sale is booked: change due in big type, the booking reference, what printed. Enter starts the next sale;
+    P prints the tickets again. */
+Item {
+    id: screen
+    focus: true
+    readonly property var sale: Till.lastSale
+    Keys.onPressed: event => {
+        if (event.key === Qt.Key_Return || event.key === Qt.Key_Enter || event.key === Qt.Key_Escape || event.key === Qt.Key_Space) {
+            Till.newSale(); event.accepted = true
+        } else if (event.key === Qt.Key_P) {
+            Till.printAgain(); event.accepted = true
+        }
+    }
+
+    Rectangle {
+        width: 760
+        height: column.implicitHeight + 80
+        anchors.centerIn: parent
+        radius: 22
+        color: Pos.panel
+        border.width: 1
+        border.color: Pos.line
+        ColumnLayout {
+            id: column
+            anchors.fill: parent
+            anchors.margins: 40
+            spacing: 14
+            Row {
+                spacing: 14
+                Rectangle {
+                    width: 48; height: 48; radius: 24; color: "#123326"
+                    Text { anchors.centerIn: parent; text: "✓"; font.pixelSize: 26; font.bold: true; color: Theme.success }
+                }
+                Column {
+                    anchors.verticalCenter: parent.verticalCenter
+                    Text { text: qsTr("Sold · %n ticket(s)", "", screen.sale.count || 0); font.pixelSize: Pos.fontTitle; font.bold: true; font.family: Theme.fontFamily; color: Theme.text }
+                    Text { text: (screen.sale.title || "") + " · " + (screen.sale.show || ""); font.pixelSize: Pos.fontBody; font.family: Theme.fontFamily; color: Theme.textMuted }
+                }
+            }
+            Rectangle {
+                visible: screen.sale.method === "cash"
+                Layout.fillWidth: true
+                Layout.topMargin: 10
+                Layout.preferredHeight: 170
+                radius: Pos.radiusLarge
+                color: "#10261C"
+                border.width: 1
+                border.color: "#1F6B47"
+                Column {
+                    anchors.centerIn: parent
+                    spacing: 2
+                    Text { anchors.horizontalCenter: parent.horizontalCenter; text: qsTr("GIVE CHANGE"); font.pixelSize: Pos.fontCaption; font.bold: true; font.letterSpacing: 1.5; font.family: Theme.fontFamily; color: "#7FD9A8" }
+                    Text { objectName: "doneChange"; anchors.horizontalCenter: parent.horizontalCenter; text: screen.sale.change || ""; font.pixelSize: 80; font.bold: true; font.family: Theme.fontFamily; color: Theme.success }
+                    Text { anchors.horizontalCenter: parent.horizontalCenter; text: qsTr("%1 tendered for %2").arg(screen.sale.tendered || "").arg(screen.sale.total || ""); font.pixelSize: Pos.fontBody; font.family: Theme.fontFamily; color: "#7FD9A8" }
+                }
+            }
+            GridLayout {
+                Layout.fillWidth: true
+                Layout.topMargin: 8
+                columns: 2
+                columnSpacing: 24
+                rowSpacing: 8
+                Text { text: qsTr("Booking"); font.pixelSize: Pos.fontBody; font.family: Theme.fontFamily; color: Theme.textMuted }
+                Text { objectName: "doneRef"; text: screen.sale.booking_ref || ""; font.pixelSize: Pos.fontTitle; font.bold: true; font.letterSpacing: 2; font.family: Theme.fontFamily; color: Theme.text }
+                Text { text: qsTr("Seats"); font.pixelSize: Pos.fontBody; font.family: Theme.fontFamily; color: Theme.textMuted }
+                Text { text: screen.sale.seats || ""; font.pixelSize: Pos.fontHeading; font.bold: true; font.family: Theme.fontFamily; color: Theme.text }
+                Text { text: qsTr("Paid"); font.pixelSize: Pos.fontBody; font.family: Theme.fontFamily; color: Theme.textMuted }
+                Text { text: (screen.sale.total || "") + " · " + (screen.sale.method === "cash" ? qsTr("cash") : qsTr("card")); font.pixelSize: Pos.fontHeading; font.family: Theme.fontFamily; color: Theme.text }
+                Text { text: qsTr("Printed"); font.pixelSize: Pos.fontBody; font.family: Theme.fontFamily; color: Theme.textMuted }
+                Text {
+                    Layout.fillWidth: true
+                    text: Till.printMessage.length > 0 ? Till.printMessage : qsTr("Tickets and receipt")
+                    wrapMode: Text.Wrap
+                    font.pixelSize: Pos.fontBody; font.family: Theme.fontFamily
+                    color: Till.printMessage.length > 0 ? Theme.danger : Theme.success
+                }
+            }
+            RowLayout {
+                Layout.fillWidth: true
+                Layout.topMargin: 16
+                spacing: 12
+                SButton { text: qsTr("Print again"); keyHint: "P"; onClicked: Till.printAgain() }
+                Item { Layout.fillWidth: true }
+                SButton { objectName: "newSaleButton"; large: true; primary: true; text: qsTr("Next sale"); keyHint: "Enter"; onClicked: Till.newSale() }
+            }
+        }
+    }
+}

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+// StaffSession and TillController against a real in-process marquee-server: sign-in, lock, re-auth, a cash sale
+// with change and the drawer pulse, lookup, refund within policy and with a manager override, check-in, shift.
+#include "stafftesthelpers.h"
+#include "tillcontroller.h"
+
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <gtest/gtest.h>
+
+using namespace marquee;
+using namespace marquee::app;
+using namespace marquee::test;
+
+TEST(StaffSession, SignsInLocksAndUnlocksOnlyWithThePassword)
+{
+    TestServer server;
+    addStaff(server, QStringLiteral("ana"), QStringLiteral("cashier"));
+    StaffSession session(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(server.port())),
+                         {QStringLiteral("cashier"), QStringLiteral("manager")});
+    session.signIn(QStringLiteral("ana"), QStringLiteral("wrong"));
+    ASSERT_TRUE(waitFor([&] { return !session.busy(); }));
+    EXPECT_FALSE(session.signedIn());
+    EXPECT_FALSE(session.errorString().isEmpty());
+
+    session.signIn(QStringLiteral("ana"), kStaffPassword);
+    ASSERT_TRUE(waitFor([&] { return session.signedIn(); }));
+    EXPECT_EQ(session.role(), QStringLiteral("cashier"));
+
+    session.lock();
+    EXPECT_TRUE(session.locked());
+    session.unlock(QStringLiteral("nope"));
+    ASSERT_TRUE(waitFor([&] { return !session.busy(); }));
+    EXPECT_TRUE(session.locked());
+    session.unlock(kStaffPassword);
+    ASSERT_TRUE(waitFor([&] { return !session.locked(); }));
+    // Whatever the server did to check the password (re-auth, or a fresh session), the session works.
+    EXPECT_EQ(server.client(session.token())->get("/api/v1/cities").status, 200);
+}
+
+TEST(StaffSession, LocksAfterInactivityAndRefusesRolesNotMeantForThisScreen)
+{
+    TestServer server;
+    addStaff(server, QStringLiteral("bo"), QStringLiteral("cashier"));
+    StaffSession desk(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(server.port())), {QStringLiteral("manager"), QStringLiteral("admin")});
+    desk.signIn(QStringLiteral("bo"), kStaffPassword);
+    ASSERT_TRUE(waitFor([&] { return !desk.busy(); }));
+    EXPECT_FALSE(desk.signedIn());
+    EXPECT_TRUE(desk.errorString().contains(QStringLiteral("cashier")));
+
+    StaffSession till(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(server.port())), {QStringLiteral("cashier")});
+    till.setLockAfterSeconds(1);
+    till.signIn(QStringLiteral("bo"), kStaffPassword);
+    ASSERT_TRUE(waitFor([&] { return till.signedIn(); }));
+    EXPECT_FALSE(till.locked());
+    ASSERT_TRUE(waitFor([&] { return till.locked(); }, 4000));
+}
+
+TEST(StaffSession, ReauthRunsTheActionOnlyAfterTheRightPassword)
+{
+    TestServer server;
+    addStaff(server, QStringLiteral("cy"), QStringLiteral("cashier"));
+    StaffSession session(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(server.port())), {QStringLiteral("cashier")});
+    session.signIn(QStringLiteral("cy"), kStaffPassword);
+    ASSERT_TRUE(waitFor([&] { return session.signedIn(); }));
+    int ran = 0;
+    session.requireReauth(QStringLiteral("Refund"), [&] { ++ran; });
+    EXPECT_TRUE(session.reauthPending());
+    session.confirmReauth(QStringLiteral("bad"));
+    ASSERT_TRUE(waitFor([&] { return !session.busy(); }));
+    EXPECT_EQ(ran, 0);
+    EXPECT_TRUE(session.reauthPending());
+    session.confirmReauth(kStaffPassword);
+    ASSERT_TRUE(waitFor([&] { return ran == 1; }));
+    EXPECT_FALSE(session.reauthPending());
+    session.requireReauth(QStringLiteral("Drawer"), [&] { ++ran; });
+    session.cancelReauth();
+    EXPECT_FALSE(session.reauthPending());
+    EXPECT_EQ(ran, 1);
+}
+
+namespace {
+struct TillFixture {
+    TestServer server;
+    QTemporaryDir dir;
+    qint64 showId = 0;
+    std::unique_ptr<TillController> till;
+
+    explicit TillFixture(QDateTime startsAt = QDateTime::currentDateTimeUtc().addSecs(5 * 3600))
+    {
+        showId = server.createShow(6, 10, startsAt);
+        addStaff(server, QStringLiteral("cashier1"), QStringLiteral("cashier"));
+        addStaff(server, QStringLiteral("boss"), QStringLiteral("manager"));
+        AppConfig config = staffConfig(server, QStringLiteral("cashier"), dir.path());
+        config.escposTarget = dir.filePath(QStringLiteral("printer.bin"));
+        till = std::make_unique<TillController>(config);
+    }
+    bool signIn()
+    {
+        till->session()->signIn(QStringLiteral("cashier1"), kStaffPassword);
+        return waitFor([&] { return till->screen() == QLatin1String("sale") && till->seatMap()->seatCount() > 0 && !till->busy(); });
+    }
+    QByteArray printerBytes() const
+    {
+        QFile file(dir.filePath(QStringLiteral("printer.bin")));
+        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    }
+};
+} // namespace
+
+TEST(Till, CashSaleWithChangeKicksTheDrawerAndPrints)
+{
+    TillFixture f;
+    ASSERT_TRUE(f.signIn());
+    EXPECT_EQ(f.till->currentShowId(), f.showId);
+    EXPECT_EQ(f.till->shows()->rowAt(0).value(QStringLiteral("seats_left")).toInt(), 60);
+    ASSERT_TRUE(f.till->bestAvailable(2));
+    const qint64 total = f.till->seatMap()->selectedTotalMinor();
+    ASSERT_GT(total, 0);
+    f.till->holdSelection();
+    ASSERT_TRUE(waitFor([&] { return f.till->screen() == QLatin1String("tender"); }));
+    EXPECT_TRUE(f.till->holdActive());
+
+    // Less than the total is refused and nothing is sold.
+    f.till->payCash(QStringLiteral("1"));
+    EXPECT_TRUE(f.till->messageIsError());
+    EXPECT_EQ(f.till->screen(), QStringLiteral("tender"));
+
+    const qint64 tendered = (total / 1000 + 1) * 1000; // the next round note amount above the total
+    QSignalSpy printed(f.till.get(), &TillController::printerBytesSent);
+    f.till->payCash(QString::number(tendered / 100));
+    ASSERT_TRUE(waitFor([&] { return f.till->screen() == QLatin1String("done"); })) << qPrintable(f.till->message());
+    const QVariantMap sale = f.till->lastSale();
+    EXPECT_EQ(sale.value(QStringLiteral("count")).toInt(), 2);
+    EXPECT_EQ(sale.value(QStringLiteral("change_minor")).toLongLong(), tendered - total);
+    EXPECT_FALSE(sale.value(QStringLiteral("booking_ref")).toString().isEmpty());
+
+    // The server has the booking, two seats booked, paid in cash.
+    EXPECT_EQ(f.server.scalar(QStringLiteral("SELECT count(*) FROM show_seats WHERE show_id = %1 AND status = 'booked'").arg(f.showId)).toInt(), 2);
+    // The drawer opened with the tickets: the ESC/POS job starts with the pulse.
+    ASSERT_EQ(printed.count(), 1);
+    EXPECT_TRUE(f.printerBytes().startsWith(drawerKickCommand()));
+    EXPECT_TRUE(QFile::exists(f.till->lastPdfPath()));
+    EXPECT_EQ(f.till->shift().value(QStringLiteral("sales_count")).toInt(), 1);
+
+    f.till->newSale();
+    EXPECT_EQ(f.till->screen(), QStringLiteral("sale"));
+}
+
+TEST(Till, VoidReleasesTheHold)
+{
+    TillFixture f;
+    ASSERT_TRUE(f.signIn());
+    ASSERT_TRUE(f.till->bestAvailable(3));
+    f.till->holdSelection();
+    ASSERT_TRUE(waitFor([&] { return f.till->screen() == QLatin1String("tender"); }));
+    EXPECT_EQ(f.server.scalar(QStringLiteral("SELECT count(*) FROM show_seats WHERE show_id = %1 AND status = 'held'").arg(f.showId)).toInt(), 3);
+    f.till->back();
+    EXPECT_EQ(f.till->screen(), QStringLiteral("sale"));
+    ASSERT_TRUE(waitFor([&] {
+        return f.server.scalar(QStringLiteral("SELECT count(*) FROM show_seats WHERE show_id = %1 AND status = 'held'").arg(f.showId)).toInt() == 0;
+    }));
+    EXPECT_EQ(f.till->shift().value(QStringLiteral("void_count")).toInt(), 1);
+}
+
+TEST(Till, FindsABookingRefundsInCashAndChecksTicketsIn)
+{
+    TillFixture f;
+    ASSERT_TRUE(f.signIn());
+    const QString managerToken = f.server.staffToken(QStringLiteral("manager"));
+    const QJsonObject sold = sellForCash(f.server, managerToken, f.showId, {QStringLiteral("C4"), QStringLiteral("C5")});
+    const QString ref = sold.value(QStringLiteral("booking_ref")).toString();
+    ASSERT_FALSE(ref.isEmpty());
+
+    f.till->openLookup();
+    EXPECT_EQ(f.till->screen(), QStringLiteral("lookup"));
+    f.till->find(QStringLiteral("nosuchref"));
+    ASSERT_TRUE(waitFor([&] { return !f.till->busy() && f.till->messageIsError(); }));
+    f.till->find(ref.toLower());
+    ASSERT_TRUE(waitFor([&] { return f.till->booking().value(QStringLiteral("booking_ref")).toString() == ref; }));
+    EXPECT_EQ(f.till->booking().value(QStringLiteral("seats")).toString(), QStringLiteral("C4, C5"));
+
+    // The door: the first scan admits, the second says it was used. Doors open 3 h before; this show is in 5 h.
+    const QString qr = sold.value(QStringLiteral("tickets")).toArray().first().toObject().value(QStringLiteral("qr")).toString();
+    f.till->find(qr); // a scanner types the code into the search field
+    ASSERT_TRUE(waitFor([&] { return f.till->checkin().contains(QStringLiteral("result")); }));
+    EXPECT_EQ(f.till->checkin().value(QStringLiteral("result")).toString(), QStringLiteral("not_yet_valid"));
+    f.till->checkIn(QStringLiteral("MQ1.garbage"));
+    ASSERT_TRUE(waitFor([&] { return f.till->checkin().value(QStringLiteral("result")).toString() != QLatin1String("not_yet_valid"); }));
+    EXPECT_FALSE(f.till->checkin().value(QStringLiteral("ok")).toBool());
+
+    // Refund within policy: the password first, then cash back (the drawer opens) and the tickets are revoked.
+    f.till->cancelBooking(QStringLiteral("customer is ill"));
+    EXPECT_TRUE(f.till->session()->reauthPending());
+    f.till->session()->confirmReauth(kStaffPassword);
+    ASSERT_TRUE(waitFor([&] { return f.till->booking().value(QStringLiteral("cancelled")).toBool(); })) << qPrintable(f.till->message());
+    EXPECT_TRUE(f.till->message().contains(QStringLiteral("cash")));
+    EXPECT_EQ(f.till->shift().value(QStringLiteral("refund_count")).toInt(), 1);
+    EXPECT_EQ(f.server.scalar(QStringLiteral("SELECT count(*) FROM show_seats WHERE show_id = %1 AND status = 'booked'").arg(f.showId)).toInt(), 0);
+    EXPECT_TRUE(f.printerBytes().startsWith(drawerKickCommand()));
+}
+
+TEST(Till, RefundCloseToTheShowNeedsAManagerAndAReason)
+{
+    TillFixture f(QDateTime::currentDateTimeUtc().addSecs(3600)); // inside the 2-hour cancel cut-off
+    ASSERT_TRUE(f.signIn());
+    const QJsonObject sold = sellForCash(f.server, f.server.staffToken(QStringLiteral("manager")), f.showId, {QStringLiteral("A1")});
+    f.till->openLookup();
+    f.till->find(sold.value(QStringLiteral("booking_ref")).toString());
+    ASSERT_TRUE(waitFor([&] { return f.till->booking().contains(QStringLiteral("booking_ref")); }));
+
+    f.till->cancelBooking({});
+    f.till->session()->confirmReauth(kStaffPassword);
+    ASSERT_TRUE(waitFor([&] { return f.till->booking().value(QStringLiteral("needs_override")).toBool(); }));
+    EXPECT_FALSE(f.till->booking().value(QStringLiteral("cancelled")).toBool());
+
+    f.till->overrideCancel(QStringLiteral("boss"), kStaffPassword, {}); // no reason: refused before asking anyone
+    EXPECT_TRUE(f.till->messageIsError());
+    f.till->overrideCancel(QStringLiteral("cashier1"), kStaffPassword, QStringLiteral("projector broke")); // not a manager
+    ASSERT_TRUE(waitFor([&] { return !f.till->session()->busy(); }));
+    EXPECT_FALSE(f.till->booking().value(QStringLiteral("cancelled")).toBool());
+    f.till->overrideCancel(QStringLiteral("boss"), kStaffPassword, QStringLiteral("projector broke"));
+    ASSERT_TRUE(waitFor([&] { return f.till->booking().value(QStringLiteral("cancelled")).toBool(); })) << qPrintable(f.till->message());
+    EXPECT_EQ(f.till->booking().value(QStringLiteral("cancel_reason")).toString(), QStringLiteral("projector broke"));
+    EXPECT_EQ(f.server.scalar(QStringLiteral("SELECT count(*) FROM audit_log WHERE action = 'booking.cancel.override'")).toInt(), 1);
+    // The cashier is still signed in: the manager's session was only for this refund.
+    EXPECT_TRUE(f.till->session()->signedIn());
+}
+
+TEST(Till, ShiftZReportAddsUpSalesRefundsAndTheCount)
+{
+    TillFixture f;
+    ASSERT_TRUE(f.signIn());
+    f.till->openShift(QStringLiteral("150"));
+    f.till->session()->confirmReauth(kStaffPassword);
+    ASSERT_TRUE(waitFor([&] { return f.till->shiftOpen(); }));
+    ASSERT_TRUE(f.till->bestAvailable(2));
+    const qint64 total = f.till->seatMap()->selectedTotalMinor();
+    f.till->holdSelection();
+    ASSERT_TRUE(waitFor([&] { return f.till->screen() == QLatin1String("tender"); }));
+    f.till->payCash({}); // exact
+    ASSERT_TRUE(waitFor([&] { return f.till->screen() == QLatin1String("done"); }));
+    EXPECT_EQ(f.till->lastSale().value(QStringLiteral("change_minor")).toLongLong(), 0);
+    EXPECT_EQ(f.till->shift().value(QStringLiteral("expected_cash_minor")).toLongLong(), 15000 + total);
+
+    // Counted 1.00 short.
+    f.till->closeShift(QString::number(double(15000 + total - 100) / 100, 'f', 2));
+    f.till->session()->confirmReauth(kStaffPassword);
+    ASSERT_TRUE(waitFor([&] { return !f.till->shiftOpen(); }));
+    const QVariantMap z = f.till->zReport();
+    EXPECT_EQ(z.value(QStringLiteral("over_short_minor")).toLongLong(), -100);
+    EXPECT_EQ(z.value(QStringLiteral("sales_count")).toInt(), 1);
+    EXPECT_TRUE(QFile::exists(z.value(QStringLiteral("pdf")).toString()));
+}
+
+TEST(Till, SignOutReleasesTheHoldAndReturnsToSignIn)
+{
+    TillFixture f;
+    ASSERT_TRUE(f.signIn());
+    ASSERT_TRUE(f.till->bestAvailable(2));
+    f.till->holdSelection();
+    ASSERT_TRUE(waitFor([&] { return f.till->holdActive(); }));
+    f.till->session()->signOut();
+    EXPECT_EQ(f.till->screen(), QStringLiteral("signin"));
+    ASSERT_TRUE(waitFor([&] {
+        return f.server.scalar(QStringLiteral("SELECT count(*) FROM show_seats WHERE show_id = %1 AND status = 'held'").arg(f.showId)).toInt() == 0;
+    }));
+}
