@@ -488,6 +488,8 @@ void DeskController::openOccupancy(qint64 showId)
         m_occupancy.clear();
         if (!reply.ok()) {
             failed(reply, tr("Occupancy"));
+            // The seat map still shows the show (sold and held seats), only the sell order is missing.
+            m_occupancy = {{QStringLiteral("show_id"), showId}, {QStringLiteral("report_missing"), true}};
             Q_EMIT occupancyChanged();
             return;
         }

@@ -834,7 +834,10 @@ void TillController::cancelWith(KioskApi *api, const QString &reason, const QStr
         ++m_refundCount;
         // Cash refunds leave the drawer: ask the order how it was paid so the shift's expected cash is right.
         m_session->api()->get(QStringLiteral("/api/v1/orders/%1").arg(orderId), this, [this, amount, refund](const ApiReply &order) {
-            const bool cash = order.object().value(QStringLiteral("payment_method")).toString() == QLatin1String("cash");
+            // Another member's order may not be readable here; then the refund tells: cash is handed back at once
+            // ("succeeded"), a card refund waits for the provider ("pending").
+            const bool cash = order.ok() ? order.object().value(QStringLiteral("payment_method")).toString() == QLatin1String("cash")
+                                         : refund.value(QStringLiteral("status")).toString() == QLatin1String("succeeded");
             (cash ? m_cashRefundsMinor : m_cardRefundsMinor) += amount;
             Q_EMIT shiftChanged();
             QString error;

@@ -12,6 +12,8 @@ Rectangle {
     property string heading: qsTr("Box office")
     property string blurb: ""
     color: Pos.canvas
+    // The panel gets the focus when it is loaded; the name field is where typing starts.
+    onActiveFocusChanged: if (activeFocus) nameField.forceActiveFocus()
 
     // A soft glow behind the card, the one decorative touch.
     Rectangle {

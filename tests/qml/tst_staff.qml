@@ -28,8 +28,8 @@ Item {
             const button = createTemporaryObject(buttonComponent, root)
             verify(button.implicitHeight >= 40)
             compare(button.Accessible.name, "Take payment (Enter)")
-            spy.target = button
             spy.signalName = "clicked"
+            spy.target = button
             spy.clear()
             mouseClick(button)
             compare(spy.count, 1)
@@ -39,8 +39,9 @@ Item {
             const prompt = createTemporaryObject(promptComponent, root)
             prompt.visible = false
             prompt.visible = true // focuses the field
-            spy.target = prompt
+            spy.target = null
             spy.signalName = "submitted"
+            spy.target = prompt
             spy.clear()
             keyClick("4"); keyClick("2")
             keyClick(Qt.Key_Return)

@@ -10,6 +10,7 @@
 #include <QJsonArray>
 #include <QTest>
 #include <functional>
+#include <gtest/gtest.h>
 
 namespace marquee::test {
 

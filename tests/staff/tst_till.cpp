@@ -3,6 +3,7 @@
 // with change and the drawer pulse, lookup, refund within policy and with a manager override, check-in, shift.
 #include "stafftesthelpers.h"
 #include "tillcontroller.h"
+#include "tillsupport.h"
 
 #include <QFile>
 #include <QSignalSpy>
@@ -235,6 +236,7 @@ TEST(Till, ShiftZReportAddsUpSalesRefundsAndTheCount)
     f.till->openShift(QStringLiteral("150"));
     f.till->session()->confirmReauth(kStaffPassword);
     ASSERT_TRUE(waitFor([&] { return f.till->shiftOpen(); }));
+    ASSERT_TRUE(waitFor([&] { return f.till->seatMap()->seatCount() > 0 && !f.till->seatMap()->loading(); }));
     ASSERT_TRUE(f.till->bestAvailable(2));
     const qint64 total = f.till->seatMap()->selectedTotalMinor();
     f.till->holdSelection();
