@@ -38,7 +38,9 @@ Item {
 
         RowLayout {
             Layout.fillWidth: true
-            Layout.preferredHeight: 360
+            Layout.preferredHeight: 340
+            Layout.maximumHeight: 340
+            Layout.minimumHeight: 280
             spacing: 20
             Card {
                 Layout.fillWidth: true
@@ -58,7 +60,13 @@ Item {
                     readonly property var labels: { Desk.salesByDay.count; return Desk.salesByDay.values("short_label") }
                     readonly property var revenue: { Desk.salesByDay.count; return Desk.salesByDay.values("revenue_minor").map(v => v / 100) }
                     readonly property var tickets: { Desk.salesByDay.count; return Desk.salesByDay.values("tickets") }
-                    function niceMax(values) { const m = Math.max(1, ...values); const p = Math.pow(10, Math.floor(Math.log10(m))); return Math.ceil(m / p * 1.15) * p }
+                    // Four equal steps of 1, 2 or 5 × 10^k, so the axis labels are round and never repeat.
+                    function niceMax(values) {
+                        const raw = Math.max(4, ...values) * 1.1 / 4
+                        const p = Math.pow(10, Math.floor(Math.log10(raw)))
+                        const step = [1, 2, 5, 10].find(f => f * p >= raw) * p
+                        return step * 4
+                    }
                     BarCategoryAxis {
                         id: days
                         categories: dayChart.labels

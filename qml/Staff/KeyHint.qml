@@ -6,19 +6,19 @@ import Marquee.Ui
 Rectangle {
     id: cap
     property alias text: label.text
-    property bool onAccent: false
+    property bool inverted: false
     implicitWidth: Math.max(22, label.implicitWidth + 10)
     implicitHeight: 20
     radius: 5
-    color: onAccent ? Qt.rgba(0, 0, 0, 0.18) : "#0B1020"
+    color: inverted ? Qt.rgba(0, 0, 0, 0.18) : "#0B1020"
     border.width: 1
-    border.color: onAccent ? Qt.rgba(1, 1, 1, 0.35) : Pos.line
+    border.color: inverted ? Qt.rgba(1, 1, 1, 0.35) : Pos.line
     Text {
         id: label
         anchors.centerIn: parent
         font.pixelSize: 11
         font.bold: true
         font.family: Theme.fontFamily
-        color: cap.onAccent ? Theme.onAccent : Theme.textMuted
+        color: cap.inverted ? Pos.textOnAccent : Theme.textMuted
     }
 }

@@ -24,6 +24,8 @@ QtObject {
     readonly property color panelRaised: Theme.highContrast ? "#111111" : "#1D2640"
     readonly property color line: Theme.highContrast ? "#FFFFFF" : "#283352"
     readonly property color field: Theme.highContrast ? "#000000" : "#0F1526"
+    /*! Text on an accent-coloured button (not named onAccent: QML reads on<Name> as a signal handler). */
+    readonly property color textOnAccent: Theme.highContrast ? "#000000" : "#FFFFFF"
     readonly property color info: "#5B8CFF"
     readonly property color cyan: "#22C3E6"
     readonly property color violet: "#9B7BFF"

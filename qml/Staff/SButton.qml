@@ -33,14 +33,14 @@ Button {
                 anchors.verticalCenter: parent.verticalCenter
                 text: control.text
                 font: control.font
-                color: control.primary ? Theme.onAccent : control.danger ? Theme.danger : Theme.text
+                color: control.primary ? Pos.textOnAccent : control.danger ? Theme.danger : Theme.text
                 opacity: control.enabled ? 1 : 0.45
             }
             KeyHint {
                 anchors.verticalCenter: parent.verticalCenter
                 visible: control.keyHint.length > 0
                 text: control.keyHint
-                onAccent: control.primary
+                inverted: control.primary
             }
         }
     }

@@ -15,7 +15,7 @@ TextField {
     color: Theme.text
     placeholderTextColor: "#6B7597"
     selectionColor: Theme.accent
-    selectedTextColor: Theme.onAccent
+    selectedTextColor: Pos.textOnAccent
     leftPadding: 14
     rightPadding: 14
     Accessible.role: Accessible.EditableText

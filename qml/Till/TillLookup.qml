@@ -41,7 +41,8 @@ Item {
                         Layout.fillWidth: true
                         large: true
                         placeholderText: qsTr("Booking reference or scan…")
-                        onAccepted: { Till.find(text); if (text.toUpperCase().startsWith("MQ1.")) text = "" }
+                        // Cleared after every Enter: the next scan or reference starts on an empty field.
+                        onAccepted: { Till.find(text); text = "" }
                         Keys.onPressed: event => {
                             if (event.key === Qt.Key_F7) { Till.reprintBooking(); event.accepted = true }
                             else if (event.key === Qt.Key_F8) { Till.cancelBooking(reason.text); event.accepted = true }

@@ -13,6 +13,8 @@ Item {
     readonly property var shift: Till.shift
     readonly property var report: Till.zReport
     Keys.onEscapePressed: Till.back()
+    // Opening the shift moves the cursor to the count, closing it back to the float.
+    Connections { target: Till; function onShiftChanged() { (Till.shiftOpen ? counted : floatField).forceActiveFocus() } }
 
     component Line: RowLayout {
         property string label
