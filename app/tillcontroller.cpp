@@ -719,6 +719,7 @@ void TillController::find(const QString &query)
         return;
     }
     setBusy(true);
+    setMessage({});
     QUrlQuery params;
     params.addQueryItem(QStringLiteral("ref"), text.toUpper());
     api->get(QStringLiteral("/api/v1/bookings?") + params.toString(QUrl::FullyEncoded), this, [this, text](const ApiReply &reply) {
@@ -763,7 +764,6 @@ void TillController::applyBooking(const QJsonObject &booking)
                          {QStringLiteral("cancel_reason"), str(m_booking, "cancel_reason")},
                          {QStringLiteral("needs_override"), false}};
         Q_EMIT bookingChanged();
-        setMessage({});
     });
 }
 

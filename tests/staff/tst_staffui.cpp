@@ -239,6 +239,14 @@ TEST(StaffUi, ManagerDeskEveryPage)
             }
         }
     }
+    // A refund on the close show: a manager override with a reason, so the audit log and refunds have a row.
+    {
+        const QJsonObject refunded = sellForCash(cinema.server, manager, cinema.shows[0], {QStringLiteral("A1"), QStringLiteral("A2")});
+        const HttpResult cancel = cinema.server.client(manager)->post(
+            "/api/v1/bookings/" + refunded.value(QStringLiteral("booking_id")).toString().toLatin1() + "/cancel",
+            QJsonObject{{QStringLiteral("reason"), QStringLiteral("double booking at the counter")}});
+        EXPECT_EQ(cancel.status, 200) << cancel.body.constData();
+    }
     QTemporaryDir dir;
     DeskController desk(staffConfig(cinema.server, QStringLiteral("manager"), dir.path()));
     DeskController::setInstance(&desk);
@@ -263,6 +271,7 @@ TEST(StaffUi, ManagerDeskEveryPage)
         desk.setPage(QStringLiteral("audit"));
         shoot(window, QStringLiteral("desk-07-audit"));
         EXPECT_GT(desk.audit()->count(), 0);
+        EXPECT_EQ(desk.devices()->count(), 2);
     }
     DeskController::setInstance(nullptr);
 }
