@@ -17,7 +17,8 @@ StaffSession::StaffSession(const QUrl &server, const QStringList &allowedRoles, 
     : QObject(parent)
     , m_server(server)
     , m_allowedRoles(allowedRoles)
-    , m_anonymous(server, QString())
+    , m_anonymousClient(server)
+    , m_anonymous(m_anonymousClient)
 {
     m_idle.setSingleShot(true);
     m_idle.setInterval(m_lockAfterSeconds * 1000);
@@ -96,7 +97,7 @@ void StaffSession::setLocked(bool locked)
 
 void StaffSession::openSession(const QString &name, const QString &password, std::function<void(const ApiReply &)> done)
 {
-    m_anonymous.setTimeoutMs(m_timeoutMs);
+    m_anonymousClient.setTimeoutMs(m_timeoutMs);
     m_anonymous.post(QStringLiteral("/api/v1/sessions"), QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("password"), password}}, this,
                      std::move(done));
 }
@@ -118,8 +119,8 @@ void StaffSession::adoptToken(const QString &token, const QDateTime &expiresAt)
 {
     m_token = token;
     m_expiresAt = expiresAt;
-    m_api = new KioskApi(m_server, token, this);
-    m_api->setTimeoutMs(m_timeoutMs);
+    m_api = makeClient(token, this);
+    m_client = m_api->findChild<sync::ApiClient *>();
     Q_EMIT apiChanged();
 }
 
@@ -145,7 +146,7 @@ void StaffSession::signIn(const QString &name, const QString &password)
         const QString token = object.value(QStringLiteral("token")).toString();
         if (!m_allowedRoles.contains(role)) {
             // The session exists on the server; end it at once rather than leave it lying around.
-            KioskApi *temporary = new KioskApi(m_server, token, this);
+            KioskApi *temporary = makeClient(token, this);
             temporary->del(QStringLiteral("/api/v1/sessions/current"), this, [temporary](const ApiReply &) { temporary->deleteLater(); });
             setErrorString(tr("A %1 cannot sign in here (this screen is for: %2).").arg(role, m_allowedRoles.join(QStringLiteral(", "))));
             return;
@@ -333,8 +334,7 @@ void StaffSession::managerOverride(const QString &name, const QString &password,
         }
         // An override moves money: the manager's fresh session is elevated with the same password (servers
         // without POST /sessions/reauth answer 404, and then the sign-in alone is the proof).
-        auto *managerApi = new KioskApi(m_server, token, this);
-        managerApi->setTimeoutMs(m_timeoutMs);
+        KioskApi *managerApi = makeClient(token, this);
         managerApi->post(QStringLiteral("/api/v1/sessions/reauth"), QJsonObject{{QStringLiteral("password"), password}}, this,
                          [this, managerApi, token, done](const ApiReply &elevated) {
                              managerApi->deleteLater();
@@ -352,24 +352,28 @@ void StaffSession::endOverride(const QString &token)
 {
     if (token.isEmpty())
         return;
-    auto *api = new KioskApi(m_server, token, this);
+    KioskApi *api = makeClient(token, this);
     api->del(QStringLiteral("/api/v1/sessions/current"), api, [api](const ApiReply &) { api->deleteLater(); });
+}
+
+KioskApi *StaffSession::makeClient(const QString &token, QObject *parent)
+{
+    auto *client = new sync::ApiClient(m_server);
+    client->setToken(token);
+    client->setTimeoutMs(m_timeoutMs);
+    auto *api = new KioskApi(*client, parent);
+    client->setParent(api); // the connection lives exactly as long as its client
+    return api;
 }
 
 void StaffSession::sendJson(const QByteArray &verb, const QString &path, const QJsonObject &body, QObject *context, KioskApi::Callback callback)
 {
-    QNetworkRequest request(m_server.resolved(QUrl(path)));
-    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-    request.setRawHeader("Authorization", "Bearer " + m_token.toUtf8());
-    request.setTransferTimeout(m_timeoutMs);
-    QNetworkReply *reply = m_network.sendCustomRequest(request, verb, QJsonDocument(body).toJson(QJsonDocument::Compact));
+    if (!m_client)
+        return;
     QPointer<QObject> guard(context);
-    connect(reply, &QNetworkReply::finished, this, [reply, guard, callback = std::move(callback)] {
-        reply->deleteLater();
-        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        const ApiReply result = KioskApi::classify(status, status == 0 ? int(reply->error()) : 0, reply->readAll());
+    m_client->request(QString::fromLatin1(verb), path, body, QString(), [guard, callback = std::move(callback)](const sync::ApiResult &result) {
         if (guard)
-            callback(result);
+            callback(KioskApi::classify(result));
     });
 }
 

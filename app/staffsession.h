@@ -2,6 +2,7 @@
 #pragma once
 
 #include "kioskapi.h"
+#include "sync/apiclient.h"
 
 #include <QDateTime>
 #include <QNetworkAccessManager>
@@ -61,6 +62,8 @@ public:
     /** @brief The client with this session's token; null while signed out. */
     KioskApi *api() const { return m_api; }
     void setTimeoutMs(int ms) { m_timeoutMs = ms; }
+    /** @brief A client for @p token (its sync::ApiClient is its child), owned by @p parent. */
+    KioskApi *makeClient(const QString &token, QObject *parent);
     /**
      * @brief PATCH or PUT @p path with the session's token (the kiosk's client has neither: kiosks never edit).
      * @p callback runs unless @p context is gone.
@@ -117,8 +120,10 @@ private:
 
     QUrl m_server;
     QStringList m_allowedRoles;
-    KioskApi m_anonymous; // sign-in needs no token
+    sync::ApiClient m_anonymousClient; // sign-in needs no token
+    KioskApi m_anonymous;
     KioskApi *m_api = nullptr;
+    sync::ApiClient *m_client = nullptr; // m_api's connection (PATCH and PUT go through it directly)
     QString m_token;
     QDateTime m_expiresAt;
     QString m_name;
@@ -131,7 +136,6 @@ private:
     int m_lockAfterSeconds = 300;
     int m_timeoutMs = 8000;
     QTimer m_idle;
-    QNetworkAccessManager m_network; // PATCH and PUT only
 };
 
 } // namespace marquee::app

@@ -47,9 +47,7 @@ TillController::TillController(const AppConfig &config, CardTerminal *terminal, 
                          {QStringLiteral("time_text"), tr("Starts"), JsonTableModel::Kind::Text, 60},
                          {QStringLiteral("price_from"), tr("From"), JsonTableModel::Kind::Money, 90}});
     if (!m_terminal && config.paysim.isValid() && !config.paysim.isEmpty()) {
-        // The simulated terminal talks to marquee-paysim only (no bearer token), so it gets a client of its own.
-        auto *terminalApi = new KioskApi(config.paysim, QString(), this);
-        m_terminal = new SimulatedTerminal(terminalApi, config.paysim, this);
+        m_terminal = new SimulatedTerminal(config.paysim, this);
     }
     if (m_terminal) {
         m_terminal->setParent(this);
@@ -788,8 +786,7 @@ void TillController::overrideCancel(const QString &managerName, const QString &m
             setMessage(error, true);
             return;
         }
-        auto *managerApi = new KioskApi(m_config.server, token, this);
-        managerApi->setTimeoutMs(m_config.requestTimeoutMs);
+        KioskApi *managerApi = m_session->makeClient(token, this);
         cancelWith(managerApi, reason.trimmed(), token);
     });
 }
