@@ -139,9 +139,12 @@ void ApiClient::finish(QNetworkReply *reply, bool timedOut)
     result.body = timedOut ? QByteArray() : reply->readAll();
     result.timedOut = timedOut;
     const QNetworkReply::NetworkError error = reply->error();
+    // Qt reports HTTP 400 and 416 as ProtocolInvalidOperationError: with a status line that is the server's
+    // answer (bad input, to be parked), not a broken transport (to be retried).
+    const bool protocolFailed = error >= QNetworkReply::ProtocolUnknownError && error <= QNetworkReply::ProtocolFailure
+        && error != QNetworkReply::ProtocolInvalidOperationError;
     const bool transportFailed = timedOut || !statusAttribute.isValid()
-        || (error != QNetworkReply::NoError && (error < QNetworkReply::ContentAccessDenied
-                                                 || (error >= QNetworkReply::ProtocolUnknownError && error <= QNetworkReply::ProtocolFailure)));
+        || (error != QNetworkReply::NoError && (error < QNetworkReply::ContentAccessDenied || protocolFailed));
     if (transportFailed) {
         // A cut or reset can still leave a status line read: without the whole body it is not an answer.
         result.kind = ApiResult::Kind::NetworkError;

@@ -301,7 +301,7 @@ TEST(Payments, CancelWithAFeeRefundsThePaidAmountMinusTheFeeAndShowsIt)
     const QString orderId = booking.value(QStringLiteral("order_id")).toString();
     const QByteArray path = "/api/v1/bookings/" + bookingId.toUtf8() + "/cancel";
 
-    auto cashier = shop.server.client(shop.server.staffToken(QStringLiteral("cashier")));
+    auto cashier = shop.server.client(shop.server.elevatedStaffToken(QStringLiteral("cashier")));
     // A cashier may not waive the fee; a malformed waive_fee is refused; neither changes anything.
     const HttpResult waiver = cashier->post(path, QJsonObject{{QStringLiteral("reason"), QStringLiteral("regular")}, {QStringLiteral("waive_fee"), true}});
     EXPECT_EQ(waiver.status, 403) << waiver.body.toStdString();
@@ -353,11 +353,11 @@ TEST(Payments, OutsidePolicyWithAFeeCashierIsRefusedManagerOverridesAndMayWaiveT
     const qint64 paid = first.value(QStringLiteral("amount_minor")).toInteger();
     ASSERT_GT(paid, 300);
 
-    auto cashier = shop.server.client(shop.server.staffToken(QStringLiteral("cashier")));
+    auto cashier = shop.server.client(shop.server.elevatedStaffToken(QStringLiteral("cashier")));
     const HttpResult refused = cashier->post(firstPath, QJsonObject{{QStringLiteral("reason"), QStringLiteral("please")}});
     EXPECT_EQ(refused.status, 422);
     EXPECT_EQ(refused.json().value(QStringLiteral("error")).toString(), QStringLiteral("outside_cancel_policy"));
-    auto manager = shop.server.client(shop.server.staffToken(QStringLiteral("manager")));
+    auto manager = shop.server.client(shop.server.elevatedStaffToken(QStringLiteral("manager")));
     const HttpResult noReason = manager->post(secondPath, QJsonObject{{QStringLiteral("waive_fee"), true}});
     EXPECT_EQ(noReason.status, 422);
     EXPECT_EQ(noReason.json().value(QStringLiteral("error")).toString(), QStringLiteral("reason_required"));

@@ -354,7 +354,7 @@ TEST(Tickets, ReissueOverHttpRevokesTheOldCodeSignsANewOneAndIsAudited)
     const HttpResult byTill = till->post("/api/v1/tickets/" + secondId.toLatin1() + "/reissue", QJsonObject{{QStringLiteral("reason"), QStringLiteral("torn")}});
     ASSERT_EQ(byTill.status, 200) << byTill.body.constData();
     EXPECT_EQ(count(server, QStringLiteral("SELECT count(*) FROM audit_log WHERE action = 'ticket.reissue' AND actor LIKE 'device:%%'")), 1);
-    auto manager = server.client(server.staffToken(QStringLiteral("manager")));
+    auto manager = server.client(server.elevatedStaffToken(QStringLiteral("manager")));
     ASSERT_EQ(manager->post("/api/v1/bookings/" + bookingId.toLatin1() + "/cancel", QJsonObject{{QStringLiteral("reason"), QStringLiteral("refund")}}).status, 200);
     expectError(cashier->post("/api/v1/tickets/" + byTill.json()[QStringLiteral("ticket_id")].toString().toLatin1() + "/reissue", reason), 409, "ticket_revoked");
     // The first reissue's replay no longer hands out a (now revoked) replacement.

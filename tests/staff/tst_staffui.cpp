@@ -214,7 +214,7 @@ TEST(StaffUi, TillSaleOfTwoSeatsTakesAtMostSixKeysThenEveryTillScreen)
 TEST(StaffUi, ManagerDeskEveryPage)
 {
     Cinema cinema(12, 18);
-    const QString manager = cinema.server.staffToken(QStringLiteral("manager"));
+    const QString manager = cinema.server.elevatedStaffToken(QStringLiteral("manager"));
     const QString till = cinema.server.deviceToken(QStringLiteral("till"));
     const QString kiosk = cinema.server.deviceToken(QStringLiteral("kiosk"));
     cinema.server.client(kiosk)->post("/api/v1/devices/heartbeat", QJsonObject{{"queue_length", 0}, {"printer_state", "ok"}, {"app_version", "0.1.0"}});

@@ -241,6 +241,16 @@ TEST_F(SyncEngineTest, PoisonActionIsParkedWithItsReasonAndDoesNotBlockItsGroup)
     ASSERT_TRUE(waitDrained());
     EXPECT_EQ(store.action(takenId)->resultStatus, 409);
     EXPECT_EQ(store.action(takenId)->state, ActionState::Parked);
+    // So is bad input: HTTP 400, which Qt reports as a protocol error, is parked at once and not taken for a
+    // broken link.
+    NewAction malformed = hold(QStringLiteral("A3"));
+    malformed.body = QJsonObject{{QStringLiteral("seat_ids"), QStringLiteral("A3")}};
+    const qint64 malformedId = *engine->enqueue(malformed);
+    ASSERT_TRUE(waitDrained());
+    EXPECT_EQ(store.action(malformedId)->resultStatus, 400);
+    EXPECT_EQ(store.action(malformedId)->state, ActionState::Parked);
+    EXPECT_EQ(store.action(malformedId)->attempts, 1);
+    EXPECT_TRUE(engine->isOnline());
 }
 
 TEST_F(SyncEngineTest, KillNineMidReplayAndRestartGivesTheSameResult)
