@@ -855,13 +855,53 @@ void TillController::cancelWith(KioskApi *api, const QString &reason, const QStr
 
 void TillController::reprintBooking()
 {
-    if (m_booking.isEmpty() || m_bookingView.value(QStringLiteral("cancelled")).toBool())
+    KioskApi *api = m_session->api();
+    if (!api || m_busy || m_booking.isEmpty() || m_bookingView.value(QStringLiteral("cancelled")).toBool())
         return;
-    const BookingPrint booking = bookingPrintFor(m_bookingShow, m_booking, m_seatMap, tr("Reprint"));
-    if (print(booking, false))
-        setMessage(tr("%n ticket(s) of %1 printed again.", nullptr, int(booking.tickets.size())).arg(booking.bookingRef));
-    else
-        setMessage(m_printMessage, true);
+    // A reprint never hands out a second copy of a valid code: each ticket is reissued (the server revokes the
+    // old code, signs a new one and audits it), then the booking is read again and its new codes are printed.
+    QStringList ticketIds;
+    for (const QJsonValue &ticket : m_booking.value(QStringLiteral("tickets")).toArray())
+        ticketIds.append(str(ticket.toObject(), "ticket_id"));
+    if (ticketIds.isEmpty())
+        return;
+    setBusy(true);
+    setMessage({});
+    reissueThenPrint(ticketIds);
+}
+
+void TillController::reissueThenPrint(QStringList ticketIds)
+{
+    KioskApi *api = m_session->api();
+    if (!api) {
+        setBusy(false);
+        return;
+    }
+    if (ticketIds.isEmpty()) {
+        api->get(QStringLiteral("/api/v1/bookings/%1").arg(str(m_booking, "booking_id")), this, [this](const ApiReply &reply) {
+            if (!reply.ok()) {
+                fail(reply, tr("Reading the reissued tickets"));
+                return;
+            }
+            applyBooking(reply.object());
+            const BookingPrint booking = bookingPrintFor(m_bookingShow, m_booking, m_seatMap, tr("Reprint"));
+            if (print(booking, false))
+                setMessage(tr("%n ticket(s) of %1 reissued and printed; the old codes no longer admit.", nullptr, int(booking.tickets.size()))
+                               .arg(booking.bookingRef));
+            else
+                setMessage(m_printMessage, true);
+        });
+        return;
+    }
+    const QString ticketId = ticketIds.takeFirst();
+    api->post(QStringLiteral("/api/v1/tickets/%1/reissue").arg(ticketId), QJsonObject{{QStringLiteral("reason"), QStringLiteral("reprint at the box office")}},
+              this, [this, ticketIds](const ApiReply &reply) {
+                  if (!reply.ok()) {
+                      fail(reply, tr("Reissuing a ticket"));
+                      return;
+                  }
+                  reissueThenPrint(ticketIds);
+              });
 }
 
 void TillController::checkIn(const QString &qr, bool anyShow)

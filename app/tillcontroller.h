@@ -169,6 +169,8 @@ Q_SIGNALS:
     void printerBytesSent(const QByteArray &bytes);
 
 private:
+    /** @brief Reissues @p ticketIds one after the other, then prints the booking with its new codes. */
+    void reissueThenPrint(QStringList ticketIds);
     void setScreen(const QString &screen);
     void setBusy(bool busy);
     void setMessage(const QString &message, bool error = false);

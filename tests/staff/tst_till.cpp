@@ -5,6 +5,7 @@
 #include "tillcontroller.h"
 #include "tillsupport.h"
 
+#include <QSet>
 #include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -268,4 +269,36 @@ TEST(Till, SignOutReleasesTheHoldAndReturnsToSignIn)
     ASSERT_TRUE(waitFor([&] {
         return f.server.scalar(QStringLiteral("SELECT count(*) FROM show_seats WHERE show_id = %1 AND status = 'held'").arg(f.showId)).toInt() == 0;
     }));
+}
+
+TEST(Till, ReprintReissuesEveryTicketSoTheOldCodesNoLongerAdmit)
+{
+    TillFixture f;
+    ASSERT_TRUE(f.signIn());
+    const QString managerToken = f.server.staffToken(QStringLiteral("manager"));
+    const QJsonObject sold = sellForCash(f.server, managerToken, f.showId, {QStringLiteral("D4"), QStringLiteral("D5")});
+    const QString ref = sold.value(QStringLiteral("booking_ref")).toString();
+    ASSERT_FALSE(ref.isEmpty());
+    QSet<QString> oldCodes;
+    for (const QJsonValue &ticket : sold.value(QStringLiteral("tickets")).toArray())
+        oldCodes.insert(ticket.toObject().value(QStringLiteral("qr")).toString());
+    ASSERT_EQ(oldCodes.size(), 2);
+
+    f.till->openLookup();
+    f.till->find(ref);
+    ASSERT_TRUE(waitFor([&] { return f.till->booking().value(QStringLiteral("booking_ref")).toString() == ref && !f.till->busy(); }));
+    const qsizetype printedBefore = f.printerBytes().size();
+    f.till->reprintBooking();
+    ASSERT_TRUE(waitFor([&] { return !f.till->busy() && f.till->message().contains(QStringLiteral("reissued")); })) << qPrintable(f.till->message());
+    EXPECT_FALSE(f.till->messageIsError());
+    EXPECT_GT(f.printerBytes().size(), printedBefore);
+
+    // The booking's valid tickets are two new codes; both reissues are in the audit log.
+    const HttpResult booking = f.server.client(managerToken)->get("/api/v1/bookings?ref=" + ref.toLatin1());
+    ASSERT_EQ(booking.status, 200) << booking.body.constData();
+    const QJsonArray tickets = booking.json().value(QStringLiteral("tickets")).toArray();
+    ASSERT_EQ(tickets.size(), 2);
+    for (const QJsonValue &ticket : tickets)
+        EXPECT_FALSE(oldCodes.contains(ticket.toObject().value(QStringLiteral("qr")).toString()));
+    EXPECT_EQ(f.server.scalar(QStringLiteral("SELECT count(*) FROM audit_log WHERE action = 'ticket.reissue'")).toInt(), 2);
 }
