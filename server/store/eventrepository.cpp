@@ -25,12 +25,13 @@ EventRepository::EventRepository(const Database &database)
 {
 }
 
-int EventRepository::publish(int batch)
+int EventRepository::publish(bool waitForOthers, int batch)
 {
-    QSqlQuery *query = m_database.prepared(QStringLiteral("SELECT mq_publish_feed(?)"));
+    QSqlQuery *query = m_database.prepared(QStringLiteral("SELECT mq_publish_feed(?, ?)"));
     if (!query)
         return -1;
     query->addBindValue(batch);
+    query->addBindValue(waitForOthers);
     if (!execQuery(*query, "publish feed") || !query->next()) {
         m_database.resetAfterError(query->lastError());
         return -1;
@@ -42,7 +43,7 @@ int EventRepository::publish(int batch)
 
 std::optional<QList<FeedEvent>> EventRepository::events(qint64 afterCursor, int limit)
 {
-    if (publish() < 0)
+    if (publish(/*waitForOthers=*/true) < 0)
         return std::nullopt;
     QSqlQuery *statement = m_database.prepared(QStringLiteral(
         "SELECT feed_position, event_id, event_type, aggregate_id, payload::text, created_at FROM outbox "

@@ -37,9 +37,11 @@ public:
 
     /**
      * @brief Number the events (and revocations) committed since the last call. Returns how many were numbered,
-     * 0 when another publisher was busy (it will have numbered them when it commits), -1 on error.
+     * -1 on error. A background publisher (@p waitForOthers false) returns 0 at once when another publisher is
+     * busy (it will have numbered them when it commits); a reader passes true and queues behind it, so that its
+     * page includes every event committed before the call.
      */
-    int publish(int batch = 1000);
+    int publish(bool waitForOthers = false, int batch = 1000);
     /** @brief Events after feed position @p afterCursor, in feed order, at most @p limit (publishes first). */
     std::optional<QList<FeedEvent>> events(qint64 afterCursor, int limit);
 

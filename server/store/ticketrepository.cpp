@@ -505,9 +505,10 @@ std::optional<qint64> TicketRepository::rotateKey(qint64 venueId, QString *error
 std::optional<QList<Revocation>> TicketRepository::revocations(qint64 afterCursor, int limit)
 {
     QSqlDatabase db = m_database.connection();
-    // Number what has committed since the last reader (see mq_publish_feed in 002_tickets.sql) before paging.
+    // Number what has committed since the last reader (see mq_publish_feed in 002_tickets.sql and 009) before
+    // paging, queueing behind a running publisher so that every revocation committed before this call is served.
     QSqlQuery publish(db);
-    if (!publish.exec(QStringLiteral("SELECT mq_publish_feed(1000)")))
+    if (!publish.exec(QStringLiteral("SELECT mq_publish_feed(1000, true)")))
         qCWarning(lcStore) << "publish feed failed:" << publish.lastError().text();
     QSqlQuery query(db);
     prepareQuery(query, QStringLiteral("SELECT cursor, ticket_id::text, revoked_at, reason FROM revocations "

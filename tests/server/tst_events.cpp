@@ -273,6 +273,47 @@ TEST(Events, FeedNeverSkipsAnEventWhoseTransactionCommitsLate)
     QSqlDatabase::removeDatabase(name);
 }
 
+TEST(Events, ReadQueuesBehindABusyPublisherAndServesWhatCommittedBeforeIt)
+{
+    // The outbox relay numbers the feed in the background. A reader that arrived while it held the publisher lock
+    // used to page at once and miss an event committed before the read began (a CI failure of the test above).
+    TestServer server;
+    auto client = server.client(server.deviceToken());
+    const store::DatabaseConfig config = server.databaseConfig();
+    const QString name = QStringLiteral("busy-publisher-") + uuid();
+    {
+        QSqlDatabase busy = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), name);
+        busy.setHostName(config.host);
+        busy.setPort(config.port);
+        busy.setDatabaseName(config.database);
+        busy.setUserName(config.user);
+        busy.setPassword(config.password);
+        ASSERT_TRUE(busy.open()) << busy.lastError().text().toStdString();
+        // A publisher that has taken the lock and not yet committed (the relay, caught mid-call).
+        ASSERT_TRUE(busy.transaction());
+        QSqlQuery publishing(busy);
+        ASSERT_TRUE(publishing.exec(QStringLiteral("SELECT mq_publish_feed(1000)")));
+        ASSERT_TRUE(publishing.next());
+        ASSERT_GE(publishing.value(0).toInt(), 0) << "the test's publisher must hold the lock";
+
+        const qint64 committed = insertEvent(server.context().database.connection(), QStringLiteral("test.committed"));
+        std::atomic<bool> readReturned{false};
+        QList<qint64> seen;
+        std::thread reader([&] {
+            qint64 cursor = 0;
+            seen = readFeed(*client, &cursor);
+            readReturned = true;
+        });
+        QThread::msleep(300);
+        EXPECT_FALSE(readReturned) << "the read must wait for the running publisher instead of paging early";
+        ASSERT_TRUE(busy.commit());
+        reader.join();
+        EXPECT_EQ(seen, QList<qint64>{committed});
+        busy.close();
+    }
+    QSqlDatabase::removeDatabase(name);
+}
+
 TEST(Events, RevocationListNeverSkipsALateCommit)
 {
     TestServer server;
