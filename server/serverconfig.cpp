@@ -55,6 +55,8 @@ QString ServerConfig::usage()
         "  --signing-kek-file FILE     key-encryption key of the ticket signing keys (default DIR/signing-kek;\n"
         "                              created 0600 on first start; every server of one database needs the same)\n"
         "  --hold-ttl SECONDS          how long a hold lasts (default 480)\n"
+        "  --hold-commit async|sync    async: a placed hold does not wait for its WAL flush; a database crash may\n"
+        "                              forget the last moments' holds, never an order (default async)\n"
         "  --max-seats-per-hold N      largest hold (default 10)\n"
         "  --session-ttl SECONDS       staff session lifetime (default 43200)\n"
         "  --session-idle SECONDS      a staff session unused this long locks until re-authenticated (default 900)\n"
@@ -216,6 +218,12 @@ std::optional<ServerConfig> ServerConfig::fromArguments(const QStringList &input
         } else if (option == QLatin1String("--waiting-room-threshold")) {
             if (!intValue(option, value, 0, 1000000, &config.waitingRoomThreshold))
                 return std::nullopt;
+        } else if (option == QLatin1String("--hold-commit")) {
+            if (value != QLatin1String("async") && value != QLatin1String("sync")) {
+                *error = QStringLiteral("--hold-commit is async or sync, got %1").arg(value);
+                return std::nullopt;
+            }
+            config.asyncHoldCommit = value == QLatin1String("async");
         } else if (option == QLatin1String("--fast-refusals")) {
             if (value != QLatin1String("on") && value != QLatin1String("off")) {
                 *error = QStringLiteral("--fast-refusals is on or off, got %1").arg(value);

@@ -19,6 +19,14 @@ struct ServerConfig {
     QString dataDirectory;
     QString signingKeyFile; ///< key-encryption key of the ticket signing keys; empty: dataDirectory/signing-kek
     int holdTtlSeconds = 8 * 60;
+    /**
+     * @brief Commit a placed hold without waiting for its WAL flush (PostgreSQL asynchronous commit). A hold is
+     * a short-lived lease, not money: a database crash can forget holds acknowledged in the last few hundred
+     * milliseconds (the seats become free again, a later confirm of such a hold fails closed), but never
+     * corrupts or double-sells. Orders, payments and tickets always commit synchronously, and their flush makes
+     * every earlier hold durable. false: every hold waits for its flush (docs/performance.md, issue 2).
+     */
+    bool asyncHoldCommit = true;
     int maxSeatsPerHold = 10;
     qint64 maxBodyBytes = 64 * 1024;
     /** @brief Refuse obvious losers of a hold race from the in-memory seat statuses (HoldFastPath). */

@@ -8,7 +8,7 @@ ServerContext::ServerContext(ServerConfig config_, store::DatabaseConfig databas
     , database(std::move(databaseConfig))
     , auth(database, 10, config.sessionIdleSeconds)
     , catalog(database)
-    , holds(database)
+    , holds(database, config.asyncHoldCommit)
     , tickets(database)
     , events(database)
     , seatMaps(catalog)

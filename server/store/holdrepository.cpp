@@ -9,15 +9,29 @@
 
 namespace marquee::store {
 
-HoldRepository::HoldRepository(const Database &database)
+namespace {
+
+QString placeHoldStatement(bool asyncCommit)
+{
+    // set_config(..., is_local => true) lasts until this statement's transaction commits, so the commit itself
+    // is asynchronous; mq_place_hold is unchanged and so is every other transaction on the connection.
+    return asyncCommit ? QStringLiteral("SELECT h.o_status, h.o_body::text FROM mq_place_hold(?, ?, ?, ?, ?::text[], ?) h, "
+                                        "set_config('synchronous_commit', 'off', true)")
+                       : QStringLiteral("SELECT o_status, o_body::text FROM mq_place_hold(?, ?, ?, ?, ?::text[], ?)");
+}
+
+} // namespace
+
+HoldRepository::HoldRepository(const Database &database, bool asyncCommit)
     : m_database(database)
+    , m_placeHoldSql(placeHoldStatement(asyncCommit))
 {
 }
 
 HoldOutcome HoldRepository::placeHold(const QString &owner, const QString &idempotencyKey, const QByteArray &requestHash,
                                       qint64 showId, const QStringList &seatIds, int ttlSeconds)
 {
-    QSqlQuery *statement = m_database.prepared(QStringLiteral("SELECT o_status, o_body::text FROM mq_place_hold(?, ?, ?, ?, ?::text[], ?)"));
+    QSqlQuery *statement = m_database.prepared(m_placeHoldSql);
     if (!statement)
         return {};
     QSqlQuery &query = *statement;

@@ -23,7 +23,8 @@ struct HoldOutcome {
 class HoldRepository
 {
 public:
-    explicit HoldRepository(const Database &database);
+    /** @param asyncCommit placed holds do not wait for their WAL flush (ServerConfig::asyncHoldCommit) */
+    explicit HoldRepository(const Database &database, bool asyncCommit = false);
     const Database &database() const { return m_database; }
 
     /**
@@ -64,6 +65,7 @@ public:
 
 private:
     const Database &m_database;
+    const QString m_placeHoldSql;
 };
 
 } // namespace marquee::store

@@ -441,3 +441,30 @@ TEST(Holds, ReaperSurvivesALostDatabaseConnection)
     ASSERT_EQ(placed.status, 200) << placed.body.constData();
     EXPECT_TRUE(eventually([&] { return seatsInStatus(server, showId, "held") == 0; })) << "the reaper never swept again";
 }
+
+TEST(Holds, CommitModeIsAnOptionAndNeverLeaksIntoTheConnectionsOtherTransactions)
+{
+    QString error;
+    EXPECT_TRUE(ServerConfig::fromArguments({}, &error)->asyncHoldCommit) << "async is the default";
+    EXPECT_FALSE(ServerConfig::fromArguments({QStringLiteral("--hold-commit"), QStringLiteral("sync")}, &error)->asyncHoldCommit);
+    EXPECT_FALSE(ServerConfig::fromArguments({QStringLiteral("--hold-commit"), QStringLiteral("maybe")}, &error).has_value());
+    EXPECT_TRUE(error.contains(QStringLiteral("--hold-commit"))) << qPrintable(error);
+
+    for (const bool async : {true, false}) {
+        TestServer::Options options;
+        options.configure = [async](ServerConfig &config) { config.asyncHoldCommit = async; };
+        TestServer server(options);
+        const qint64 showId = server.createShow(1, 4);
+        // The repository on this thread's connection, as a worker thread uses it.
+        const store::HoldOutcome placed = server.context().holds.placeHold(QStringLiteral("device:commit-mode"), {}, "hash", showId,
+                                                                           {QStringLiteral("A1")}, 60);
+        ASSERT_TRUE(placed.ok);
+        EXPECT_EQ(placed.status, 200) << placed.body.constData();
+        EXPECT_EQ(seatsInStatus(server, showId, "held"), 1);
+        // set_config(..., true) ended with the hold's transaction: orders and payments on this connection still
+        // wait for their flush.
+        QSqlQuery show(server.context().database.connection());
+        ASSERT_TRUE(show.exec(QStringLiteral("SHOW synchronous_commit")) && show.next());
+        EXPECT_EQ(show.value(0).toString(), QStringLiteral("on")) << (async ? "async" : "sync");
+    }
+}
