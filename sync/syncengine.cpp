@@ -24,7 +24,7 @@ SyncEngine::SyncEngine(LocalStore &store, ApiClient &api, const Options &options
     m_probeTimer.setSingleShot(true);
     connect(&m_probeTimer, &QTimer::timeout, this, &SyncEngine::probe);
     m_retryTimer.setSingleShot(true);
-    connect(&m_retryTimer, &QTimer::timeout, this, &SyncEngine::pump);
+    connect(&m_retryTimer, &QTimer::timeout, this, &SyncEngine::kick); // a backoff ran out: read the store again
     m_feedTimer.setInterval(m_options.feedIntervalMs);
     m_flushTimer.setSingleShot(true);
     connect(&m_flushTimer, &QTimer::timeout, this, &SyncEngine::flushOutcomes);
@@ -201,6 +201,7 @@ bool SyncEngine::retryParked(qint64 actionId)
 
 void SyncEngine::kick()
 {
+    m_storeChanged = true;
     if (m_pumpScheduled || !m_running)
         return;
     m_pumpScheduled = true;
@@ -214,20 +215,30 @@ void SyncEngine::pump()
 {
     if (!m_running || !m_online)
         return;
-    // Refill only when nothing is in flight or uncommitted, so that no stale row is ever sent twice at once.
-    if (m_ready.empty() && m_inFlight.isEmpty()) {
-        const QList<PendingAction> due = m_store.dueActions(QDateTime::currentDateTimeUtc(), m_options.batchSize);
-        m_ready.assign(due.begin(), due.end());
+    // Refill from the store only after it changed (an answer committed, an action queued): a row read before its
+    // outcome committed is never dispatched, because ids awaiting their commit stay in m_inFlight and their
+    // groups stay busy until then. The oldest rows are read first, so a group's head always comes before its tail.
+    if (m_ready.empty() && m_storeChanged && m_onWire < m_options.maxInFlight) {
+        m_storeChanged = false;
+        const QList<PendingAction> due = m_store.dueActions(QDateTime::currentDateTimeUtc(), m_options.batchSize + m_inFlight.size());
+        for (const PendingAction &action : due) {
+            if (!m_inFlight.contains(action.id) && !m_busyGroups.contains(action.group))
+                m_ready.push_back(action);
+        }
     }
-    while (!m_ready.empty() && m_inFlight.size() < m_options.maxInFlight && m_online) {
+    while (!m_ready.empty() && m_onWire < m_options.maxInFlight && m_online) {
         PendingAction action = m_ready.front();
         m_ready.pop_front();
         if (m_inFlight.contains(action.id) || m_busyGroups.contains(action.group))
             continue;
         dispatch(action);
     }
-    if (m_inFlight.isEmpty() && m_ready.empty())
-        scheduleNextPump();
+    if (m_inFlight.isEmpty() && m_ready.empty()) {
+        if (m_storeChanged)
+            kick(); // something was queued or answered since the last read
+        else
+            scheduleNextPump();
+    }
 }
 
 void SyncEngine::scheduleNextPump()
@@ -248,6 +259,7 @@ void SyncEngine::scheduleNextPump()
 
 void SyncEngine::dispatch(const PendingAction &action)
 {
+    ++m_onWire;
     m_inFlight.insert(action.id);
     m_busyGroups.insert(action.group);
     m_api.request(action.method, action.path, action.body, action.idempotencyKey,
@@ -256,6 +268,8 @@ void SyncEngine::dispatch(const PendingAction &action)
 
 void SyncEngine::onAnswer(const PendingAction &action, const ApiResult &result)
 {
+    // The connection is free for another group at once; this action and its group wait for the commit below.
+    --m_onWire;
     if (result.kind == ApiResult::Kind::NetworkError)
         noteFailure();
     else
@@ -267,8 +281,9 @@ void SyncEngine::onAnswer(const PendingAction &action, const ApiResult &result)
         m_flushTimer.stop();
         flushOutcomes();
     } else if (!m_flushTimer.isActive()) {
-        m_flushTimer.start(m_outcomes.size() == m_inFlight.size() ? 0 : m_options.flushDelayMs);
+        m_flushTimer.start(m_onWire == 0 ? 0 : m_options.flushDelayMs);
     }
+    pump();
 }
 
 bool SyncEngine::applyOutcome(const Outcome &outcome, QList<std::function<void()>> &notes)
@@ -378,6 +393,7 @@ void SyncEngine::flushOutcomes()
         m_inFlight.remove(outcome.action.id);
         m_busyGroups.remove(outcome.action.group);
     }
+    m_storeChanged = true;
     refreshCounts();
     if (ok) {
         for (const auto &emitSignal : notes)

@@ -49,7 +49,7 @@ public:
         int backoffBaseMs = 500;
         int backoffMaxMs = 60000;
         double jitter = 0.25;         ///< ± fraction of the backoff delay
-        int maxInFlight = 32;
+        int maxInFlight = 32;         ///< requests on the wire at once (each for a different group)
         int flushDelayMs = 5;         ///< group commit: answers arriving within this window share one fsync
         int batchSize = 512;          ///< actions read from the store at once
         bool followFeeds = true;      ///< keys, revocations and events after each reconnect
@@ -69,6 +69,7 @@ public:
     bool isOnline() const { return m_online; }
     int pendingCount() const { return m_pendingCount; }
     int parkedCount() const { return m_parkedCount; }
+    /** @brief Actions sent and not yet recorded: on the wire, or answered and waiting for their group commit. */
     int inFlight() const { return m_inFlight.size(); }
 
     /** @brief Queue an action durably and replay it as soon as possible. */
@@ -150,6 +151,8 @@ private:
 
     std::deque<PendingAction> m_ready;
     QSet<qint64> m_inFlight;   // sent, or answered but not yet committed
+    int m_onWire = 0;          // sent and not yet answered (what maxInFlight limits)
+    bool m_storeChanged = true; // the queue may hold rows m_ready has not seen
     QSet<QString> m_busyGroups;
     QList<Outcome> m_outcomes;
     bool m_pumpScheduled = false;

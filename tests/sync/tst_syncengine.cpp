@@ -295,3 +295,70 @@ TEST_F(SyncEngineTest, KillNineMidReplayAndRestartGivesTheSameResult)
     EXPECT_EQ(holdIds.size(), kActions);
     EXPECT_EQ(server->scalar(QStringLiteral("SELECT count(*) FROM holds")).toInt(), kActions);
 }
+
+TEST_F(SyncEngineTest, ConcurrentReplayKeepsEachGroupInOrderAndAppliesEachActionOnceThroughCutLinks)
+{
+    // Ten groups (one per row) of ten holds each, queued interleaved; several groups replay at once over several
+    // connections while the proxy cuts requests and answers. Within a group every hold must reach the server
+    // after the previous one was answered: seat 1 before seat 2 ... before seat 10.
+    constexpr int kGroups = 10;
+    constexpr int kPerGroup = 10;
+    options.maxInFlight = 6;
+    api->setConnectionPools(2);
+    QStringList keys;
+    QHash<qint64, QString> groupOf;
+    for (int seat = 1; seat <= kPerGroup; ++seat) {
+        for (int g = 0; g < kGroups; ++g) {
+            const QString row = QString(QChar(u'A' + g));
+            NewAction a = hold(row + QString::number(seat), QStringLiteral("order:") + row);
+            const auto id = store.enqueue(a);
+            ASSERT_TRUE(id.has_value());
+            keys.append(a.idempotencyKey);
+            groupOf.insert(*id, a.group);
+        }
+    }
+    proxy->setMode(FaultProxy::Mode::CutResponse, 5);
+    engine = std::make_unique<SyncEngine>(store, *api, options);
+    QHash<QString, QList<qint64>> finishedByGroup;
+    QObject::connect(engine.get(), &SyncEngine::actionFinished,
+                     [&](qint64 id, const QString &, int, const QByteArray &) { finishedByGroup[groupOf.value(id)].append(id); });
+    engine->start();
+    int mostInFlight = 0;
+    bool cutRequestsToo = false;
+    ASSERT_TRUE(waitUntil(
+        [&] {
+            mostInFlight = std::max(mostInFlight, engine->inFlight());
+            if (!cutRequestsToo && proxy->faultsInjected() >= 5) {
+                cutRequestsToo = true;
+                proxy->setMode(FaultProxy::Mode::CutRequest, 5);
+            }
+            return cutRequestsToo && store.pendingCount() == 0 && engine->inFlight() == 0;
+        },
+        90000));
+    EXPECT_EQ(proxy->faultsInjected(), 10);
+    EXPECT_GT(mostInFlight, 1) << "the replay never had two groups in flight";
+    expectExactlyOnce(keys);
+    EXPECT_EQ(server->scalar(QStringLiteral("SELECT count(*) FROM idempotency_keys")).toInt(), keys.size());
+
+    // Server side: in each row the holds were created in seat order (created_at is taken after the claim).
+    for (int g = 0; g < kGroups; ++g) {
+        const QString row = QString(QChar(u'A' + g));
+        const QString order = server->scalar(QStringLiteral("SELECT string_agg(seat_ids[1], ',' ORDER BY created_at) FROM holds "
+                                                            "WHERE show_id = %1 AND seat_ids[1] LIKE '%2%%'")
+                                                 .arg(showId)
+                                                 .arg(row))
+                                  .toString();
+        QStringList expected;
+        for (int seat = 1; seat <= kPerGroup; ++seat)
+            expected.append(row + QString::number(seat));
+        EXPECT_EQ(order, expected.join(QLatin1Char(','))) << row.toStdString();
+    }
+    // Client side: each group's answers were recorded in queue order, once each.
+    ASSERT_EQ(finishedByGroup.size(), kGroups);
+    for (auto it = finishedByGroup.cbegin(); it != finishedByGroup.cend(); ++it) {
+        QList<qint64> sorted = it.value();
+        std::sort(sorted.begin(), sorted.end());
+        EXPECT_EQ(it.value(), sorted) << it.key().toStdString();
+        EXPECT_EQ(it.value().size(), kPerGroup) << it.key().toStdString();
+    }
+}
