@@ -231,6 +231,7 @@ public:
 private:
     QSqlDatabase db();
     bool migrate();
+    void presizeWal();
     bool exec(const QString &sql, const QVariantList &values = {});
     bool fail(const QString &what, const QString &detail);
 

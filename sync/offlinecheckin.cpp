@@ -74,7 +74,9 @@ ScanOutcome OfflineCheckin::scan(const QString &qr, qint64 showId, const QDateTi
                                   {QStringLiteral("nonce"), outcome.nonce},
                                   {QStringLiteral("scanned_at"), outcome.scannedAt.toString(Qt::ISODateWithMs)}};
         action.idempotencyKey = outcome.nonce;
-        action.group = QStringLiteral("checkin:") + outcome.nonce;
+        // Scans of one ticket upload in the order they were made, so that the server, like this door, admits the
+        // first and calls the later ones already redeemed; scans of different tickets replay in parallel.
+        action.group = ticketId.isEmpty() ? QStringLiteral("checkin:") + outcome.nonce : QStringLiteral("ticket:") + ticketId;
         upload = action;
     } else {
         scan.uploadState = QStringLiteral("local_only");
