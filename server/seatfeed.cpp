@@ -15,11 +15,6 @@ namespace {
 // a little behind the database's now(), and a refusal is only allowed while certainly inside them.
 constexpr qint64 kClockMarginMs = 250;
 
-QString statusName(char code)
-{
-    return code == 'h' ? QStringLiteral("held") : code == 'b' ? QStringLiteral("booked") : QStringLiteral("available");
-}
-
 QByteArray randomEpoch()
 {
     return QByteArray::number(QRandomGenerator::global()->generate64() & 0xffffffffffffULL, 16);
@@ -46,9 +41,6 @@ void SeatFeed::publish(qint64 showId, const QueryStart &start, const store::Seat
 {
     if (seatIds.size() != statuses.codes.size())
         return; // seats of a show never change; refuse mismatched data
-    std::vector<Listener> notify;
-    QByteArray message;
-    qint64 version = 0;
     {
         QMutexLocker lock(&m_mutex);
         Show &show = m_shows[showId];
@@ -65,38 +57,88 @@ void SeatFeed::publish(qint64 showId, const QueryStart &start, const store::Seat
             show.seatIds = seatIds;
             show.indexOf.clear();
             show.indexOf.reserve(seatIds.size());
-            for (int i = 0; i < seatIds.size(); ++i)
+            show.seatIdJson.clear();
+            show.seatIdJson.reserve(size_t(seatIds.size()));
+            for (int i = 0; i < seatIds.size(); ++i) {
                 show.indexOf.insert(seatIds[i], i);
+                const QByteArray quoted = QJsonDocument(QJsonArray{seatIds[i]}).toJson(QJsonDocument::Compact); // ["A-1"]
+                show.seatIdJson.push_back(quoted.mid(1, quoted.size() - 2));
+            }
+            show.localWriteSequence.assign(size_t(seatIds.size()), 0);
             show.version = 1;
             show.recent.clear();
             return;
         }
-        QJsonArray changes;
+        std::vector<int> changes;
         for (qsizetype i = 0; i < statuses.codes.size(); ++i) {
-            if (statuses.codes[i] != show.codes[i])
-                changes.append(QJsonObject{{QStringLiteral("seat_id"), show.seatIds[i]}, {QStringLiteral("status"), statusName(statuses.codes[i])}});
+            // A local write applied after this read began is newer than what the read saw for that seat.
+            if (statuses.codes[i] != show.codes[i] && show.localWriteSequence[size_t(i)] < start.sequence) {
+                show.codes[i] = statuses.codes[i];
+                changes.push_back(int(i));
+            }
         }
-        if (changes.isEmpty())
+        if (changes.empty())
             return;
-        show.codes = statuses.codes;
-        version = ++show.version;
-        message = QJsonDocument(QJsonObject{{QStringLiteral("type"), QStringLiteral("delta")},
-                                            {QStringLiteral("show_id"), showId},
-                                            {QStringLiteral("version"), version},
-                                            {QStringLiteral("changes"), changes}})
-                      .toJson(QJsonDocument::Compact);
-        show.recent.emplace_back(version, message);
-        while (show.recent.size() > size_t(kKeptDeltas))
-            show.recent.pop_front();
-        for (auto it = show.subscribers.constBegin(); it != show.subscribers.constEnd(); ++it) {
-            const auto listener = m_listeners.constFind(it.key());
-            if (listener != m_listeners.constEnd())
-                notify.push_back(*listener);
-        }
+        commitDeltaLocked(showId, show, changes);
     }
-    // Outside the lock: listeners only queue the message to their own threads.
-    for (const Listener &listener : notify)
-        listener(showId, version, message);
+}
+
+bool SeatFeed::applyLocalWrite(qint64 showId, const QStringList &seatIds, char code)
+{
+    {
+        QMutexLocker lock(&m_mutex);
+        const auto it = m_shows.find(showId);
+        if (it == m_shows.end() || it->codes.isEmpty())
+            return false; // the first read of the show will include this write
+        Show &show = *it;
+        const quint64 sequence = ++m_sequence; // reads that begin from now on see the committed write
+        std::vector<int> changes;
+        for (const QString &seatId : seatIds) {
+            const auto index = show.indexOf.constFind(seatId);
+            if (index == show.indexOf.constEnd())
+                continue;
+            show.localWriteSequence[size_t(*index)] = sequence;
+            if (show.codes[*index] != code) {
+                show.codes[*index] = code;
+                changes.push_back(*index);
+            }
+        }
+        if (changes.empty())
+            return false;
+        std::sort(changes.begin(), changes.end());
+        commitDeltaLocked(showId, show, changes);
+    }
+    return true;
+}
+
+void SeatFeed::commitDeltaLocked(qint64 showId, Show &show, const std::vector<int> &changes)
+{
+    // Serialised once here; every subscriber on every thread is sent these same bytes.
+    static const QByteArray names[] = {"available\"}", "held\"}", "booked\"}"};
+    const qint64 version = ++show.version;
+    QByteArray text = "{\"type\":\"delta\",\"show_id\":" + QByteArray::number(showId) + ",\"version\":" + QByteArray::number(version) + ",\"changes\":[";
+    text.reserve(text.size() + qsizetype(changes.size()) * 48);
+    for (size_t i = 0; i < changes.size(); ++i) {
+        const int seat = changes[i];
+        if (i)
+            text += ',';
+        text += "{\"seat_id\":";
+        text += show.seatIdJson[size_t(seat)];
+        text += ",\"status\":\"";
+        const char code = show.codes[seat];
+        text += names[code == 'h' ? 1 : code == 'b' ? 2 : 0];
+    }
+    text += "]}";
+    show.recent.emplace_back(version, text);
+    while (show.recent.size() > size_t(kKeptDeltas))
+        show.recent.pop_front();
+    // Under the lock, so that every listener gets the versions of a show in order even when two threads write
+    // at once; listeners only post the message to their own thread, which is quick.
+    for (auto it = show.subscribers.constBegin(); it != show.subscribers.constEnd(); ++it) {
+        const auto listener = m_listeners.constFind(it.key());
+        if (listener != m_listeners.constEnd())
+            (*listener)(showId, version, text);
+    }
 }
 
 bool SeatFeed::knows(qint64 showId) const

@@ -44,6 +44,14 @@ public:
      * in canonical order (the order of SeatStatuses::codes). Listeners interested in the show get the delta.
      */
     void publish(qint64 showId, const QueryStart &start, const store::SeatStatuses &statuses, const QStringList &seatIds);
+    /**
+     * @brief This process has just committed a write that set @p seatIds of @p showId to @p code ('h' held, 'b'
+     * booked, 'a' available): send it to subscribers now as one delta, without waiting for the next read of the
+     * whole show. A read that began before this call does not undo it (its answer for these seats may predate the
+     * write); the next read after it confirms or corrects it. Ignored while the feed does not know the show yet.
+     * @return true when a delta was sent (some seat's status changed)
+     */
+    bool applyLocalWrite(qint64 showId, const QStringList &seatIds, char code);
     /** @brief True when the feed has statuses of @p showId (a refresh has been published). */
     bool knows(qint64 showId) const;
     /** @brief Milliseconds since the query of the last published statuses began; -1 when none. */
@@ -72,7 +80,8 @@ public:
     Start subscribe(int listener, qint64 showId, qint64 sinceVersion, const QByteArray &epoch);
     void unsubscribe(int listener, qint64 showId);
 
-    /** @brief Called on the publishing thread with (show, version, message); must not block (queue it). */
+    /** @brief Called on the publishing thread, with the feed's lock held, with (show, version, message); must not
+     *  block nor call back into the feed (queue it to its own thread). */
     using Listener = std::function<void(qint64 showId, qint64 version, const QByteArray &message)>;
     int addListener(Listener listener);
     void removeListener(int listener);
@@ -88,6 +97,8 @@ private:
         QByteArray codes;
         QStringList seatIds;
         QHash<QString, int> indexOf;
+        std::vector<QByteArray> seatIdJson; ///< per seat: its id as a JSON string, quoted and escaped once
+        std::vector<quint64> localWriteSequence; ///< per seat: the sequence of the last applyLocalWrite() that set it
         qint64 version = 0;
         std::deque<std::pair<qint64, QByteArray>> recent; ///< (version, delta message), ascending
         quint64 sequence = 0;
@@ -98,6 +109,9 @@ private:
         QHash<int, int> subscribers;  ///< listener → number of its subscriptions to this show
     };
     QByteArray snapshotMessage(qint64 showId, const Show &show) const;
+    /** @brief Turn @p changes (seat indexes, codes already updated) into the next delta of @p show and hand it to
+     *  the show's listeners, in version order. Lock held. */
+    void commitDeltaLocked(qint64 showId, Show &show, const std::vector<int> &changes);
 
     const store::SeatFreeing &m_freeing;
     const QByteArray m_epoch;

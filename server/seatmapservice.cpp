@@ -110,6 +110,19 @@ void SeatMapService::markChanged(qint64 showId)
     }
 }
 
+void SeatMapService::applyLocalHold(qint64 showId, const QStringList &seatIds)
+{
+    {
+        QMutexLocker lock(&m_mutex);
+        const auto it = m_snapshots.find(showId);
+        if (it != m_snapshots.end())
+            ++it->changes; // the rendered seat map is re-read on the next request, as after markChanged()
+    }
+    // The live statuses need no re-read for this write: a feed that does not know the show yet reads it in full
+    // when it starts following it.
+    m_feed.applyLocalWrite(showId, seatIds, 'h');
+}
+
 void SeatMapService::noteHoldTraffic(qint64 showId)
 {
     const qint64 now = QDateTime::currentMSecsSinceEpoch();

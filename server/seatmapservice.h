@@ -50,6 +50,12 @@ public:
     Outcome render(qint64 showId, RenderedSeatMap *out, const QByteArray &ifNoneMatch, bool *notModified);
     /** @brief This process changed seats of the show: the next read fetches fresh statuses. */
     void markChanged(qint64 showId);
+    /**
+     * @brief This process has just committed a hold of @p seatIds on @p showId: subscribers get the delta at once
+     * from here (SeatFeed::applyLocalWrite) instead of from a re-read of the whole show, and the next seat-map
+     * read fetches fresh statuses (as markChanged()).
+     */
+    void applyLocalHold(qint64 showId, const QStringList &seatIds);
     /** @brief Forget a show's cached layout (after a manager edited prices). */
     void invalidate(qint64 showId);
 
@@ -65,7 +71,9 @@ public:
     Outcome ensureLive(qint64 showId);
 
     static constexpr int kLiveTickMs = 10;     ///< how often the refresher looks for due live refreshes
-    static constexpr int kLivePollMs = 200;    ///< a followed show is re-read at least this often (other writers)
+    /// A followed show is re-read at least this often: for lapses, other instances' writes and writes not applied
+    /// locally. Holds of this process reach the feed without a read (applyLocalHold), so this can be slow.
+    static constexpr int kLivePollMs = 500;
     static constexpr int kLiveMinGapMs = 40;   ///< and at most this often, however many local changes arrive
     static constexpr int kHoldTrafficKeepMs = 5000; ///< followed this long after its last hold request
 

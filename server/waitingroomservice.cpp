@@ -189,7 +189,16 @@ void WaitingRoomService::reload()
     for (const store::WaitingRoomRow &row : *rows)
         rooms.insert(row.showId, Room{row, now});
     QWriteLocker locker(&m_roomsLock);
+    bool changed = rooms.size() != m_rooms.size();
+    for (auto it = rooms.constBegin(); !changed && it != rooms.constEnd(); ++it) {
+        const auto old = m_rooms.constFind(it.key());
+        changed = old == m_rooms.constEnd() || old->row.enabled != it->row.enabled || old->row.opened != it->row.opened
+            || old->row.soldOut != it->row.soldOut || old->row.rankedUpto != it->row.rankedUpto
+            || old->row.admittedUpto != it->row.admittedUpto;
+    }
     m_rooms.swap(rooms);
+    if (changed)
+        m_changes.fetch_add(1);
 }
 
 std::optional<WaitingRoomService::Room> WaitingRoomService::room(qint64 showId) const
@@ -361,6 +370,10 @@ AdmissionPass WaitingRoomService::admitHold(qint64 showId, const store::Principa
         noteDemand(showId);
         return pass;
     }
+    // The box office sells to the person at the counter, who is not in the online queue: tills and staff
+    // sessions hold without an admission. Only self-service callers (kiosks and what sells on their tokens) queue.
+    if (caller.role != Role::Kiosk)
+        return pass;
     const store::WaitingRoomRow &row = current->row;
     if (admissionToken.isEmpty()) {
         pass.m_refusal = refused(403, QStringLiteral("admission_required"),

@@ -72,9 +72,16 @@ public:
                                   const QString &reason);
     /**
      * @brief Check a hold on @p showId: shows without an active room pass at once (and count towards the demand
-     * threshold); others need a valid admission token of this caller, and get its hold slot claimed.
+     * threshold); tills and staff sessions (the box office) pass at once too; kiosks need a valid admission token
+     * of this caller, and get its hold slot claimed.
      */
     AdmissionPass admitHold(qint64 showId, const store::Principal &caller, const QByteArray &admissionToken);
+
+    /**
+     * @brief Counts the reloads that changed what a status answer depends on (a room switched, opened, sold out,
+     * or ranked or admitted more entries); a parked long poll asks again only when this moved.
+     */
+    quint64 changes() const { return m_changes.load(); }
 
     /** @brief Reload the rooms from the database and run one admission tick of each (what the thread does). */
     void refreshAndTick();
@@ -116,6 +123,7 @@ private:
 
     std::unique_ptr<QThread> m_thread;
     std::atomic<bool> m_stop{false};
+    std::atomic<quint64> m_changes{0};
 };
 
 } // namespace marquee

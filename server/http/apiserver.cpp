@@ -25,6 +25,8 @@ ApiServer::ApiServer(const Router &router, ServerContext &context, QObject *pare
         while (hasPendingWebSocketConnections())
             m_live->accept(nextPendingWebSocketConnection());
     });
+    m_parkedTimer.setInterval(HttpResponse::kLongPollTickMs);
+    connect(&m_parkedTimer, &QTimer::timeout, this, &ApiServer::revisitParked);
 }
 
 HttpResponse ApiServer::dispatch(const QHttpServerRequest &request)
@@ -85,8 +87,23 @@ bool ApiServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *soc
     }
     QElapsedTimer timer;
     timer.start();
-    const HttpResponse response = dispatch(request);
+    HttpResponse response = dispatch(request);
     QHttpServerResponder responder = makeResponder(request, socket);
+    if (response.longPoll) {
+        // Parked on this thread's event loop: the thread goes on serving other requests meanwhile. The client sends
+        // nothing else on this connection until it has the answer (one request in flight per connection).
+        m_parked.push_back(Parked{QPointer<QTcpSocket>(socket), std::move(responder), std::move(response)});
+        if (!m_parkedTimer.isActive())
+            m_parkedTimer.start();
+        return true;
+    }
+    write(responder, response);
+    qCDebug(lcHttp).noquote() << methodName(request.method()) << request.url().path() << response.status << timer.nsecsElapsed() / 1000 << "us";
+    return true;
+}
+
+void ApiServer::write(QHttpServerResponder &responder, const HttpResponse &response)
+{
     responder.writeStatusLine(static_cast<QHttpServerResponder::StatusCode>(response.status));
     if (!response.contentType.isEmpty())
         responder.writeHeader("Content-Type", response.contentType);
@@ -94,8 +111,30 @@ bool ApiServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *soc
         responder.writeHeader(name, value);
     responder.writeHeader("Content-Length", QByteArray::number(response.body.size()));
     responder.writeBody(response.body);
-    qCDebug(lcHttp).noquote() << methodName(request.method()) << request.url().path() << response.status << timer.nsecsElapsed() / 1000 << "us";
-    return true;
+}
+
+void ApiServer::revisitParked()
+{
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    for (auto it = m_parked.begin(); it != m_parked.end();) {
+        if (!it->socket || it->socket->state() != QAbstractSocket::ConnectedState) {
+            it = m_parked.erase(it); // the client left; nobody to answer
+            continue;
+        }
+        const bool timedOut = now >= it->response.longPollUntilMs;
+        std::optional<HttpResponse> answer = it->response.longPoll(timedOut);
+        if (!answer && timedOut)
+            answer = HttpResponse::error(ApiError::internal()); // a long poll must answer at its deadline
+        if (!answer) {
+            ++it;
+            continue;
+        }
+        answer->longPoll = nullptr; // answered now, whatever it says
+        write(it->responder, *answer);
+        it = m_parked.erase(it);
+    }
+    if (m_parked.empty())
+        m_parkedTimer.stop();
 }
 
 void ApiServer::missingHandler(const QHttpServerRequest &request, QTcpSocket *socket)

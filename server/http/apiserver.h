@@ -5,6 +5,11 @@
 #include "router.h"
 
 #include <QAbstractHttpServer>
+#include <QHttpServerResponder>
+#include <QPointer>
+#include <QTcpSocket>
+#include <QTimer>
+#include <list>
 
 namespace marquee {
 struct ServerContext;
@@ -30,9 +35,20 @@ protected:
     void missingHandler(const QHttpServerRequest &request, QTcpSocket *socket) override;
 
 private:
+    /** @brief A long poll waiting for its answer (HttpResponse::longPoll). */
+    struct Parked {
+        QPointer<QTcpSocket> socket; ///< cleared when the client goes away; then the poll is dropped
+        QHttpServerResponder responder;
+        HttpResponse response; ///< holds the longPoll function and its deadline
+    };
+    void write(QHttpServerResponder &responder, const HttpResponse &response);
+    void revisitParked();
+
     const Router &m_router;
     ServerContext &m_context;
     LiveHub *m_live; ///< this thread's WebSocket subscribers (a child)
+    std::list<Parked> m_parked;
+    QTimer m_parkedTimer; ///< runs while something is parked
 };
 
 } // namespace marquee::http

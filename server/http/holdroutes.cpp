@@ -2,8 +2,12 @@
 #include "core/jsonbody.h"
 #include "routes.h"
 #include "servercontext.h"
+#include "store/idempotencyrepository.h"
 
 #include <QCryptographicHash>
+#include <QDateTime>
+#include <QJsonDocument>
+#include <QJsonObject>
 
 namespace marquee::http {
 
@@ -17,6 +21,22 @@ HttpResponse storeFailure()
 HttpResponse holdNotFound()
 {
     return HttpResponse::error(ApiError::notFound(QStringLiteral("hold_not_found"), QStringLiteral("There is no hold with this id for you.")));
+}
+/**
+ * @brief Whether a hold's 200 is a hold placed by this very request rather than an Idempotency-Key replay of an
+ * earlier one (whose seats may have been released or sold since): a fresh hold expires a full TTL from now.
+ * Misjudging costs little either way: "replayed" only means a re-read of the show instead of an immediate delta;
+ * a replay within ~2 s of its original judged fresh shows its seats held until the next re-read (≤ kLivePollMs).
+ */
+bool placedJustNow(const QByteArray &body, int ttlSeconds)
+{
+    constexpr qint64 kFreshWithinMs = 2000;
+    const QString expiresAt = QJsonDocument::fromJson(body).object().value(QStringLiteral("expires_at")).toString();
+    const QDateTime expires = QDateTime::fromString(expiresAt, Qt::ISODateWithMs);
+    if (!expires.isValid())
+        return false;
+    const qint64 remainingMs = QDateTime::currentDateTimeUtc().msecsTo(expires);
+    return remainingMs > qint64(ttlSeconds) * 1000 - kFreshWithinMs && remainingMs <= qint64(ttlSeconds) * 1000 + kFreshWithinMs;
 }
 } // namespace
 
@@ -49,8 +69,22 @@ void registerHoldRoutes(Router &router, ServerContext &context)
                                            .toHex();
         // A hot show sells only to callers the waiting room admitted (one live hold per admission).
         AdmissionPass admission = context.waitingRoom.admitHold(*showId, request.caller(), request.header("Admission-Token"));
-        if (admission.refusal())
+        if (admission.refusal()) {
+            // A retry of the very request that placed the admission's live hold gets that request's answer, as
+            // every retried write does (rule 3), not a refusal for the hold it made itself.
+            if (admission.refusal()->code == QLatin1String("admission_hold_active") && !key.isEmpty()) {
+                bool ok = false;
+                const auto stored = store::IdempotencyRepository(context.database).storedReply(request.caller().owner(), QString::fromUtf8(key), &ok);
+                if (!ok)
+                    return storeFailure();
+                if (stored && stored->requestHash == fingerprint)
+                    return HttpResponse::rawJson(stored->status, stored->body);
+                if (stored)
+                    return HttpResponse::error(ApiError{422, QStringLiteral("idempotency_key_reused"),
+                                                        QStringLiteral("This Idempotency-Key was used with a different request."), {}});
+            }
             return HttpResponse::error(*admission.refusal());
+        }
         // Obvious losers are refused from memory; everything else (and every yes) is PostgreSQL's decision.
         if (const auto answer = context.holdFastPath.decide(*showId, request.caller().owner(), QString::fromUtf8(key), fingerprint, seats)) {
             admission.finish(answer->status, answer->body);
@@ -62,8 +96,12 @@ void registerHoldRoutes(Router &router, ServerContext &context)
         if (!outcome.ok)
             return storeFailure();
         admission.finish(outcome.status, outcome.body);
-        if (outcome.status == 200)
-            context.seatMaps.markChanged(*showId);
+        if (outcome.status == 200) {
+            if (placedJustNow(outcome.body, context.config.holdTtlSeconds))
+                context.seatMaps.applyLocalHold(*showId, seats);
+            else
+                context.seatMaps.markChanged(*showId); // a stored answer replayed: the seats may have moved since
+        }
         return HttpResponse::rawJson(outcome.status, outcome.body);
     });
 

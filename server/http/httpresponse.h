@@ -8,6 +8,8 @@
 #include <QJsonObject>
 #include <QList>
 #include <QPair>
+#include <functional>
+#include <optional>
 
 namespace marquee::http {
 
@@ -17,6 +19,14 @@ struct HttpResponse {
     QByteArray body;
     QByteArray contentType = "application/json";
     QList<QPair<QByteArray, QByteArray>> headers;
+    /**
+     * @brief A long poll: when set, this response is not sent yet. The worker thread parks the request (no thread
+     * waits) and calls this again every kLongPollTickMs until it returns a response, or once more with
+     * timedOut = true at longPollUntilMs, when it must return one.
+     */
+    std::function<std::optional<HttpResponse>(bool timedOut)> longPoll;
+    qint64 longPollUntilMs = 0; ///< this process's clock (ms since the epoch)
+    static constexpr int kLongPollTickMs = 100;
 
     static HttpResponse json(int status, const QJsonObject &object);
     static HttpResponse json(int status, const QJsonArray &array);

@@ -5,6 +5,7 @@
 #include "routes.h"
 #include "servercontext.h"
 
+#include <QDateTime>
 #include <QUrlQuery>
 
 namespace marquee::http {
@@ -15,6 +16,16 @@ namespace {
 HttpResponse answer(const Result<QJsonObject> &result)
 {
     return isError(result) ? HttpResponse::error(std::get<ApiError>(result)) : HttpResponse::json(200, std::get<QJsonObject>(result));
+}
+
+/// The longest a status request may wait for a change (`wait=`); below common proxy and client idle timeouts.
+constexpr int kMaxLongPollSeconds = 30;
+
+/** @brief A status that may still change into an admission or a sell-out: worth waiting for. */
+bool stillWaiting(const QJsonObject &status)
+{
+    const QString state = status.value(QStringLiteral("state")).toString();
+    return state == QLatin1String("waiting") || state == QLatin1String("queued") || state == QLatin1String("before_opening");
 }
 
 HttpResponse invalidShow()
@@ -98,11 +109,39 @@ void registerQueueRoutes(Router &router, ServerContext &context)
         const auto showId = request.idParam(QStringLiteral("show_id"));
         if (!showId)
             return invalidShow();
-        const QString token = QUrlQuery(request.request.url()).queryItemValue(QStringLiteral("token"), QUrl::FullyDecoded);
+        const QUrlQuery query(request.request.url());
+        const QString token = query.queryItemValue(QStringLiteral("token"), QUrl::FullyDecoded);
         if (token.isEmpty())
             return HttpResponse::error(ApiError::badRequest(QStringLiteral("missing_token"),
                                                             QStringLiteral("Pass the queue token from the join as ?token=.")));
-        return answer(context.waitingRoom.status(*showId, request.caller(), token));
+        const QString waitText = query.queryItemValue(QStringLiteral("wait"));
+        int waitSeconds = 0;
+        if (query.hasQueryItem(QStringLiteral("wait"))) {
+            bool ok = false;
+            waitSeconds = waitText.toInt(&ok);
+            if (!ok || waitSeconds < 0 || waitSeconds > kMaxLongPollSeconds)
+                return HttpResponse::error(ApiError::badRequest(
+                    QStringLiteral("invalid_wait"), QStringLiteral("'wait' must be a whole number of seconds from 0 to %1.").arg(kMaxLongPollSeconds)));
+        }
+        const Result<QJsonObject> now = context.waitingRoom.status(*showId, request.caller(), token);
+        HttpResponse response = answer(now);
+        if (waitSeconds == 0 || isError(now) || !stillWaiting(std::get<QJsonObject>(now)))
+            return response;
+        // Long poll: answered as soon as the caller is admitted (or the show sells out, or the room closes), else
+        // with the current status after `wait` seconds. Asked again only when the room changed.
+        response.longPollUntilMs = QDateTime::currentMSecsSinceEpoch() + qint64(waitSeconds) * 1000;
+        response.longPoll = [&context, showId = *showId, caller = request.caller(), token,
+                             seen = context.waitingRoom.changes()](bool timedOut) mutable -> std::optional<HttpResponse> {
+            const quint64 changes = context.waitingRoom.changes();
+            if (!timedOut && changes == seen)
+                return std::nullopt;
+            seen = changes;
+            const Result<QJsonObject> later = context.waitingRoom.status(showId, caller, token);
+            if (!timedOut && !isError(later) && stillWaiting(std::get<QJsonObject>(later)))
+                return std::nullopt;
+            return answer(later);
+        };
+        return response;
     });
 }
 

@@ -420,3 +420,86 @@ TEST(WaitingRoomAutomatic, DemandPastTheThresholdSwitchesTheRoomOn)
     EXPECT_TRUE(server.scalar(QStringLiteral("SELECT automatic FROM waiting_rooms WHERE show_id = %1").arg(showId)).toBool());
     guarded.stop();
 }
+
+TEST_F(WaitingRoom, RetryOfTheAdmittedHoldGetsItsStoredAnswerNotARefusal)
+{
+    enableRoom();
+    const QString admissionToken = admitted(*kiosk);
+    ASSERT_FALSE(admissionToken.isEmpty());
+    auto headers = [&](const QByteArray &key) {
+        auto list = admission(admissionToken);
+        list.append({"Idempotency-Key", key});
+        return list;
+    };
+    const HttpResult held = kiosk->post(holdPath(showId), seatsBody({QStringLiteral("A1"), QStringLiteral("A2")}), headers("retry-1"));
+    ASSERT_EQ(held.status, 200) << held.body.constData();
+
+    // The same request again (a lost answer, a retry): the stored answer, although the admission's hold is live.
+    const HttpResult retried = kiosk->post(holdPath(showId), seatsBody({QStringLiteral("A2"), QStringLiteral("A1")}), headers("retry-1"));
+    EXPECT_EQ(retried.status, 200) << retried.body.constData();
+    EXPECT_EQ(retried.json(), held.json());
+    // The same key for other seats is a client bug, as everywhere else.
+    const HttpResult reused = kiosk->post(holdPath(showId), seatsBody({QStringLiteral("B1")}), headers("retry-1"));
+    EXPECT_EQ(reused.status, 422);
+    EXPECT_EQ(reused.json().value(QStringLiteral("error")).toString(), QStringLiteral("idempotency_key_reused"));
+    // Another request is still held back by the one-hold rule.
+    const HttpResult other = kiosk->post(holdPath(showId), seatsBody({QStringLiteral("B1")}), headers("retry-2"));
+    EXPECT_EQ(other.status, 409);
+    EXPECT_EQ(other.json().value(QStringLiteral("error")).toString(), QStringLiteral("admission_hold_active"));
+    // Nothing was held twice: one live hold, two seats.
+    EXPECT_EQ(scalar(QStringLiteral("SELECT count(*) FROM holds WHERE show_id = %1 AND released_at IS NULL")).toInt(), 1);
+    EXPECT_EQ(scalar(QStringLiteral("SELECT count(*) FROM show_seats WHERE show_id = %1 AND status = 'held'")).toInt(), 2);
+}
+
+TEST_F(WaitingRoom, BoxOfficeHoldsOnAHotShowWithoutAdmission)
+{
+    enableRoom();
+    // The kiosk still queues...
+    EXPECT_EQ(kiosk->post(holdPath(showId), seatsBody({QStringLiteral("A1")})).status, 403);
+    // ...while a till device and a cashier's session sell to the person at the counter without a token.
+    const auto till = server.client(server.deviceToken(QStringLiteral("till")));
+    const HttpResult tillHold = till->post(holdPath(showId), seatsBody({QStringLiteral("A1")}));
+    EXPECT_EQ(tillHold.status, 200) << tillHold.body.constData();
+    const auto cashier = server.client(server.staffToken(QStringLiteral("cashier")));
+    const HttpResult cashierHold = cashier->post(holdPath(showId), seatsBody({QStringLiteral("A2")}));
+    EXPECT_EQ(cashierHold.status, 200) << cashierHold.body.constData();
+    // More than one hold at a time, as the counter needs; and the seats are still decided by PostgreSQL.
+    EXPECT_EQ(cashier->post(holdPath(showId), seatsBody({QStringLiteral("A3")})).status, 200);
+    const HttpResult taken = cashier->post(holdPath(showId), seatsBody({QStringLiteral("A1")}));
+    EXPECT_EQ(taken.status, 409);
+    EXPECT_EQ(taken.json().value(QStringLiteral("error")).toString(), QStringLiteral("seats_unavailable"));
+}
+
+TEST_F(WaitingRoom, LongPollIsAnsweredWhenTheCallerIsAdmittedOrAtItsDeadline)
+{
+    // Opens in 2 s: the caller joins before, and one status request with wait=25 covers the opening, the shuffle
+    // and the admission. Answered at the change, not at the deadline.
+    enableRoom({{QStringLiteral("opens_at"), isoIn(2000)}});
+    const QString token = join(*kiosk);
+    QElapsedTimer timer;
+    timer.start();
+    const HttpResult admittedNow = kiosk->get(statusPath(showId, token) + "&wait=25");
+    ASSERT_EQ(admittedNow.status, 200) << admittedNow.body.constData();
+    EXPECT_TRUE(isAdmitted(admittedNow.json())) << admittedNow.body.constData();
+    EXPECT_LT(timer.elapsed(), 20000) << "the long poll waited for its deadline instead of the admission";
+    // Nothing to wait for: answered at once, even with wait.
+    const HttpResult again = kiosk->get(statusPath(showId, token) + "&wait=25");
+    EXPECT_TRUE(isAdmitted(again.json()));
+
+    // Someone behind a full room (one admission in flight, unused) waits until the deadline and gets the current
+    // status then.
+    ASSERT_EQ(manager->request("PUT", roomPath(showId), R"({"enabled": true, "max_in_flight": 1, "min_admit_per_s": 0.01})").status, 200);
+    const auto other = server.client(server.deviceToken());
+    const QString behind = join(*other);
+    timer.restart();
+    const HttpResult waited = other->get(statusPath(showId, behind) + "&wait=1");
+    ASSERT_EQ(waited.status, 200) << waited.body.constData();
+    EXPECT_FALSE(isAdmitted(waited.json()));
+    EXPECT_GE(timer.elapsed(), 900) << "answered before its deadline although nothing changed";
+    // Bad waits are refused and change nothing.
+    for (const QByteArray &bad : {QByteArray("-1"), QByteArray("31"), QByteArray("soon")}) {
+        const HttpResult refused = other->get(statusPath(showId, behind) + "&wait=" + bad);
+        EXPECT_EQ(refused.status, 400) << bad.constData();
+        EXPECT_EQ(refused.json().value(QStringLiteral("error")).toString(), QStringLiteral("invalid_wait"));
+    }
+}
