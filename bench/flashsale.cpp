@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <climits>
 #include <cmath>
 #include <map>
 #include <mutex>
@@ -28,6 +29,9 @@ namespace {
 enum class Step { Join, Poll, SeatMap, Hold, Order, Pay, Confirm, Done };
 enum class Outcome { None, Bought, SoldOut, Expired, Failed };
 enum Kind { kJoin, kStatus, kSeatMap, kHold, kOrder, kPay, kConfirm, kKinds };
+/** @brief Which connections a session belongs to. */
+enum class Pool { Server, Paysim, LongPoll };
+
 const char *const kKindNames[kKinds] = {"join", "status", "seatmap", "hold", "order", "pay", "confirm"};
 
 int64_t steadyMs()
@@ -155,7 +159,7 @@ public:
     }
 
     /** @brief The next due request for a server (or paysim) connection; false when none is due. */
-    bool next(bool paysim, std::string &out, uint32_t *userIndex, Kind *kind)
+    bool next(Pool pool, std::string &out, uint32_t *userIndex, Kind *kind)
     {
         std::lock_guard lock(m_mutex);
         const int64_t now = steadyMs();
@@ -163,8 +167,9 @@ public:
         // both joins and polls are overdue they take turns, so that a storm of arrivals does not hide the admissions
         // of those already queued (every user arriving at once makes hundreds of thousands of joins due at once).
         auto due = [now](const TaskQueue &queue) { return !queue.empty() && queue.top().dueMs <= now; };
-        TaskQueue *chosen = &m_payTasks;
-        if (!paysim) {
+        const bool paysim = pool == Pool::Paysim;
+        TaskQueue *chosen = pool == Pool::LongPoll ? &m_parkTasks : &m_payTasks;
+        if (pool == Pool::Server) {
             if (due(m_buyerTasks))
                 chosen = &m_buyerTasks;
             else if (due(m_joinTasks) && due(m_serverTasks))
@@ -187,7 +192,9 @@ public:
             return true;
         case Step::Poll:
             *kind = kStatus;
-            out = "GET " + m_queuePath + "/status?token=" + user.queueToken + " HTTP/1.1\r\nHost: bench\r\n" + auth + "\r\n";
+            out = "GET " + m_queuePath + "/status?token=" + user.queueToken
+                + (pool == Pool::LongPoll ? "&wait=" + std::to_string(m_options.longPollSeconds) : std::string()) + " HTTP/1.1\r\nHost: bench\r\n"
+                + auth + "\r\n";
             return true;
         case Step::SeatMap:
             *kind = kSeatMap;
@@ -271,6 +278,9 @@ public:
                 finish(i, Outcome::SoldOut);
             } else if (state == "expired" || state == "closed") {
                 finish(i, Outcome::Expired);
+            } else if (m_options.longPollClients > 0 && state == "waiting"
+                       && json.value(QStringLiteral("eta_s")).toInteger(INT_MAX) <= m_options.longPollSeconds) {
+                m_parkTasks.push({now, i}); // near the front: wait on a long poll instead of polling
             } else {
                 schedule(i, now + pollDelay(json));
             }
@@ -427,6 +437,7 @@ private:
     bool m_joinTurn = false;
     TaskQueue m_buyerTasks;  ///< seat maps, holds, orders, confirms of admitted users
     TaskQueue m_payTasks;
+    TaskQueue m_parkTasks;   ///< users near the front, for the long-poll connections
     SeatView m_view;
     std::mt19937_64 m_random;
     std::string m_showPath;
@@ -445,14 +456,14 @@ private:
 class SaleSession : public Session
 {
 public:
-    SaleSession(Sale &sale, bool paysim)
+    SaleSession(Sale &sale, Pool pool)
         : m_sale(sale)
-        , m_paysim(paysim)
+        , m_pool(pool)
     {
     }
     void request(std::string &out) override
     {
-        if (m_sale.next(m_paysim, out, &m_user, &m_kind))
+        if (m_sale.next(m_pool, out, &m_user, &m_kind))
             m_sentNs = std::chrono::steady_clock::now();
     }
     void response(int status, std::string_view head, std::string_view body, bool) override
@@ -463,7 +474,7 @@ public:
 
 private:
     Sale &m_sale;
-    bool m_paysim;
+    Pool m_pool;
     uint32_t m_user = 0;
     Kind m_kind = kJoin;
     std::chrono::steady_clock::time_point m_sentNs;
@@ -537,11 +548,13 @@ int runFlashSale(const EngineOptions &engine, const FlashSaleOptions &options)
         << " connections, opening in " << options.openAfterSeconds << " s" << Qt::endl;
 
     Sale sale(options, std::move(view));
-    std::vector<std::unique_ptr<Session>> serverSessions, paysimSessions;
+    std::vector<std::unique_ptr<Session>> serverSessions, paysimSessions, longPollSessions;
     for (int i = 0; i < options.serverClients; ++i)
-        serverSessions.push_back(std::make_unique<SaleSession>(sale, false));
+        serverSessions.push_back(std::make_unique<SaleSession>(sale, Pool::Server));
     for (int i = 0; i < options.paysimClients; ++i)
-        paysimSessions.push_back(std::make_unique<SaleSession>(sale, true));
+        paysimSessions.push_back(std::make_unique<SaleSession>(sale, Pool::Paysim));
+    for (int i = 0; i < options.longPollClients; ++i)
+        longPollSessions.push_back(std::make_unique<SaleSession>(sale, Pool::LongPoll));
     EngineOptions serverEngine = engine;
     serverEngine.warmupSeconds = 0;
     serverEngine.durationSeconds = options.timeoutSeconds;
@@ -558,16 +571,28 @@ int runFlashSale(const EngineOptions &engine, const FlashSaleOptions &options)
         LoadEngine loadEngine(paysimEngine);
         paysimStats = loadEngine.run(paysimSessions);
     });
+    Stats longPollStats;
+    std::thread longPollThread;
+    if (!longPollSessions.empty()) {
+        EngineOptions longPollEngine = serverEngine;
+        longPollEngine.threads = 1;
+        longPollThread = std::thread([&, longPollEngine] {
+            LoadEngine loadEngine(longPollEngine);
+            longPollStats = loadEngine.run(longPollSessions);
+        });
+    }
     LoadEngine loadEngine(serverEngine);
     Stats serverStats = loadEngine.run(serverSessions);
     paysimThread.join();
+    if (longPollThread.joinable())
+        longPollThread.join();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
     // What happened to the users.
     std::map<Outcome, size_t> outcomes;
     for (const User &user : sale.users())
         ++outcomes[user.outcome];
-    const size_t requests = serverStats.count() + paysimStats.count();
+    const size_t requests = serverStats.count() + paysimStats.count() + longPollStats.count();
     out << QStringLiteral("  finished     %1 of %2 users in %3 s; %4 requests (%5/s)\n")
                .arg(sale.doneCount())
                .arg(options.users)

@@ -26,6 +26,10 @@ struct FlashSaleOptions {
     int groupMin = 1;
     int groupMax = 4;
     int maxPollMs = 10000;           ///< the longest a user waits between polls, whatever the server suggests
+    /// Connections reserved for long polls (status with wait=): a user whose eta is within longPollSeconds parks a
+    /// status request there and learns of its admission at once. 0: plain polling only.
+    int longPollClients = 0;
+    int longPollSeconds = 20;
     QString paysimHost = QStringLiteral("127.0.0.1");
     quint16 paysimPort = 0;
     double timeoutSeconds = 600;

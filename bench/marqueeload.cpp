@@ -35,7 +35,9 @@ QString usage()
         "              (--database-url). --manager-token T switches the room on, opening after --open-after S\n"
         "              (default 5); --arrival S spreads the joins; --admission-ttl S, --min-admit N/s,\n"
         "              --max-in-flight N set the room; --max-poll-ms N caps the wait between polls (default 10000);\n"
-        "              --paysim-clients N (default 8); --clients are the connections to the server\n"
+        "              --paysim-clients N (default 8); --clients are the connections to the server;\n"
+        "              --long-poll-clients N more connections on which users within --long-poll S (default 20) of\n"
+        "              their turn park a status request (wait=S) and learn of their admission at once\n"
         "  mixed       holds, with --read-share of the clients reading the seat map with ETag revalidation instead\n"
         "  live        --subscribers WebSocket subscribers of /api/v1/shows/ID/live; a writer holds --changes single seats\n"
         "              one after the other; reports how long each change takes to reach every subscriber\n"
@@ -352,6 +354,10 @@ int main(int argc, char *argv[])
             sale.maxInFlight = value.toInt();
         } else if (option == QLatin1String("--max-poll-ms")) {
             sale.maxPollMs = value.toInt();
+        } else if (option == QLatin1String("--long-poll-clients")) {
+            sale.longPollClients = value.toInt();
+        } else if (option == QLatin1String("--long-poll")) {
+            sale.longPollSeconds = value.toInt();
         } else if (option == QLatin1String("--warmup")) {
             engine.warmupSeconds = value.toDouble();
         } else if (option == QLatin1String("--show")) {
