@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "core/jsonbody.h"
+#include "core/customercontact.h"
 #include "routes.h"
 #include "servercontext.h"
 
@@ -22,6 +23,26 @@ void registerBookingRoutes(Router &router, ServerContext &context)
             return HttpResponse::error(ApiError::badRequest(QStringLiteral("missing_ref"), QStringLiteral("Give the booking reference as ?ref=.")));
         const auto r = context.orderService.booking(request.caller(), QString(), ref);
         return HttpResponse::json(r.status, r.body);
+    });
+
+    // The box office finds a customer's bookings by the phone or e-mail given with the order (staff only: a device
+    // would learn other people's bookings).
+    router.add(Method::Get, QStringLiteral("/api/v1/customers/bookings"), Access::roles_(kStaffRoles), [&context](RequestContext &request) {
+        const QUrlQuery query(request.request.url());
+        const QString phone = query.queryItemValue(QStringLiteral("phone"), QUrl::FullyDecoded);
+        const QString email = query.queryItemValue(QStringLiteral("email"), QUrl::FullyDecoded);
+        if (phone.isEmpty() == email.isEmpty())
+            return HttpResponse::error(ApiError::badRequest(QStringLiteral("invalid_query"), QStringLiteral("Give exactly one of ?phone= or ?email=.")));
+        const auto value = email.isEmpty() ? normalizedCustomerPhone(phone) : normalizedCustomerEmail(email);
+        if (!value)
+            return HttpResponse::error(email.isEmpty() ? ApiError::badRequest(QStringLiteral("invalid_phone"), QStringLiteral("'phone' must be 6 to 20 digits."))
+                                                       : ApiError::badRequest(QStringLiteral("invalid_email"), QStringLiteral("'email' is not an e-mail address.")));
+        const auto rows = context.bookings.bookingsByContact(email.isEmpty() ? store::BookingRepository::ContactField::Phone
+                                                                               : store::BookingRepository::ContactField::Email,
+                                                             *value, 50);
+        if (!rows)
+            return HttpResponse::error(ApiError::unavailable(QStringLiteral("The database is not answering; try again shortly.")));
+        return HttpResponse::json(200, QJsonObject{{QStringLiteral("bookings"), *rows}});
     });
 
     // Kiosks are refused by the access rule (403) before the handler runs.

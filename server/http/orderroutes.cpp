@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
+#include "core/customercontact.h"
 #include "core/jsonbody.h"
 #include "routes.h"
 #include "servercontext.h"
@@ -49,6 +50,30 @@ Result<store::CashTender> cashTender(const QJsonObject &body, const QString &pay
     }
     return tender;
 }
+// The customer's e-mail and phone (both optional): stored normalised so the till can find the booking by them.
+Result<store::CustomerContact> customerContact(const QJsonObject &body)
+{
+    store::CustomerContact contact;
+    const auto email = optionalString(body, QStringLiteral("customer_email"), 254);
+    if (isError(email))
+        return std::get<ApiError>(email);
+    if (!std::get<QString>(email).isEmpty()) {
+        const auto normalized = normalizedCustomerEmail(std::get<QString>(email));
+        if (!normalized)
+            return ApiError::badRequest(QStringLiteral("invalid_email"), QStringLiteral("'customer_email' is not an e-mail address."));
+        contact.email = *normalized;
+    }
+    const auto phone = optionalString(body, QStringLiteral("customer_phone"), 40);
+    if (isError(phone))
+        return std::get<ApiError>(phone);
+    if (!std::get<QString>(phone).isEmpty()) {
+        const auto normalized = normalizedCustomerPhone(std::get<QString>(phone));
+        if (!normalized)
+            return ApiError::badRequest(QStringLiteral("invalid_phone"), QStringLiteral("'customer_phone' must be 6 to 20 digits (spaces, dashes, brackets and a leading + allowed)."));
+        contact.phone = *normalized;
+    }
+    return contact;
+}
 } // namespace
 
 void registerOrderRoutes(Router &router, ServerContext &context)
@@ -75,8 +100,11 @@ void registerOrderRoutes(Router &router, ServerContext &context)
         const auto tender = cashTender(body, paymentMethod);
         if (isError(tender))
             return HttpResponse::error(std::get<ApiError>(tender));
+        const auto contact = customerContact(body);
+        if (isError(contact))
+            return HttpResponse::error(std::get<ApiError>(contact));
         return reply(context.orderService.createOrder(request.caller(), std::get<QString>(holdId), paymentMethod == QLatin1String("cash"),
-                                                      std::get<store::CashTender>(tender)));
+                                                      std::get<store::CashTender>(tender), std::get<store::CustomerContact>(contact)));
     });
 
     router.add(Method::Get, QStringLiteral("/api/v1/orders/{order_id}"), Access::roles_(kAllRoles), [&context](RequestContext &request) {

@@ -74,7 +74,8 @@ std::shared_ptr<PaymentProvider> OrderService::providerFor(const QString &name)
     return m_card;
 }
 
-ServiceReply OrderService::createOrder(const store::Principal &caller, const QString &holdId, bool cash, const store::CashTender &tender)
+ServiceReply OrderService::createOrder(const store::Principal &caller, const QString &holdId, bool cash, const store::CashTender &tender,
+                                       const store::CustomerContact &contact)
 {
     if (cash && caller.role == Role::Kiosk)
         return error(403, QStringLiteral("payment_method_not_allowed"), QStringLiteral("Kiosks take cards only; cash is for tills and cashiers."));
@@ -91,6 +92,7 @@ ServiceReply OrderService::createOrder(const store::Principal &caller, const QSt
     n.staffId = caller.staffId;
     n.provider = provider->name();
     n.tender = tender;
+    n.contact = contact;
     n.paymentWindowSeconds = m_settings.paymentWindowSeconds;
     n.graceSeconds = m_settings.graceSeconds;
     const store::CreateOrderOutcome created = m_orders.create(n);

@@ -37,7 +37,8 @@ public:
                  store::BookingRepository &bookings);
 
     /** @brief POST /api/v1/orders. */
-    ServiceReply createOrder(const store::Principal &caller, const QString &holdId, bool cash, const store::CashTender &tender = {});
+    ServiceReply createOrder(const store::Principal &caller, const QString &holdId, bool cash, const store::CashTender &tender = {},
+                             const store::CustomerContact &contact = {});
     /** @brief POST /api/v1/orders/{id}/confirm. */
     ServiceReply confirm(const store::Principal &caller, const QString &orderId, const QString &intentId);
     /** @brief GET /api/v1/orders/{id}. */

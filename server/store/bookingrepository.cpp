@@ -9,6 +9,7 @@
 #include <QJsonDocument>
 #include <QLoggingCategory>
 #include <QRandomGenerator>
+#include <QSqlError>
 #include <QUuid>
 
 Q_DECLARE_LOGGING_CATEGORY(lcStore)
@@ -318,6 +319,43 @@ std::optional<QJsonObject> BookingRepository::bookingWhere(const QString &column
                                        {QStringLiteral("qr"), t.qr}});
     object.insert(QStringLiteral("tickets"), ticketArray);
     return object;
+}
+
+std::optional<QJsonArray> BookingRepository::bookingsByContact(ContactField field, const QString &value, int limit)
+{
+    // Two fixed statements (not a column spliced in) so each is prepared once and uses its own partial index.
+    static const QString kSelect = QStringLiteral(
+        "SELECT booking_id::text, booking_ref, show_id, array_to_json(seat_ids)::text, amount_minor, currency, state, created_at, "
+        "       coalesce(customer_email, ''), coalesce(customer_phone, '') FROM bookings WHERE %1 = ? ORDER BY created_at DESC LIMIT ?");
+    static const QString kByEmail = kSelect.arg(QStringLiteral("customer_email"));
+    static const QString kByPhone = kSelect.arg(QStringLiteral("customer_phone"));
+    QSqlQuery *statement = m_database.prepared(field == ContactField::Email ? kByEmail : kByPhone);
+    if (!statement)
+        return std::nullopt;
+    QSqlQuery &q = *statement;
+    q.addBindValue(value);
+    q.addBindValue(limit);
+    if (!execQuery(q, "find bookings by contact")) {
+        m_database.resetAfterError(q.lastError());
+        return std::nullopt;
+    }
+    QJsonArray rows;
+    while (q.next()) {
+        QJsonObject row{{QStringLiteral("booking_id"), q.value(0).toString()},
+                        {QStringLiteral("booking_ref"), q.value(1).toString()},
+                        {QStringLiteral("show_id"), q.value(2).toLongLong()},
+                        {QStringLiteral("seats"), QJsonDocument::fromJson(q.value(3).toString().toUtf8()).array()},
+                        {QStringLiteral("amount_minor"), q.value(4).toLongLong()},
+                        {QStringLiteral("currency"), q.value(5).toString()},
+                        {QStringLiteral("state"), q.value(6).toString()},
+                        {QStringLiteral("created_at"), toIsoUtc(q.value(7).toDateTime())}};
+        if (!q.value(8).toString().isEmpty())
+            row.insert(QStringLiteral("customer_email"), q.value(8).toString());
+        if (!q.value(9).toString().isEmpty())
+            row.insert(QStringLiteral("customer_phone"), q.value(9).toString());
+        rows.append(row);
+    }
+    return rows;
 }
 
 std::optional<QJsonObject> BookingRepository::booking(const QString &bookingId, bool *ok)

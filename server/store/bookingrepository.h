@@ -79,6 +79,15 @@ public:
     std::optional<QJsonObject> booking(const QString &bookingId, bool *ok);
     std::optional<QJsonObject> bookingByRef(const QString &ref, bool *ok);
 
+    /** @brief Which contact detail a customer search matches. */
+    enum class ContactField { Email, Phone };
+    /**
+     * @brief The bookings made with this normalised e-mail or phone (core/customercontact), newest first, at most
+     * @p limit: [{booking_id, booking_ref, show_id, seats, amount_minor, currency, state, created_at,
+     * customer_email, customer_phone}]. std::nullopt on a database error. One index range (migration 010).
+     */
+    std::optional<QJsonArray> bookingsByContact(ContactField field, const QString &value, int limit);
+
     /** @brief A new short human booking reference: 8 characters without look-alikes (no 0/O, 1/I). */
     static QString newBookingRef();
 

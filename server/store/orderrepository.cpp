@@ -273,8 +273,8 @@ CreateOrderOutcome OrderRepository::create(const NewOrder &order)
     QSqlQuery insert(db);
     prepareQuery(insert, QStringLiteral(
         "INSERT INTO orders (order_id, hold_id, show_id, owner, channel, device_id, staff_id, seat_ids, amount_minor, currency, "
-        "                    state, provider, expires_at, cash_minor, tendered_minor, change_minor) "
-        "VALUES (?::uuid, ?::uuid, ?, ?, ?, ?, ?, ?::text[], ?, ?, 'CREATED', ?, clock_timestamp() + make_interval(secs => ?), ?, ?, ?) "
+        "                    state, provider, expires_at, cash_minor, tendered_minor, change_minor, customer_email, customer_phone) "
+        "VALUES (?::uuid, ?::uuid, ?, ?, ?, ?, ?, ?::text[], ?, ?, 'CREATED', ?, clock_timestamp() + make_interval(secs => ?), ?, ?, ?, ?, ?) "
         "RETURNING ") + QString(kOrderColumns).replace(QStringLiteral("o."), QString()));
     insert.addBindValue(order.orderId);
     insert.addBindValue(order.holdId);
@@ -291,6 +291,8 @@ CreateOrderOutcome OrderRepository::create(const NewOrder &order)
     insert.addBindValue(cashPart);
     insert.addBindValue(cashPart > 0 ? QVariant(tendered) : QVariant(QMetaType::fromType<qint64>()));
     insert.addBindValue(cashPart > 0 ? QVariant(tendered - cashPart) : QVariant(QMetaType::fromType<qint64>()));
+    insert.addBindValue(order.contact.email.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(order.contact.email));
+    insert.addBindValue(order.contact.phone.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(order.contact.phone));
     if (!execQuery(insert, "insert order") || !insert.next())
         return out;
     OrderRecord record = readOrder(insert);

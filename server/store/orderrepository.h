@@ -50,6 +50,12 @@ struct CashTender {
     std::optional<qint64> tenderedMinor;
 };
 
+/** @brief How to reach the customer, already normalised (core/customercontact); empty when not given. */
+struct CustomerContact {
+    QString email;
+    QString phone;
+};
+
 /** @brief What a new order needs. */
 struct NewOrder {
     QString orderId;
@@ -60,6 +66,7 @@ struct NewOrder {
     qint64 staffId = 0;
     QString provider;  ///< paysim or cash
     CashTender tender;
+    CustomerContact contact; ///< copied onto the booking (migration 010), where the till finds it
     int paymentWindowSeconds = 900;
     int graceSeconds = 120; ///< seats stay frozen this long past the payment window, for the reconciler
 };

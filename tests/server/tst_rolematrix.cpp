@@ -37,6 +37,7 @@ const QHash<QString, QString> kDeclaredAccess = {
     {QStringLiteral("POST /api/v1/orders/{order_id}/confirm"), QStringLiteral("K T C M A")},
     {QStringLiteral("GET /api/v1/bookings"), QStringLiteral("K T C M A")},
     {QStringLiteral("GET /api/v1/bookings/{booking_id}"), QStringLiteral("K T C M A")},
+    {QStringLiteral("GET /api/v1/customers/bookings"), QStringLiteral("C M A")},
     {QStringLiteral("POST /api/v1/bookings/{booking_id}/cancel"), QStringLiteral("T C M A")},
     {QStringLiteral("POST /api/v1/tickets/{ticket_id}/reissue"), QStringLiteral("T C M A")},
     {QStringLiteral("POST /webhooks/payment"), QStringLiteral("public")},

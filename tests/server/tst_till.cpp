@@ -357,3 +357,61 @@ TEST(Till, HouseHoldsKeepSeatsBackWithoutTouchingSoldOnes)
     const QString cashierHold = till.hold(*cashier, {QStringLiteral("A6")});
     EXPECT_API_ERROR(manager->del("/api/v1/house-holds/" + cashierHold.toUtf8()), 404, "hold_not_found");
 }
+
+TEST(Till, BookingsAreFoundByTheCustomersPhoneOrEmailByStaffOnly)
+{
+    Till till;
+    auto cashier = till.server.client(till.server.staffToken());
+    // The contact goes with the order (any spelling of the same number or address) and onto the booking.
+    auto sellTo = [&](const QStringList &seats, const QJsonObject &contact) {
+        QJsonObject payment = contact;
+        payment.insert(QStringLiteral("payment_method"), QStringLiteral("cash"));
+        const HttpResult created = till.order(*cashier, till.hold(*cashier, seats), payment);
+        EXPECT_EQ(created.status, 201) << created.body.toStdString();
+        const HttpResult confirmed = till.confirm(*cashier, created.json());
+        EXPECT_EQ(confirmed.status, 200) << confirmed.body.toStdString();
+        return confirmed.json().value(QStringLiteral("booking_ref")).toString();
+    };
+    const QString first = sellTo({QStringLiteral("A1")}, {{QStringLiteral("customer_phone"), QStringLiteral("+31 (6) 1234-5678")},
+                                                          {QStringLiteral("customer_email"), QStringLiteral(" Ana.Sousa@Example.org ")}});
+    const QString second = sellTo({QStringLiteral("A2"), QStringLiteral("A3")}, {{QStringLiteral("customer_phone"), QStringLiteral("+31612345678")}});
+    const QString other = sellTo({QStringLiteral("B1")}, {{QStringLiteral("customer_email"), QStringLiteral("bo@example.org")}});
+    sellTo({QStringLiteral("B2")}, {});
+    EXPECT_EQ(till.count(QStringLiteral("SELECT count(*) FROM bookings WHERE customer_phone = '+31612345678'")), 2);
+
+    auto refs = [](const HttpResult &r) {
+        QStringList out;
+        for (const QJsonValue &row : r.json().value(QStringLiteral("bookings")).toArray())
+            out.append(row.toObject().value(QStringLiteral("booking_ref")).toString());
+        return out;
+    };
+    const HttpResult byPhone = cashier->get("/api/v1/customers/bookings?phone=%2B31%20612%2034%2056%2078");
+    ASSERT_EQ(byPhone.status, 200) << byPhone.body.toStdString();
+    EXPECT_EQ(refs(byPhone), (QStringList{second, first})); // newest first
+    const HttpResult byEmail = cashier->get("/api/v1/customers/bookings?email=ANA.SOUSA%40example.org");
+    ASSERT_EQ(byEmail.status, 200) << byEmail.body.toStdString();
+    EXPECT_EQ(refs(byEmail), QStringList{first});
+    EXPECT_EQ(byEmail.json().value(QStringLiteral("bookings")).toArray().first().toObject().value(QStringLiteral("customer_phone")).toString(),
+              QStringLiteral("+31612345678"));
+    EXPECT_EQ(refs(cashier->get("/api/v1/customers/bookings?email=bo%40example.org")), QStringList{other});
+    EXPECT_TRUE(refs(cashier->get("/api/v1/customers/bookings?email=nobody%40example.org")).isEmpty());
+
+    // Bad input: a clear 400 each.
+    EXPECT_API_ERROR(cashier->get("/api/v1/customers/bookings"), 400, "invalid_query");
+    EXPECT_API_ERROR(cashier->get("/api/v1/customers/bookings?phone=123&email=a%40b.org"), 400, "invalid_query");
+    EXPECT_API_ERROR(cashier->get("/api/v1/customers/bookings?phone=12ab34567"), 400, "invalid_phone");
+    EXPECT_API_ERROR(cashier->get("/api/v1/customers/bookings?phone=123"), 400, "invalid_phone");
+    EXPECT_API_ERROR(cashier->get("/api/v1/customers/bookings?email=not-an-address"), 400, "invalid_email");
+    // Devices never search customers.
+    EXPECT_EQ(till.server.client(till.server.deviceToken(QStringLiteral("till")))->get("/api/v1/customers/bookings?phone=31612345678").status, 403);
+    EXPECT_EQ(till.server.client(till.server.deviceToken(QStringLiteral("kiosk")))->get("/api/v1/customers/bookings?phone=31612345678").status, 403);
+
+    // A bad contact on the order is refused and nothing is written.
+    const QString holdId = till.hold(*cashier, {QStringLiteral("C1")});
+    const qint64 orders = till.count(QStringLiteral("SELECT count(*) FROM orders"));
+    EXPECT_API_ERROR(till.order(*cashier, holdId, {{QStringLiteral("customer_email"), QStringLiteral("ana@")}}), 400, "invalid_email");
+    EXPECT_API_ERROR(till.order(*cashier, holdId, {{QStringLiteral("customer_phone"), QStringLiteral("call me")}}), 400, "invalid_phone");
+    EXPECT_API_ERROR(till.order(*cashier, holdId, {{QStringLiteral("customer_phone"), 612345678}}), 400, "invalid_type");
+    EXPECT_EQ(till.count(QStringLiteral("SELECT count(*) FROM orders")), orders);
+
+}
