@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "deskcontroller.h"
 #include "moneyformat.h"
+#include "staffsingleton.h"
 #include "tillsupport.h"
 
 #include <QDir>
@@ -18,7 +19,6 @@ Q_LOGGING_CATEGORY(lcDesk, "marquee.app.desk")
 namespace marquee::app {
 
 namespace {
-DeskController *s_instance = nullptr;
 using Kind = JsonTableModel::Kind;
 
 QString str(const QJsonObject &object, const char *key)
@@ -112,26 +112,17 @@ DeskController::DeskController(const AppConfig &config, QObject *parent)
 
 DeskController::~DeskController()
 {
-    if (s_instance == this)
-        s_instance = nullptr;
+    StaffSingleton<DeskController>::forget(this);
 }
 
 void DeskController::setInstance(DeskController *controller)
 {
-    s_instance = controller;
+    StaffSingleton<DeskController>::set(controller);
 }
 
 DeskController *DeskController::create(QQmlEngine *, QJSEngine *)
 {
-    if (!s_instance) {
-        AppConfig config;
-        config.role = QStringLiteral("manager");
-        config.server = QUrl(QStringLiteral("http://127.0.0.1:9"));
-        s_instance = new DeskController(config);
-        return s_instance; // owned by the engine
-    }
-    QJSEngine::setObjectOwnership(s_instance, QJSEngine::CppOwnership);
-    return s_instance;
+    return StaffSingleton<DeskController>::forQml(QStringLiteral("manager"));
 }
 
 void DeskController::setPage(const QString &page)
@@ -479,6 +470,7 @@ void DeskController::openOccupancy(qint64 showId)
         return;
     m_occupancyShowId = showId;
     m_occupancyMap->load(api, showId, 0);
+    loadHouseHolds(showId);
     begin();
     api->get(QStringLiteral("/api/v1/reports/occupancy?show_id=%1").arg(showId), this, [this, showId](const ApiReply &reply) {
         end();
@@ -521,6 +513,93 @@ void DeskController::openOccupancy(qint64 showId)
                        {QStringLiteral("free"), object.value(QStringLiteral("free")).toInteger()},
                        {QStringLiteral("percent"), capacity > 0 ? int(100 * sold / capacity) : 0}};
         Q_EMIT occupancyChanged();
+    });
+}
+
+void DeskController::loadHouseHolds(qint64 showId)
+{
+    KioskApi *api = m_session->api();
+    if (!api)
+        return;
+    begin();
+    api->get(QStringLiteral("/api/v1/shows/%1/house-holds").arg(showId), this, [this, showId](const ApiReply &reply) {
+        end();
+        if (showId != m_occupancyShowId)
+            return;
+        m_houseHolds.clear();
+        if (!reply.ok()) {
+            failed(reply, tr("House holds"));
+        } else {
+            for (const QJsonValue &value : reply.array()) {
+                const QJsonObject hold = value.toObject();
+                QStringList seats;
+                for (const QJsonValue &seat : hold.value(QStringLiteral("seat_ids")).toArray())
+                    seats.append(seat.toString());
+                m_houseHolds.append(QVariantMap{{QStringLiteral("hold_id"), str(hold, "hold_id")},
+                                                {QStringLiteral("seats"), seats.join(QStringLiteral(" "))},
+                                                {QStringLiteral("seat_count"), seats.size()},
+                                                {QStringLiteral("reason"), str(hold, "reason")},
+                                                {QStringLiteral("created"), localTimeText(str(hold, "created_at"), QStringLiteral("d MMM HH:mm"))}});
+            }
+        }
+        Q_EMIT houseHoldsChanged();
+    });
+}
+
+void DeskController::placeHouseHold(const QString &seatsText, const QString &reason)
+{
+    KioskApi *api = m_session->api();
+    const qint64 showId = m_occupancyShowId;
+    if (!api || showId <= 0)
+        return;
+    const QStringList seats = seatsText.toUpper().split(QRegularExpression(QStringLiteral("[\\s,;]+")), Qt::SkipEmptyParts);
+    if (seats.isEmpty() || reason.trimmed().isEmpty()) {
+        setMessage(tr("A house hold needs seats (for example A4 A5) and a reason."), true);
+        return;
+    }
+    begin();
+    api->post(QStringLiteral("/api/v1/shows/%1/house-holds").arg(showId),
+              QJsonObject{{QStringLiteral("seat_ids"), QJsonArray::fromStringList(seats)}, {QStringLiteral("reason"), reason.trimmed()}}, this,
+              [this, showId, seats](const ApiReply &reply) {
+                  end();
+                  if (reply.code == QLatin1String("seats_unavailable")) {
+                      QStringList taken;
+                      for (const QJsonValue &seat : reply.object().value(QStringLiteral("held_seats")).toArray())
+                          taken.append(seat.toString());
+                      setMessage(tr("Nothing was held: %1 is already held or sold.").arg(taken.join(QStringLiteral(", "))), true);
+                      return;
+                  }
+                  if (!reply.ok()) {
+                      failed(reply, tr("House hold"));
+                      return;
+                  }
+                  setMessage(tr("%n seat(s) kept back for house use: %1.", nullptr, int(seats.size())).arg(seats.join(QStringLiteral(" "))));
+                  if (showId == m_occupancyShowId)
+                      openOccupancy(showId);
+              },
+              KioskApi::newIdempotencyKey());
+}
+
+void DeskController::releaseHouseHold(const QString &holdId, const QString &reason)
+{
+    KioskApi *api = m_session->api();
+    if (!api || holdId.isEmpty())
+        return;
+    QUrlQuery query;
+    if (!reason.trimmed().isEmpty())
+        query.addQueryItem(QStringLiteral("reason"), reason.trimmed());
+    const QString path = QStringLiteral("/api/v1/house-holds/%1").arg(holdId) + (query.isEmpty() ? QString() : QLatin1Char('?') + query.toString(QUrl::FullyEncoded));
+    const qint64 showId = m_occupancyShowId;
+    begin();
+    api->del(path, this, [this, showId](const ApiReply &reply) {
+        end();
+        if (!reply.ok()) {
+            failed(reply, tr("Releasing the house hold"));
+            return;
+        }
+        setMessage(tr("House hold released; the seats are on sale again."));
+        if (showId == m_occupancyShowId)
+            openOccupancy(showId);
     });
 }
 

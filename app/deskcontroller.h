@@ -57,6 +57,8 @@ class DeskController : public QObject
     Q_PROPERTY(QVariantMap heat READ heat NOTIFY occupancyChanged)
     /** @brief The open show's occupancy: title, capacity, sold, held, free, percent. */
     Q_PROPERTY(QVariantMap occupancy READ occupancy NOTIFY occupancyChanged)
+    /** @brief The occupancy show's live house holds: [{hold_id, seats (text), seat_count, reason, created}]. */
+    Q_PROPERTY(QVariantList houseHolds READ houseHolds NOTIFY houseHoldsChanged)
     /** @brief Movies and screens known from the catalogue, for the show editor: [{id, name}]. */
     Q_PROPERTY(QVariantList movieChoices READ movieChoices NOTIFY choicesChanged)
     Q_PROPERTY(QVariantList screenChoices READ screenChoices NOTIFY choicesChanged)
@@ -91,6 +93,7 @@ public:
     SeatMapModel *occupancyMap() const { return m_occupancyMap; }
     QVariantMap heat() const { return m_heat; }
     QVariantMap occupancy() const { return m_occupancy; }
+    QVariantList houseHolds() const { return m_houseHolds; }
     QVariantList movieChoices() const { return m_movieChoices; }
     QVariantList screenChoices() const { return m_screenChoices; }
     QString exportDir() const;
@@ -103,6 +106,13 @@ public:
     Q_INVOKABLE void setLastDays(int days);
     /** @brief Open a show's occupancy and heat map. */
     Q_INVOKABLE void openOccupancy(qint64 showId);
+    /**
+     * @brief Keep @p seatsText ("A4 A5", "a4,a5") of the occupancy show back for house use with @p reason
+     * (`POST /api/v1/shows/{id}/house-holds`); all or none: a seat someone holds or bought refuses the lot.
+     */
+    Q_INVOKABLE void placeHouseHold(const QString &seatsText, const QString &reason);
+    /** @brief Free a house hold's seats at once (`DELETE /api/v1/house-holds/{id}`), @p reason audited. */
+    Q_INVOKABLE void releaseHouseHold(const QString &holdId, const QString &reason);
     /** @brief Write @p model's visible rows to exportDir/<name>-<from>-<to>.csv; returns the path or "". */
     Q_INVOKABLE QString exportTable(marquee::app::JsonTableModel *model, const QString &name);
     /**
@@ -124,6 +134,7 @@ Q_SIGNALS:
     void rangeChanged();
     void totalsChanged();
     void occupancyChanged();
+    void houseHoldsChanged();
     void choicesChanged();
     /** @brief A show was created or changed (the id). */
     void showSaved(qint64 showId);
@@ -138,6 +149,7 @@ private:
     void loadDevices();
     void loadAudit();
     void loadShifts();
+    void loadHouseHolds(qint64 showId);
     void computeTotals();
     QString rangeQuery() const;
 
@@ -164,6 +176,7 @@ private:
     qint64 m_occupancyShowId = 0;
     QVariantMap m_heat;
     QVariantMap m_occupancy;
+    QVariantList m_houseHolds;
     QVariantList m_movieChoices;
     QVariantList m_screenChoices;
 };

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "tillcontroller.h"
 #include "moneyformat.h"
+#include "staffsingleton.h"
 #include "tillsupport.h"
+#include "core/customercontact.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -21,7 +23,6 @@ Q_LOGGING_CATEGORY(lcTill, "marquee.app.till")
 namespace marquee::app {
 
 namespace {
-TillController *s_instance = nullptr;
 constexpr int kConfirmRetries = 4;
 
 QString str(const QJsonObject &object, const char *key)
@@ -59,6 +60,7 @@ TillController::TillController(const AppConfig &config, CardTerminal *terminal, 
         if (m_session->signedIn() && m_screen == QLatin1String("signin")) {
             setScreen(QStringLiteral("sale"));
             refreshShows();
+            refreshShift();
         }
     });
     connect(m_session, &StaffSession::aboutToSignOut, this, [this] {
@@ -79,27 +81,17 @@ TillController::TillController(const AppConfig &config, CardTerminal *terminal, 
 
 TillController::~TillController()
 {
-    if (s_instance == this)
-        s_instance = nullptr;
+    StaffSingleton<TillController>::forget(this);
 }
 
 void TillController::setInstance(TillController *controller)
 {
-    s_instance = controller;
+    StaffSingleton<TillController>::set(controller);
 }
 
 TillController *TillController::create(QQmlEngine *, QJSEngine *)
 {
-    if (!s_instance) {
-        // Component tests load screens without the app: a till that talks to nobody.
-        AppConfig config;
-        config.role = QStringLiteral("cashier");
-        config.server = QUrl(QStringLiteral("http://127.0.0.1:9"));
-        s_instance = new TillController(config);
-        return s_instance; // owned by the engine
-    }
-    QJSEngine::setObjectOwnership(s_instance, QJSEngine::CppOwnership);
-    return s_instance;
+    return StaffSingleton<TillController>::forQml(QStringLiteral("cashier"));
 }
 
 void TillController::setScreen(const QString &screen)
@@ -399,6 +391,7 @@ void TillController::releaseHold()
     m_holdId.clear();
     m_heldSeats.clear();
     m_totalMinor = 0;
+    m_customerContact.clear();
     m_holdTick.stop();
     m_seatMap->setOwnHold(false);
     Q_EMIT holdChanged();
@@ -430,8 +423,7 @@ void TillController::back()
         if (!m_paymentState.isEmpty() || m_busy)
             return; // a card is in the terminal or an order is on its way: finish or abort that first
         releaseHold();
-        ++m_voidCount;
-        Q_EMIT shiftChanged();
+        refreshShift(); // an order that was opened and not paid is a void on the shift
         setMessage(tr("Sale voided; the seats are free again."));
         setScreen(QStringLiteral("sale"));
         return;
@@ -451,22 +443,48 @@ void TillController::back()
 
 // ---------------------------------------------------------------- payment
 
-QString TillController::changeFor(const QString &tendered) const
+std::optional<qint64> TillController::splitCashPart(const QString &cashPart) const
 {
-    const std::optional<qint64> amount = tendered.trimmed().isEmpty() ? std::optional<qint64>(m_totalMinor) : parseAmountInput(tendered);
-    if (!amount || *amount < m_totalMinor)
-        return {};
-    return formatMoney(*amount - m_totalMinor, m_currency);
+    const std::optional<qint64> amount = parseAmountInput(cashPart);
+    if (!amount || *amount <= 0 || *amount >= m_totalMinor)
+        return std::nullopt;
+    return amount;
 }
 
-void TillController::createOrder(const QString &method, std::function<void(const QJsonObject &order)> next)
+QString TillController::changeFor(const QString &tendered, const QString &cashPart) const
+{
+    // The cash due: the whole total, or in a split only its cash part.
+    const std::optional<qint64> due = cashPart.trimmed().isEmpty() ? std::optional<qint64>(m_totalMinor) : splitCashPart(cashPart);
+    if (!due)
+        return {};
+    const std::optional<qint64> amount = tendered.trimmed().isEmpty() ? due : parseAmountInput(tendered);
+    if (!amount || *amount < *due)
+        return {};
+    return formatMoney(*amount - *due, m_currency);
+}
+
+QString TillController::cardPartFor(const QString &cashPart) const
+{
+    const std::optional<qint64> cash = splitCashPart(cashPart);
+    return cash ? formatMoney(m_totalMinor - *cash, m_currency) : QString();
+}
+
+void TillController::createOrder(const QString &method, const QJsonObject &cash, std::function<void(const QJsonObject &order)> next)
 {
     KioskApi *api = m_session->api();
     if (!api)
         return;
     setBusy(true);
+    m_paymentMethod = method;
+    QJsonObject body = cash;
+    body.insert(QStringLiteral("hold_id"), m_holdId);
+    // The customer's contact, if given, goes with the order so the booking can be found by it later.
+    const QString contact = m_customerContact.trimmed();
+    if (!contact.isEmpty())
+        body.insert(contact.contains(QLatin1Char('@')) ? QStringLiteral("customer_email") : QStringLiteral("customer_phone"), contact);
+    body.insert(QStringLiteral("payment_method"), method);
     // One order per hold and attempt: a retried request gets the same order, a new try after a declined card a new one.
-    api->post(QStringLiteral("/api/v1/orders"), QJsonObject{{QStringLiteral("hold_id"), m_holdId}, {QStringLiteral("payment_method"), method}}, this,
+    api->post(QStringLiteral("/api/v1/orders"), body, this,
               [this, next = std::move(next)](const ApiReply &reply) {
                   if (reply.code == QLatin1String("hold_not_found") || reply.code == QLatin1String("hold_expired")
                       || reply.code == QLatin1String("hold_released")) {
@@ -485,6 +503,7 @@ void TillController::createOrder(const QString &method, std::function<void(const
                   m_orderId = str(order, "order_id");
                   m_intentId = str(order, "payment_intent_id");
                   m_totalMinor = order.value(QStringLiteral("amount_minor")).toInteger(m_totalMinor);
+                  m_orderCashMinor = order.value(QStringLiteral("cash_minor")).toInteger(m_paymentMethod == QLatin1String("cash") ? m_totalMinor : 0);
                   Q_EMIT holdChanged();
                   next(order);
               },
@@ -505,7 +524,8 @@ void TillController::payCash(const QString &tendered)
         return;
     }
     m_pendingTendered = *amount;
-    createOrder(QStringLiteral("cash"), [this](const QJsonObject &) {
+    // The server records what was handed over and the change (the Z-report's change given).
+    createOrder(QStringLiteral("cash"), QJsonObject{{QStringLiteral("tendered_minor"), *amount}}, [this](const QJsonObject &) {
         m_paymentState = QStringLiteral("confirming");
         Q_EMIT paymentChanged();
         confirmOrder(m_orderId, m_intentId, QStringLiteral("cash"), 0);
@@ -520,12 +540,40 @@ void TillController::payCard()
         setMessage(tr("No card terminal is connected to this till."), true);
         return;
     }
-    createOrder(QStringLiteral("card"), [this](const QJsonObject &order) {
-        setBusy(false);
-        m_paymentState = QStringLiteral("card_waiting");
-        Q_EMIT paymentChanged();
-        m_terminal->startPayment(m_intentId, order.value(QStringLiteral("amount_minor")).toInteger(), str(order, "currency"));
-    });
+    createOrder(QStringLiteral("card"), {}, [this](const QJsonObject &order) { startTerminal(order); });
+}
+
+void TillController::startTerminal(const QJsonObject &order)
+{
+    setBusy(false);
+    m_paymentState = QStringLiteral("card_waiting");
+    Q_EMIT paymentChanged();
+    // A split's intent is for the card part only (card_minor); a card order's for the whole amount.
+    const qint64 cardMinor = order.value(QStringLiteral("card_minor")).toInteger(order.value(QStringLiteral("amount_minor")).toInteger());
+    m_terminal->startPayment(m_intentId, cardMinor, str(order, "currency"));
+}
+
+void TillController::paySplit(const QString &cashPart, const QString &tendered)
+{
+    if (!holdActive() || m_busy || !m_paymentState.isEmpty())
+        return;
+    if (!m_terminal) {
+        setMessage(tr("No card terminal is connected to this till, so the rest cannot go on a card."), true);
+        return;
+    }
+    const std::optional<qint64> cash = splitCashPart(cashPart);
+    if (!cash) {
+        setMessage(tr("The cash part must be above 0 and below the total %1.").arg(totalText()), true);
+        return;
+    }
+    const std::optional<qint64> handed = tendered.trimmed().isEmpty() ? cash : parseAmountInput(tendered);
+    if (!handed || *handed < *cash) {
+        setMessage(tr("%1 handed over is less than the cash part %2.").arg(tendered, formatMoney(*cash, m_currency)), true);
+        return;
+    }
+    m_pendingTendered = *handed;
+    createOrder(QStringLiteral("split"), QJsonObject{{QStringLiteral("cash_minor"), *cash}, {QStringLiteral("tendered_minor"), *handed}},
+                [this](const QJsonObject &order) { startTerminal(order); });
 }
 
 void TillController::presentCard(const QString &cardToken)
@@ -547,7 +595,7 @@ void TillController::onTerminalFinished(const TerminalResult &result)
         m_paymentState = QStringLiteral("confirming");
         Q_EMIT paymentChanged();
         setBusy(true);
-        confirmOrder(m_orderId, m_intentId, QStringLiteral("card"), 0);
+        confirmOrder(m_orderId, m_intentId, m_paymentMethod, 0);
         return;
     }
     m_paymentState.clear();
@@ -607,18 +655,18 @@ void TillController::confirmOrder(const QString &orderId, const QString &intentI
 
 void TillController::completeSale(const QJsonObject &booking, const QString &method)
 {
-    const bool cash = method == QLatin1String("cash");
     const qint64 total = booking.value(QStringLiteral("amount_minor")).toInteger(m_totalMinor);
+    // The cash part of the sale: all of it, the split's cash part, or none (card).
+    const qint64 cashPart = method == QLatin1String("cash") ? total : method == QLatin1String("split") ? m_orderCashMinor : 0;
+    const bool cash = cashPart > 0;
     const qint64 tendered = cash ? m_pendingTendered : total;
+    const qint64 change = cash ? tendered - cashPart : 0;
     QJsonObject withIntent = booking;
     withIntent.insert(QStringLiteral("payment_intent_id"), m_intentId);
-    m_print = bookingPrintFor(m_show, withIntent, m_seatMap, cash ? tr("Cash") : tr("Card"));
-    if (cash) {
-        m_cashSalesMinor += total;
-    } else {
-        m_cardSalesMinor += total;
-    }
-    ++m_salesCount;
+    const QString paidWith = method == QLatin1String("split")
+                                 ? tr("Cash %1 + card %2").arg(formatMoney(cashPart, m_currency), formatMoney(total - cashPart, m_currency))
+                                 : cash ? tr("Cash") : tr("Card");
+    m_print = bookingPrintFor(m_show, withIntent, m_seatMap, paidWith);
     QStringList seats;
     for (const QJsonValue &seat : booking.value(QStringLiteral("seats")).toArray())
         seats.append(seat.toString());
@@ -630,10 +678,16 @@ void TillController::completeSale(const QJsonObject &booking, const QString &met
                   {QStringLiteral("show"), showText()},
                   {QStringLiteral("total"), formatMoney(total, m_currency)},
                   {QStringLiteral("tendered"), formatMoney(tendered, m_currency)},
-                  {QStringLiteral("change"), formatMoney(tendered - total, m_currency)},
-                  {QStringLiteral("change_minor"), tendered - total},
+                  {QStringLiteral("change"), formatMoney(change, m_currency)},
+                  {QStringLiteral("change_minor"), change},
+                  {QStringLiteral("cash_part"), formatMoney(cashPart, m_currency)},
+                  {QStringLiteral("cash_part_minor"), cashPart},
+                  {QStringLiteral("card_part"), formatMoney(total - cashPart, m_currency)},
+                  {QStringLiteral("card_part_minor"), total - cashPart},
+                  {QStringLiteral("paid_with"), paidWith},
                   {QStringLiteral("method"), method}};
     // The booking owns the seats now: forget the hold without releasing it.
+    m_customerContact.clear();
     m_holdId.clear();
     m_heldSeats.clear();
     m_holdTick.stop();
@@ -642,7 +696,7 @@ void TillController::completeSale(const QJsonObject &booking, const QString &met
     m_seatMap->refresh();
     Q_EMIT holdChanged();
     Q_EMIT saleChanged();
-    Q_EMIT shiftChanged();
+    refreshShift();
     print(m_print, cash);
     setScreen(QStringLiteral("done"));
     qCInfo(lcTill) << "sold" << seats << "for" << total << method << "booking" << m_lastSale.value(QStringLiteral("booking_ref")).toString();
@@ -710,14 +764,50 @@ void TillController::find(const QString &query)
         checkIn(text);
         return;
     }
-    if (text.contains(QLatin1Char('@')) || (text.size() >= 7 && text.count(QRegularExpression(QStringLiteral("[0-9+ ]"))) == text.size())) {
-        setMessage(tr("Finding a booking by phone or e-mail needs the server's customer search, which this server does not offer yet. "
-                      "Ask for the booking reference."),
-                   true);
-        return;
-    }
+    // A customer's e-mail, or a phone number (references are 8 letters and digits, so a longer number or one
+    // written with +, spaces or dashes is a phone).
+    const bool email = text.contains(QLatin1Char('@'));
+    const bool phone = !email && normalizedCustomerPhone(text)
+                       && (text.size() > 8 || text.contains(QRegularExpression(QStringLiteral("[^A-Za-z0-9]"))));
     setBusy(true);
     setMessage({});
+    m_matches.clear();
+    if (email || phone) {
+        const QString path = QStringLiteral("/api/v1/customers/bookings?%1=%2")
+                                 .arg(email ? QStringLiteral("email") : QStringLiteral("phone"), QString::fromLatin1(QUrl::toPercentEncoding(text)));
+        api->get(path, this, [this, text](const ApiReply &reply) {
+            if (!reply.ok()) {
+                fail(reply, tr("Finding the customer's bookings"));
+                return;
+            }
+            const QJsonArray rows = reply.object().value(QStringLiteral("bookings")).toArray();
+            m_booking = {};
+            m_bookingView.clear();
+            if (rows.size() == 1) {
+                openBooking(str(rows.first().toObject(), "booking_id"));
+                return;
+            }
+            setBusy(false);
+            for (const QJsonValue &value : rows) {
+                const QJsonObject row = value.toObject();
+                QStringList seats;
+                for (const QJsonValue &seat : row.value(QStringLiteral("seats")).toArray())
+                    seats.append(seat.toString());
+                m_matches.append(QVariantMap{{QStringLiteral("booking_id"), str(row, "booking_id")},
+                                             {QStringLiteral("booking_ref"), str(row, "booking_ref")},
+                                             {QStringLiteral("label"), QStringLiteral("%1 · %2 · %3%4")
+                                                                           .arg(str(row, "booking_ref"), seats.join(QLatin1Char(' ')),
+                                                                                localTimeText(str(row, "created_at"), QStringLiteral("d MMM HH:mm")),
+                                                                                str(row, "state") == QLatin1String("cancelled") ? tr(" · cancelled") : QString())}});
+            }
+            Q_EMIT bookingChanged();
+            if (rows.isEmpty())
+                setMessage(tr("No booking for %1.").arg(text), true);
+            else
+                setMessage(tr("%1 bookings for %2: choose one.").arg(rows.size()).arg(text));
+        });
+        return;
+    }
     QUrlQuery params;
     params.addQueryItem(QStringLiteral("ref"), text.toUpper());
     api->get(QStringLiteral("/api/v1/bookings?") + params.toString(QUrl::FullyEncoded), this, [this, text](const ApiReply &reply) {
@@ -735,6 +825,29 @@ void TillController::find(const QString &query)
         }
         applyBooking(reply.object());
     });
+}
+
+void TillController::openBooking(const QString &bookingId)
+{
+    KioskApi *api = m_session->api();
+    if (!api || bookingId.isEmpty())
+        return;
+    setBusy(true);
+    api->get(QStringLiteral("/api/v1/bookings/%1").arg(bookingId), this, [this](const ApiReply &reply) {
+        if (!reply.ok()) {
+            fail(reply, tr("Opening the booking"));
+            return;
+        }
+        applyBooking(reply.object());
+    });
+}
+
+void TillController::setCustomerContact(const QString &contact)
+{
+    if (m_customerContact == contact)
+        return;
+    m_customerContact = contact;
+    Q_EMIT holdChanged();
 }
 
 void TillController::applyBooking(const QJsonObject &booking)
@@ -828,26 +941,34 @@ void TillController::cancelWith(KioskApi *api, const QString &reason, const QStr
         const QJsonObject refund = result.value(QStringLiteral("refund")).toObject();
         const qint64 amount = refund.value(QStringLiteral("amount_minor")).toInteger();
         const QString orderId = str(result, "order_id");
-        ++m_refundCount;
-        // Cash refunds leave the drawer: ask the order how it was paid so the shift's expected cash is right.
+        refreshShift(); // the server books the refund on the right drawer
+        // How much of the refund is cash to hand back: the server refunds a split order card part first.
         m_session->api()->get(QStringLiteral("/api/v1/orders/%1").arg(orderId), this, [this, amount, refund](const ApiReply &order) {
             // Another member's order may not be readable here; then the refund tells: cash is handed back at once
             // ("succeeded"), a card refund waits for the provider ("pending").
-            const bool cash = order.ok() ? order.object().value(QStringLiteral("payment_method")).toString() == QLatin1String("cash")
-                                         : refund.value(QStringLiteral("status")).toString() == QLatin1String("succeeded");
-            (cash ? m_cashRefundsMinor : m_cardRefundsMinor) += amount;
-            Q_EMIT shiftChanged();
+            qint64 cashBack = refund.value(QStringLiteral("status")).toString() == QLatin1String("succeeded") ? amount : 0;
+            if (order.ok()) {
+                const QJsonObject paid = order.object();
+                const qint64 cardPart = paid.value(QStringLiteral("amount_minor")).toInteger() - paid.value(QStringLiteral("cash_minor")).toInteger();
+                cashBack = qMax<qint64>(0, amount - cardPart);
+            }
             QString error;
-            if (cash)
+            if (cashBack > 0)
                 sendEscPos(drawerKickCommand(), &error);
             setBusy(true);
-            m_session->api()->get(QStringLiteral("/api/v1/bookings/%1").arg(str(m_booking, "booking_id")), this, [this, amount, cash, refund](const ApiReply &again) {
+            m_session->api()->get(QStringLiteral("/api/v1/bookings/%1").arg(str(m_booking, "booking_id")), this, [this, amount, cashBack, refund](const ApiReply &again) {
                 if (again.ok())
                     applyBooking(again.object());
                 else
                     setBusy(false);
-                setMessage(cash ? tr("Cancelled. Hand back %1 in cash.").arg(formatMoney(amount, str(refund, "currency")))
-                                : tr("Cancelled. %1 goes back to the card (%2).").arg(formatMoney(amount, str(refund, "currency")), str(refund, "status")));
+                const QString currency = str(refund, "currency");
+                if (cashBack == amount)
+                    setMessage(tr("Cancelled. Hand back %1 in cash.").arg(formatMoney(amount, currency)));
+                else if (cashBack == 0)
+                    setMessage(tr("Cancelled. %1 goes back to the card (%2).").arg(formatMoney(amount, currency), str(refund, "status")));
+                else
+                    setMessage(tr("Cancelled. Hand back %1 in cash; %2 goes back to the card.")
+                                   .arg(formatMoney(cashBack, currency), formatMoney(amount - cashBack, currency)));
             });
         });
     });
@@ -951,22 +1072,73 @@ void TillController::checkIn(const QString &qr, bool anyShow)
 
 // ---------------------------------------------------------------- shift and drawer
 
+namespace {
+/** @brief A server Z-report (docs/api.md, *The Z-report*) as the text the shift screen and the printout show. */
+QVariantMap zReportView(const QJsonObject &report)
+{
+    if (report.isEmpty())
+        return {};
+    const QString currency = str(report, "currency");
+    const auto minor = [&report](const char *section, const char *key) {
+        return report.value(QLatin1String(section)).toObject().value(QLatin1String(key)).toInteger();
+    };
+    const auto money = [&currency](qint64 amount) { return formatMoney(amount, currency); };
+    const QJsonObject sales = report.value(QStringLiteral("sales")).toObject();
+    const QJsonObject refunds = report.value(QStringLiteral("refunds")).toObject();
+    const QJsonObject byMethod = sales.value(QStringLiteral("by_method")).toObject();
+    const qint64 cashRefunds = refunds.value(QStringLiteral("cash_minor")).toInteger();
+    const qint64 expected = report.value(QStringLiteral("expected_cash_minor")).toInteger();
+    QVariantMap view{{QStringLiteral("open"), str(report, "state") == QLatin1String("open")},
+                     {QStringLiteral("shift_id"), report.value(QStringLiteral("shift_id")).toInteger()},
+                     {QStringLiteral("staff"), report.value(QStringLiteral("cashier")).toObject().value(QStringLiteral("name")).toString()},
+                     {QStringLiteral("opened_at"), localTimeText(str(report, "opened_at"), QStringLiteral("HH:mm"))},
+                     {QStringLiteral("float"), money(report.value(QStringLiteral("opening_float_minor")).toInteger())},
+                     {QStringLiteral("cash_sales"), money(byMethod.value(QStringLiteral("cash_minor")).toInteger())},
+                     {QStringLiteral("card_sales"), money(byMethod.value(QStringLiteral("card_minor")).toInteger())},
+                     {QStringLiteral("total_sales"), money(sales.value(QStringLiteral("total_minor")).toInteger())},
+                     {QStringLiteral("total_sales_minor"), sales.value(QStringLiteral("total_minor")).toInteger()},
+                     {QStringLiteral("change_given"), money(sales.value(QStringLiteral("change_given_minor")).toInteger())},
+                     {QStringLiteral("cash_refunds"), money(cashRefunds)},
+                     {QStringLiteral("card_refunds"), money(refunds.value(QStringLiteral("total_minor")).toInteger() - cashRefunds)},
+                     {QStringLiteral("cash_in"), money(minor("drawer", "cash_in_minor"))},
+                     {QStringLiteral("cash_out"), money(minor("drawer", "cash_out_minor"))},
+                     {QStringLiteral("no_sale_count"), int(minor("drawer", "no_sale_count"))},
+                     {QStringLiteral("sales_count"), int(sales.value(QStringLiteral("count")).toInteger())},
+                     {QStringLiteral("split_count"), int(sales.value(QStringLiteral("split_count")).toInteger())},
+                     {QStringLiteral("refund_count"), int(refunds.value(QStringLiteral("count")).toInteger())},
+                     {QStringLiteral("void_count"), int(minor("voids", "count"))},
+                     {QStringLiteral("expected_cash"), money(expected)},
+                     {QStringLiteral("expected_cash_minor"), expected}};
+    if (report.value(QStringLiteral("counted_cash_minor")).isDouble()) {
+        const qint64 difference = report.value(QStringLiteral("over_short_minor")).toInteger();
+        view.insert(QStringLiteral("closed_at"), localTimeText(str(report, "closed_at"), QStringLiteral("d MMM yyyy HH:mm")));
+        view.insert(QStringLiteral("counted"), money(report.value(QStringLiteral("counted_cash_minor")).toInteger()));
+        view.insert(QStringLiteral("over_short"), (difference > 0 ? QStringLiteral("+") : QString()) + money(difference));
+        view.insert(QStringLiteral("over_short_minor"), difference);
+    }
+    return view;
+}
+} // namespace
+
 QVariantMap TillController::shift() const
 {
-    const QString currency = m_currency.isEmpty() ? QStringLiteral("EUR") : m_currency;
-    const qint64 expected = m_floatMinor + m_cashSalesMinor - m_cashRefundsMinor;
-    return {{QStringLiteral("open"), m_shiftOpen},
-            {QStringLiteral("opened_at"), m_shiftOpenedAt.isValid() ? QLocale().toString(m_shiftOpenedAt.toLocalTime(), QStringLiteral("HH:mm")) : QString()},
-            {QStringLiteral("float"), formatMoney(m_floatMinor, currency)},
-            {QStringLiteral("cash_sales"), formatMoney(m_cashSalesMinor, currency)},
-            {QStringLiteral("card_sales"), formatMoney(m_cardSalesMinor, currency)},
-            {QStringLiteral("cash_refunds"), formatMoney(m_cashRefundsMinor, currency)},
-            {QStringLiteral("card_refunds"), formatMoney(m_cardRefundsMinor, currency)},
-            {QStringLiteral("sales_count"), m_salesCount},
-            {QStringLiteral("refund_count"), m_refundCount},
-            {QStringLiteral("void_count"), m_voidCount},
-            {QStringLiteral("expected_cash"), formatMoney(expected, currency)},
-            {QStringLiteral("expected_cash_minor"), expected}};
+    return zReportView(m_shiftReport);
+}
+
+void TillController::refreshShift()
+{
+    KioskApi *api = m_session->api();
+    if (!api)
+        return;
+    api->get(QStringLiteral("/api/v1/shifts/current"), this, [this](const ApiReply &reply) {
+        if (reply.ok())
+            m_shiftReport = reply.object();
+        else if (reply.kind == ApiErrorKind::NotFound)
+            m_shiftReport = {};
+        else
+            return; // offline or locked: keep what is shown; the next sale or screen asks again
+        Q_EMIT shiftChanged();
+    });
 }
 
 void TillController::openShiftScreen()
@@ -975,35 +1147,48 @@ void TillController::openShiftScreen()
         return;
     setMessage({});
     setScreen(QStringLiteral("shift"));
+    refreshShift();
 }
 
 void TillController::openShift(const QString &floatText)
 {
-    if (m_shiftOpen)
+    KioskApi *api = m_session->api();
+    if (!api || shiftOpen() || m_busy)
         return;
     const std::optional<qint64> amount = parseAmountInput(floatText);
     if (!amount) {
         setMessage(tr("Enter the opening float, for example 150.00."), true);
         return;
     }
-    m_session->requireReauth(tr("Open the shift with a float of %1").arg(formatMoney(*amount, m_currency.isEmpty() ? QStringLiteral("EUR") : m_currency)),
-                             [this, amount] {
-                                 m_shiftOpen = true;
-                                 m_shiftOpenedAt = QDateTime::currentDateTimeUtc();
-                                 m_floatMinor = *amount;
-                                 m_cashSalesMinor = m_cardSalesMinor = m_cashRefundsMinor = m_cardRefundsMinor = 0;
-                                 m_salesCount = m_refundCount = m_voidCount = 0;
-                                 m_zReport.clear();
-                                 QString error;
-                                 sendEscPos(drawerKickCommand(), &error);
-                                 setMessage(tr("Shift open. Put the float in the drawer."));
-                                 Q_EMIT shiftChanged();
-                             });
+    setBusy(true);
+    const QJsonObject body{{QStringLiteral("opening_float_minor"), *amount},
+                           {QStringLiteral("currency"), m_currency.isEmpty() ? QStringLiteral("EUR") : m_currency}};
+    api->post(QStringLiteral("/api/v1/shifts"), body, this, [this](const ApiReply &reply) {
+        if (reply.code == QLatin1String("shift_already_open")) {
+            // Opened on another till or before a restart: carry on with that shift.
+            setBusy(false);
+            m_shiftReport = reply.object().value(QStringLiteral("shift")).toObject();
+            Q_EMIT shiftChanged();
+            setMessage(tr("You already had a shift open since %1; it carries on.").arg(shift().value(QStringLiteral("opened_at")).toString()));
+            return;
+        }
+        if (!reply.ok()) {
+            fail(reply, tr("Opening the shift"));
+            return;
+        }
+        setBusy(false);
+        m_shiftReport = reply.object();
+        m_zReport.clear();
+        QString error;
+        sendEscPos(drawerKickCommand(), &error);
+        setMessage(tr("Shift open. Put the float in the drawer."));
+        Q_EMIT shiftChanged();
+    });
 }
 
 void TillController::closeShift(const QString &countedText)
 {
-    if (!m_shiftOpen)
+    if (!shiftOpen())
         return;
     const std::optional<qint64> counted = parseAmountInput(countedText);
     if (!counted) {
@@ -1011,22 +1196,30 @@ void TillController::closeShift(const QString &countedText)
         return;
     }
     m_session->requireReauth(tr("Close the shift and print the Z-report"), [this, counted] {
-        const QString currency = m_currency.isEmpty() ? QStringLiteral("EUR") : m_currency;
-        const qint64 expected = m_floatMinor + m_cashSalesMinor - m_cashRefundsMinor;
-        const qint64 difference = *counted - expected;
-        m_zReport = shift();
-        m_zReport.insert(QStringLiteral("staff"), m_session->name());
-        m_zReport.insert(QStringLiteral("closed_at"), QLocale().toString(QDateTime::currentDateTime(), QStringLiteral("d MMM yyyy HH:mm")));
-        m_zReport.insert(QStringLiteral("counted"), formatMoney(*counted, currency));
-        m_zReport.insert(QStringLiteral("over_short"), (difference > 0 ? QStringLiteral("+") : QString()) + formatMoney(difference, currency));
-        m_zReport.insert(QStringLiteral("over_short_minor"), difference);
-        m_zReport.insert(QStringLiteral("total_sales"), formatMoney(m_cashSalesMinor + m_cardSalesMinor, currency));
-        m_shiftOpen = false;
-        Q_EMIT shiftChanged();
-        printZReport();
-        setMessage(difference == 0 ? tr("Shift closed. The drawer is exact.")
-                                   : tr("Shift closed. The drawer is %1 %2.").arg(formatMoney(qAbs(difference), currency), difference > 0 ? tr("over") : tr("short")),
-                   difference != 0);
+        KioskApi *api = m_session->api();
+        if (!api)
+            return;
+        setBusy(true);
+        api->post(QStringLiteral("/api/v1/shifts/current/close"), QJsonObject{{QStringLiteral("counted_cash_minor"), *counted}}, this,
+                  [this](const ApiReply &reply) {
+                      if (!reply.ok()) {
+                          fail(reply, tr("Closing the shift"));
+                          if (reply.kind == ApiErrorKind::NotFound)
+                              refreshShift();
+                          return;
+                      }
+                      setBusy(false);
+                      m_shiftReport = {};
+                      m_zReport = zReportView(reply.object());
+                      Q_EMIT shiftChanged();
+                      printZReport();
+                      const qint64 difference = m_zReport.value(QStringLiteral("over_short_minor")).toLongLong();
+                      const QString currency = str(reply.object(), "currency");
+                      setMessage(difference == 0 ? tr("Shift closed. The drawer is exact.")
+                                                 : tr("Shift closed. The drawer is %1 %2.")
+                                                       .arg(formatMoney(qAbs(difference), currency), difference > 0 ? tr("over") : tr("short")),
+                                 difference != 0);
+                  });
     });
 }
 
@@ -1049,6 +1242,8 @@ void paintZReport(QPainter &painter, const QRectF &area, const QVariantMap &repo
         {TillController::tr("Voids"), QString::number(report.value(QStringLiteral("void_count")).toInt())},
         {QString(), QString()},
         {TillController::tr("Opening float"), report.value(QStringLiteral("float")).toString()},
+        {TillController::tr("Cash in"), report.value(QStringLiteral("cash_in")).toString()},
+        {TillController::tr("Cash out"), report.value(QStringLiteral("cash_out")).toString()},
         {TillController::tr("Expected cash"), report.value(QStringLiteral("expected_cash")).toString()},
         {TillController::tr("Counted cash"), report.value(QStringLiteral("counted")).toString()},
         {TillController::tr("Over / short"), report.value(QStringLiteral("over_short")).toString()},
@@ -1116,14 +1311,60 @@ void TillController::openDrawer()
 {
     if (!m_session->signedIn())
         return;
-    m_session->requireReauth(tr("Open the cash drawer (no sale)"), [this] {
+    if (!shiftOpen()) {
+        setMessage(tr("Open a shift first: every drawer opening is recorded on the shift."), true);
+        return;
+    }
+    m_session->requireReauth(tr("Open the cash drawer (no sale)"),
+                             [this] { drawerOperation(QStringLiteral("no_sale"), 0, tr("no sale"), tr("Drawer opened.")); });
+}
+
+void TillController::moveCash(bool cashIn, const QString &amountText, const QString &reason)
+{
+    if (!shiftOpen())
+        return;
+    const std::optional<qint64> amount = parseAmountInput(amountText);
+    if (!amount || *amount <= 0) {
+        setMessage(tr("Enter the amount, for example 50.00."), true);
+        return;
+    }
+    if (reason.trimmed().isEmpty()) {
+        setMessage(tr("Say why the cash goes %1 the drawer.").arg(cashIn ? tr("into") : tr("out of")), true);
+        return;
+    }
+    const QString money = formatMoney(*amount, str(m_shiftReport, "currency"));
+    const QString what = cashIn ? tr("Put %1 into the drawer").arg(money) : tr("Take %1 out of the drawer").arg(money);
+    m_session->requireReauth(what, [this, cashIn, amount, reason, money] {
+        drawerOperation(cashIn ? QStringLiteral("cash_in") : QStringLiteral("cash_out"), *amount, reason.trimmed(),
+                        cashIn ? tr("%1 put into the drawer.").arg(money) : tr("%1 taken out of the drawer.").arg(money));
+    });
+}
+
+void TillController::drawerOperation(const QString &kind, qint64 amountMinor, const QString &reason, const QString &done)
+{
+    KioskApi *api = m_session->api();
+    if (!api)
+        return;
+    QJsonObject body{{QStringLiteral("kind"), kind}, {QStringLiteral("reason"), reason}};
+    if (amountMinor > 0)
+        body.insert(QStringLiteral("amount_minor"), amountMinor);
+    setBusy(true);
+    api->post(QStringLiteral("/api/v1/shifts/current/drawer"), body, this, [this, done](const ApiReply &reply) {
+        if (!reply.ok()) {
+            fail(reply, tr("The drawer"));
+            return;
+        }
+        setBusy(false);
+        m_shiftReport = reply.object().value(QStringLiteral("shift")).toObject();
+        Q_EMIT shiftChanged();
+        // Recorded on the shift; now the drawer itself opens.
         QString error;
         if (m_config.escposTarget.isEmpty())
-            setMessage(tr("No receipt printer is configured, so there is no drawer to open (--escpos)."), true);
+            setMessage(done + QLatin1Char(' ') + tr("No receipt printer is configured, so open the drawer by hand (--escpos)."));
         else if (sendEscPos(drawerKickCommand(), &error))
-            setMessage(tr("Drawer opened."));
+            setMessage(done);
         else
-            setMessage(tr("The drawer did not open: %1").arg(error), true);
+            setMessage(tr("%1 The drawer did not open: %2").arg(done, error), true);
     });
 }
 
@@ -1143,6 +1384,9 @@ void TillController::onSessionEnded()
     m_bookingView.clear();
     m_checkin.clear();
     m_lastSale.clear();
+    m_shiftReport = {}; // the shift stays open on the server; the next member's sign-in reads their own
+    m_zReport.clear();
+    Q_EMIT shiftChanged();
     Q_EMIT holdChanged();
     Q_EMIT showChanged();
     Q_EMIT paymentChanged();

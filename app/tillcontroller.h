@@ -56,19 +56,28 @@ class TillController : public QObject
     /** @brief "", card_waiting (present a card), confirming */
     Q_PROPERTY(QString paymentState READ paymentState NOTIFY paymentChanged)
     Q_PROPERTY(bool cardAvailable READ cardAvailable CONSTANT)
-    /** @brief The last sale: booking_ref, seats, total, tendered, change, method, pdf. */
+    /** @brief The last sale: booking_ref, seats, total, tendered, change, method, cash_part, card_part, paid_with. */
     Q_PROPERTY(QVariantMap lastSale READ lastSale NOTIFY saleChanged)
     /** @brief The booking found on the lookup screen (with title and show text), or empty. */
     Q_PROPERTY(QVariantMap booking READ booking NOTIFY bookingChanged)
+    /** @brief Bookings found by a customer's phone or e-mail, newest first: [{booking_id, label}] (empty otherwise). */
+    Q_PROPERTY(QVariantList matches READ matches NOTIFY bookingChanged)
+    /** @brief The customer's phone or e-mail for the next order (optional; typed on the tender screen). */
+    Q_PROPERTY(QString customerContact READ customerContact WRITE setCustomerContact NOTIFY holdChanged)
     /** @brief The last door scan: result, text, seat, show. */
     Q_PROPERTY(QVariantMap checkin READ checkin NOTIFY checkinChanged)
     /** @brief The printer's last word: empty when fine. */
     Q_PROPERTY(QString printMessage READ printMessage NOTIFY printChanged)
     Q_PROPERTY(QString lastPdfPath READ lastPdfPath NOTIFY printChanged)
-    /** @brief Shift state: open, opened_at, float, cash_sales, card_sales, refunds, sales_count, expected_cash. */
+    /**
+     * @brief The caller's open shift as the server counts it (`GET /api/v1/shifts/current`), as display text:
+     * open, opened_at, float, cash_sales, card_sales, total_sales, cash_refunds, card_refunds, cash_in, cash_out,
+     * sales_count, refund_count, void_count, split_count, expected_cash (and the *_minor amounts). Empty when
+     * no shift is open. The till counts nothing itself: the server's Z-report is the only arithmetic.
+     */
     Q_PROPERTY(QVariantMap shift READ shift NOTIFY shiftChanged)
     Q_PROPERTY(bool shiftOpen READ shiftOpen NOTIFY shiftChanged)
-    /** @brief The last Z-report, as lines ready to print or show. */
+    /** @brief The last closed shift's Z-report from the server, in the same keys plus counted, over_short, staff, closed_at, pdf. */
     Q_PROPERTY(QVariantMap zReport READ zReport NOTIFY shiftChanged)
 public:
     explicit TillController(const AppConfig &config, CardTerminal *terminal = nullptr, QObject *parent = nullptr);
@@ -97,10 +106,13 @@ public:
     QVariantMap lastSale() const { return m_lastSale; }
     QVariantMap booking() const { return m_bookingView; }
     QVariantMap checkin() const { return m_checkin; }
+    QVariantList matches() const { return m_matches; }
+    QString customerContact() const { return m_customerContact; }
+    void setCustomerContact(const QString &contact);
     QString printMessage() const { return m_printMessage; }
     QString lastPdfPath() const { return m_lastPdfPath; }
     QVariantMap shift() const;
-    bool shiftOpen() const { return m_shiftOpen; }
+    bool shiftOpen() const { return !m_shiftReport.isEmpty(); }
     QVariantMap zReport() const { return m_zReport; }
     QString holdId() const { return m_holdId; }
     const BookingPrint &lastPrint() const { return m_print; }
@@ -121,8 +133,18 @@ public:
     Q_INVOKABLE void back();
     /** @brief Cash for the held seats: @p tendered as typed ("" = exact). Refuses less than the total. */
     Q_INVOKABLE void payCash(const QString &tendered);
-    /** @brief The change due for @p tendered, as text ("" when not enough or not an amount). */
-    Q_INVOKABLE QString changeFor(const QString &tendered) const;
+    /**
+     * @brief The change due for @p tendered, as text ("" when not enough or not an amount); with @p cashPart
+     * (a split) the change on that cash part.
+     */
+    Q_INVOKABLE QString changeFor(const QString &tendered, const QString &cashPart = QString()) const;
+    /** @brief What is left for the card when @p cashPart is paid in cash ("" unless above 0 and below the total). */
+    Q_INVOKABLE QString cardPartFor(const QString &cashPart) const;
+    /**
+     * @brief Split payment: @p cashPart in cash (@p tendered handed over, "" = exact), the rest on the card
+     * terminal; one order with `payment_method: split`.
+     */
+    Q_INVOKABLE void paySplit(const QString &cashPart, const QString &tendered);
     /** @brief Card for the held seats: the terminal asks for the card. */
     Q_INVOKABLE void payCard();
     /** @brief Simulated terminal: present a card token (tok_visa, tok_declined...). */
@@ -133,8 +155,13 @@ public:
     Q_INVOKABLE void printAgain();
 
     Q_INVOKABLE void openLookup();
-    /** @brief A booking reference, or a scanned ticket code (MQ1.…: checked in at the door). */
+    /**
+     * @brief A booking reference, a scanned ticket code (MQ1.…: checked in at the door), or the customer's phone
+     * number or e-mail (`GET /api/v1/customers/bookings`: one booking opens, several are listed in matches).
+     */
     Q_INVOKABLE void find(const QString &query);
+    /** @brief Open one of matches by its id. */
+    Q_INVOKABLE void openBooking(const QString &bookingId);
     /** @brief Cancel and refund the found booking within policy (asks for the password first). */
     Q_INVOKABLE void cancelBooking(const QString &reason);
     /** @brief Cancel outside policy: a manager's name and password authorise it; the reason is recorded. */
@@ -145,13 +172,17 @@ public:
     Q_INVOKABLE void checkIn(const QString &qr, bool anyShow = true);
 
     Q_INVOKABLE void openShiftScreen();
-    /** @brief Open the shift with @p floatText in the drawer (asks for the password first: a drawer operation). */
+    /** @brief Open a shift on the server (`POST /api/v1/shifts`) with @p floatText in the drawer; the drawer opens. */
     Q_INVOKABLE void openShift(const QString &floatText);
-    /** @brief Close with the counted cash; builds the Z-report. */
+    /** @brief Close the shift on the server with the counted cash (asks for the password first); prints its Z-report. */
     Q_INVOKABLE void closeShift(const QString &countedText);
     Q_INVOKABLE void printZReport();
-    /** @brief Open the cash drawer without a sale (asks for the password first). */
+    /** @brief Open the cash drawer without a sale (asks for the password first; recorded on the shift as no_sale). */
     Q_INVOKABLE void openDrawer();
+    /** @brief Put cash into (@p cashIn) or take it out of the drawer, with a reason (asks for the password first). */
+    Q_INVOKABLE void moveCash(bool cashIn, const QString &amountText, const QString &reason);
+    /** @brief Read the open shift's running Z-report from the server again. */
+    Q_INVOKABLE void refreshShift();
 
 Q_SIGNALS:
     void screenChanged();
@@ -179,7 +210,11 @@ private:
     void loadShow(const QJsonObject &show);
     void releaseHold();
     void onHoldTick();
-    void createOrder(const QString &method, std::function<void(const QJsonObject &order)> next);
+    /** @brief POST /orders for the hold with @p method and its @p cash fields (tendered_minor, cash_minor). */
+    void createOrder(const QString &method, const QJsonObject &cash, std::function<void(const QJsonObject &order)> next);
+    /** @brief The terminal asks for the card part of @p order. */
+    void startTerminal(const QJsonObject &order);
+    std::optional<qint64> splitCashPart(const QString &cashPart) const;
     void confirmOrder(const QString &orderId, const QString &intentId, const QString &method, int attempt);
     void completeSale(const QJsonObject &booking, const QString &method);
     bool print(const BookingPrint &booking, bool kickDrawer);
@@ -188,6 +223,8 @@ private:
     void onSessionEnded();
     void applyBooking(const QJsonObject &booking);
     void cancelWith(KioskApi *api, const QString &reason, const QString &overrideToken);
+    /** @brief POST a drawer operation (after re-authentication); the drawer opens on the server's yes. */
+    void drawerOperation(const QString &kind, qint64 amountMinor, const QString &reason, const QString &done);
     QString printDir() const;
 
     AppConfig m_config;
@@ -213,6 +250,8 @@ private:
     QString m_intentId;
     int m_orderAttempt = 0;
     qint64 m_pendingTendered = 0;
+    QString m_paymentMethod;   // of the order in progress: cash, card or split
+    qint64 m_orderCashMinor = 0; // the order's cash part
     QVariantMap m_lastSale;
     BookingPrint m_print;
     QString m_printMessage;
@@ -221,18 +260,10 @@ private:
     QJsonObject m_bookingShow;  // its show
     QVariantMap m_bookingView;
     QVariantMap m_checkin;
-    // The shift as this till saw it; the server's shift record (issue 7 server part) replaces it when present.
-    bool m_shiftOpen = false;
-    QDateTime m_shiftOpenedAt;
-    qint64 m_floatMinor = 0;
-    qint64 m_cashSalesMinor = 0;
-    qint64 m_cardSalesMinor = 0;
-    qint64 m_cashRefundsMinor = 0;
-    qint64 m_cardRefundsMinor = 0;
-    int m_salesCount = 0;
-    int m_refundCount = 0;
-    int m_voidCount = 0;
-    QVariantMap m_zReport;
+    QVariantList m_matches;
+    QString m_customerContact;
+    QJsonObject m_shiftReport; // the server's running Z-report of the open shift; empty when none is open
+    QVariantMap m_zReport;     // the last closed shift's report, as shown and printed
 };
 
 } // namespace marquee::app

@@ -19,6 +19,8 @@ RowLayout {
             anchors.fill: parent
             model: Desk.shows
             exportName: "occupancy"
+            // What occupancy needs, in the card's width (the Shows page has every column).
+            visibleKeys: ["title", "starts_at", "sold", "capacity", "occupancy"]
             onRowClicked: row => Desk.openOccupancy(row.show_id)
             onExportRequested: Desk.exportTable(Desk.shows, "occupancy")
         }
@@ -78,6 +80,39 @@ RowLayout {
                 Rectangle { width: 12; height: 12; radius: 3; color: "transparent"; border.width: 2; border.color: "#F5B82E" }
                 Text { text: qsTr("held"); font.pixelSize: Pos.fontCaption; font.family: Theme.fontFamily; color: Theme.textMuted }
                 Item { Layout.fillWidth: true }
+            }
+            // House holds: seats kept back for press, guests or a broken seat, until released.
+            Rectangle { Layout.fillWidth: true; height: 1; color: Pos.line }
+            Text { text: qsTr("HOUSE HOLDS"); font.pixelSize: Pos.fontCaption; font.bold: true; font.letterSpacing: 1; font.family: Theme.fontFamily; color: Theme.textMuted }
+            RowLayout {
+                Layout.fillWidth: true
+                spacing: 10
+                SField { id: houseSeats; objectName: "houseSeatsField"; Layout.preferredWidth: 200; placeholderText: qsTr("seats, e.g. A4 A5") }
+                SField { id: houseReason; objectName: "houseReasonField"; Layout.fillWidth: true; placeholderText: qsTr("reason, e.g. director and guests") }
+                SButton {
+                    objectName: "houseHoldButton"
+                    primary: true
+                    text: qsTr("Hold for house")
+                    enabled: Desk.occupancy.show_id !== undefined && houseSeats.text.length > 0 && houseReason.text.length > 0 && !Desk.busy
+                    onClicked: { Desk.placeHouseHold(houseSeats.text, houseReason.text); houseSeats.text = "" }
+                }
+            }
+            Repeater {
+                model: Desk.houseHolds
+                delegate: RowLayout {
+                    required property var modelData
+                    Layout.fillWidth: true
+                    spacing: 12
+                    Rectangle { width: 12; height: 12; radius: 3; color: "transparent"; border.width: 2; border.color: "#F5B82E" }
+                    Text { text: modelData.seats; font.pixelSize: Pos.fontBody; font.bold: true; font.family: Theme.fontFamily; color: Theme.text }
+                    Text { Layout.fillWidth: true; text: modelData.reason + " · " + modelData.created; elide: Text.ElideRight; font.pixelSize: Pos.fontBody; font.family: Theme.fontFamily; color: Theme.textMuted }
+                    SButton { objectName: "releaseHouseHold"; text: qsTr("Release"); enabled: !Desk.busy; onClicked: Desk.releaseHouseHold(modelData.hold_id, qsTr("released at the desk")) }
+                }
+            }
+            Text {
+                visible: Desk.houseHolds.length === 0 && Desk.occupancy.show_id !== undefined
+                text: qsTr("No seats are kept back for this show.")
+                font.pixelSize: Pos.fontBody; font.family: Theme.fontFamily; color: Theme.textMuted
             }
         }
     }

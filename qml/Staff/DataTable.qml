@@ -13,6 +13,19 @@ ColumnLayout {
     property string exportName: "table"
     property bool showToolbar: true
     property int selectedRow: -1
+    /** Keys of the columns to show (empty: all); the others get no width, so a narrow card shows what fits. */
+    property var visibleKeys: []
+    function widthOf(column) {
+        if (table.visibleKeys.length > 0 && table.visibleKeys.indexOf(table.model.keys[column]) < 0)
+            return 0
+        return table.model.columnWidth(column)
+    }
+    function lastShownColumn() {
+        for (let c = table.model.titles.length - 1; c >= 0; --c)
+            if (widthOf(c) > 0)
+                return c
+        return -1
+    }
     signal rowClicked(var row, int index)
     signal exportRequested()
     spacing: 10
@@ -62,7 +75,7 @@ ColumnLayout {
             delegate: Rectangle {
                 required property int index
                 implicitHeight: 38
-                implicitWidth: table.model.columnWidth(index)
+                implicitWidth: table.widthOf(index)
                 color: Pos.panelRaised
                 Text {
                     anchors.fill: parent
@@ -91,14 +104,14 @@ ColumnLayout {
             clip: true
             model: table.model
             boundsBehavior: Flickable.StopAtBounds
-            // The last column takes what is left, so a narrow table still reaches the right edge.
+            // The last column shown takes what is left, so a narrow table still reaches the right edge.
             columnWidthProvider: function (column) {
-                const base = table.model.columnWidth(column)
-                if (column !== table.model.titles.length - 1)
+                const base = table.widthOf(column)
+                if (base === 0 || column !== table.lastShownColumn())
                     return base
                 let before = 0
                 for (let c = 0; c < column; ++c)
-                    before += table.model.columnWidth(c)
+                    before += table.widthOf(c)
                 return Math.max(base, view.width - before)
             }
             onWidthChanged: forceLayout()

@@ -44,7 +44,7 @@ Item {
                 }
             }
             Rectangle {
-                visible: screen.sale.method === "cash"
+                visible: (screen.sale.cash_part_minor || 0) > 0
                 Layout.fillWidth: true
                 Layout.topMargin: 10
                 Layout.preferredHeight: 170
@@ -57,7 +57,7 @@ Item {
                     spacing: 2
                     Text { anchors.horizontalCenter: parent.horizontalCenter; text: qsTr("GIVE CHANGE"); font.pixelSize: Pos.fontCaption; font.bold: true; font.letterSpacing: 1.5; font.family: Theme.fontFamily; color: "#7FD9A8" }
                     Text { objectName: "doneChange"; anchors.horizontalCenter: parent.horizontalCenter; text: screen.sale.change || ""; font.pixelSize: 80; font.bold: true; font.family: Theme.fontFamily; color: Theme.success }
-                    Text { anchors.horizontalCenter: parent.horizontalCenter; text: qsTr("%1 tendered for %2").arg(screen.sale.tendered || "").arg(screen.sale.total || ""); font.pixelSize: Pos.fontBody; font.family: Theme.fontFamily; color: "#7FD9A8" }
+                    Text { anchors.horizontalCenter: parent.horizontalCenter; text: qsTr("%1 tendered for %2").arg(screen.sale.tendered || "").arg(screen.sale.method === "split" ? qsTr("the cash part %1").arg(screen.sale.cash_part || "") : (screen.sale.total || "")); font.pixelSize: Pos.fontBody; font.family: Theme.fontFamily; color: "#7FD9A8" }
                 }
             }
             GridLayout {
@@ -71,7 +71,7 @@ Item {
                 Text { text: qsTr("Seats"); font.pixelSize: Pos.fontBody; font.family: Theme.fontFamily; color: Theme.textMuted }
                 Text { text: screen.sale.seats || ""; font.pixelSize: Pos.fontHeading; font.bold: true; font.family: Theme.fontFamily; color: Theme.text }
                 Text { text: qsTr("Paid"); font.pixelSize: Pos.fontBody; font.family: Theme.fontFamily; color: Theme.textMuted }
-                Text { text: (screen.sale.total || "") + " · " + (screen.sale.method === "cash" ? qsTr("cash") : qsTr("card")); font.pixelSize: Pos.fontHeading; font.family: Theme.fontFamily; color: Theme.text }
+                Text { text: (screen.sale.total || "") + " · " + (screen.sale.paid_with || ""); font.pixelSize: Pos.fontHeading; font.family: Theme.fontFamily; color: Theme.text }
                 Text { text: qsTr("Printed"); font.pixelSize: Pos.fontBody; font.family: Theme.fontFamily; color: Theme.textMuted }
                 Text {
                     Layout.fillWidth: true

@@ -4,8 +4,8 @@ import QtQuick.Layouts
 import Marquee.App
 import Marquee.Ui
 
-/*! Find a booking by its reference, or scan a ticket (a USB scanner types the MQ1… code and Enter: the ticket is
-    checked in at the door). Refund (F8) within policy, or with a manager's authorisation and a reason; reprint (F7). */
+/*! Find a booking by its reference, by the customer's phone or e-mail, or scan a ticket (a USB scanner types the
+    MQ1… code and Enter: the ticket is checked in at the door). Refund (F8) within policy, or with a manager's authorisation and a reason; reprint (F7). */
 Item {
     id: screen
     focus: true
@@ -29,9 +29,9 @@ Item {
             spacing: 20
             Card {
                 Layout.fillWidth: true
-                Layout.preferredHeight: 190
+                Layout.preferredHeight: Till.matches.length > 0 ? 250 : 190
                 title: qsTr("Find a booking")
-                subtitle: qsTr("Type the booking reference, or scan a ticket's QR code, then Enter.")
+                subtitle: qsTr("Type the booking reference, the customer's phone or e-mail, or scan a ticket's QR code, then Enter.")
                 ColumnLayout {
                     anchors.fill: parent
                     spacing: 10
@@ -40,7 +40,7 @@ Item {
                         objectName: "lookupField"
                         Layout.fillWidth: true
                         large: true
-                        placeholderText: qsTr("Booking reference or scan…")
+                        placeholderText: qsTr("Reference, phone, e-mail or scan…")
                         // Cleared after every Enter: the next scan or reference starts on an empty field.
                         onAccepted: { Till.find(text); text = "" }
                         Keys.onPressed: event => {
@@ -50,6 +50,22 @@ Item {
                         }
                     }
                     StatusBar { Layout.fillWidth: true; text: Till.message; error: Till.messageIsError }
+                    // Several bookings for one phone or e-mail: pick one.
+                    Flow {
+                        Layout.fillWidth: true
+                        visible: Till.matches.length > 0
+                        spacing: 8
+                        Repeater {
+                            model: Till.matches
+                            SButton {
+                                required property var modelData
+                                required property int index
+                                objectName: "match" + index
+                                text: modelData.label
+                                onClicked: Till.openBooking(modelData.booking_id)
+                            }
+                        }
+                    }
                 }
             }
             Card {

@@ -4,8 +4,9 @@ import QtQuick.Layouts
 import Marquee.App
 import Marquee.Ui
 
-/*! The shift: open with the float in the drawer; the running totals; close with the counted cash, which prints
-    the Z-report (sales by payment method, refunds, voids, expected against counted cash, over/short). */
+/*! The shift, as the server counts it (/api/v1/shifts): open with the float in the drawer; the running totals; cash
+    in and out with a reason; close with the counted cash, which prints the server's Z-report (sales by payment
+    method, refunds, voids, expected against counted cash, over/short). */
 Item {
     id: screen
     focus: true
@@ -66,6 +67,7 @@ Item {
                     Line { label: qsTr("Card sales"); value: screen.shift.card_sales || "" }
                     Line { label: qsTr("Cash refunds"); value: screen.shift.cash_refunds || "" }
                     Line { label: qsTr("Card refunds"); value: screen.shift.card_refunds || "" }
+                    Line { label: qsTr("Cash in · out"); value: (screen.shift.cash_in || "") + " · " + (screen.shift.cash_out || "") }
                     Line { label: qsTr("Sales · refunds · voids"); value: (screen.shift.sales_count || 0) + " · " + (screen.shift.refund_count || 0) + " · " + (screen.shift.void_count || 0) }
                     Rectangle { Layout.fillWidth: true; height: 1; color: Pos.line }
                     Line { label: qsTr("Expected cash in the drawer"); value: screen.shift.expected_cash || ""; strong: true; valueColor: Theme.gold }
@@ -77,6 +79,15 @@ Item {
                         SButton { text: qsTr("Open drawer"); keyHint: "F10"; onClicked: Till.openDrawer() }
                         Item { Layout.fillWidth: true }
                         SButton { objectName: "closeShiftButton"; large: true; primary: true; text: qsTr("Close shift"); keyHint: "Enter"; onClicked: Till.closeShift(counted.text) }
+                    }
+                    Text { Layout.topMargin: 14; text: qsTr("CASH IN OR OUT"); font.pixelSize: Pos.fontCaption; font.bold: true; font.letterSpacing: 1; font.family: Theme.fontFamily; color: Theme.textMuted }
+                    RowLayout {
+                        Layout.fillWidth: true
+                        spacing: 10
+                        SField { id: moveAmount; objectName: "moveAmountField"; Layout.preferredWidth: 120; placeholderText: "50.00" }
+                        SField { id: moveReason; objectName: "moveReasonField"; Layout.fillWidth: true; placeholderText: qsTr("reason, e.g. float top-up") }
+                        SButton { objectName: "cashInButton"; text: qsTr("In"); onClicked: Till.moveCash(true, moveAmount.text, moveReason.text) }
+                        SButton { objectName: "cashOutButton"; text: qsTr("Out"); onClicked: Till.moveCash(false, moveAmount.text, moveReason.text) }
                     }
                 }
                 Item { Layout.fillHeight: true }
@@ -112,6 +123,8 @@ Item {
                     Paper { label: qsTr("Voids"); value: screen.report.void_count !== undefined ? String(screen.report.void_count) : "" }
                     Rectangle { Layout.fillWidth: true; height: 1; color: "#999"; Layout.topMargin: 6; Layout.bottomMargin: 6 }
                     Paper { label: qsTr("Opening float"); value: screen.report.float || "" }
+                    Paper { label: qsTr("Cash in"); value: screen.report.cash_in || "" }
+                    Paper { label: qsTr("Cash out"); value: screen.report.cash_out || "" }
                     Paper { label: qsTr("Expected cash"); value: screen.report.expected_cash || "" }
                     Paper { label: qsTr("Counted cash"); value: screen.report.counted || "" }
                     Paper { label: qsTr("Over / short"); value: screen.report.over_short || ""; strong: true }

@@ -5,12 +5,16 @@ import Marquee.App
 import Marquee.Ui
 
 /*! Taking the money for held seats. Cash: type what the customer hands over (empty = exact) and Enter; the change
-    due shows as you type. Card: F4 (the terminal asks for the card). Esc voids the sale and frees the seats. */
+    due shows as you type. Card: F4 (the terminal asks for the card). Split: type the cash part too, then F5 (or
+    Enter): the cash part is taken, the rest goes on the card. Esc voids the sale and frees the seats. */
 Item {
     id: screen
     focus: true
     onActiveFocusChanged: if (activeFocus) tendered.forceActiveFocus()
-    readonly property string change: Till.changeFor(tendered.text)
+    readonly property bool splitting: splitField.text.length > 0
+    readonly property string change: Till.changeFor(tendered.text, splitField.text)
+    readonly property string cardPart: Till.cardPartFor(splitField.text)
+    function pay() { if (splitting) Till.paySplit(splitField.text, tendered.text); else Till.payCash(tendered.text) }
     readonly property bool waitingForCard: Till.paymentState === "card_waiting"
 
     RowLayout {
@@ -78,7 +82,7 @@ Item {
             Layout.fillWidth: true
             Layout.fillHeight: true
             title: qsTr("Payment")
-            subtitle: qsTr("Cash: type the amount handed over and press Enter (empty = exact). Card: F4.")
+            subtitle: qsTr("Cash: type the amount handed over and press Enter (empty = exact). Card: F4. Part cash, part card: F5.")
             ColumnLayout {
                 anchors.fill: parent
                 spacing: 16
@@ -92,10 +96,11 @@ Item {
                     placeholderText: Till.totalText + "  " + qsTr("(exact)")
                     enabled: !screen.waitingForCard
                     invalid: text.length > 0 && screen.change.length === 0
-                    onAccepted: Till.payCash(text)
+                    onAccepted: screen.pay()
                     Keys.onEscapePressed: Till.back()
                     Keys.onPressed: event => {
                         if (event.key === Qt.Key_F4) { Till.payCard(); event.accepted = true }
+                        else if (event.key === Qt.Key_F5) { splitField.forceActiveFocus(); event.accepted = true }
                     }
                 }
                 RowLayout {
@@ -122,9 +127,51 @@ Item {
                         }
                     }
                 }
+                RowLayout {
+                    Layout.fillWidth: true
+                    spacing: 12
+                    Text { text: qsTr("CUSTOMER"); font.pixelSize: Pos.fontCaption; font.bold: true; font.letterSpacing: 1; font.family: Theme.fontFamily; color: Theme.textMuted }
+                    SField {
+                        objectName: "customerContactField"
+                        Layout.fillWidth: true
+                        placeholderText: qsTr("phone or e-mail, to find the booking later (optional)")
+                        text: Till.customerContact
+                        enabled: !screen.waitingForCard && Till.paymentState === ""
+                        onTextEdited: Till.customerContact = text
+                        onAccepted: screen.pay()
+                        Keys.onEscapePressed: Till.back()
+                    }
+                }
+                RowLayout {
+                    Layout.fillWidth: true
+                    spacing: 12
+                    Text { text: qsTr("SPLIT · CASH PART"); font.pixelSize: Pos.fontCaption; font.bold: true; font.letterSpacing: 1; font.family: Theme.fontFamily; color: Theme.textMuted }
+                    SField {
+                        id: splitField
+                        objectName: "splitCashField"
+                        Layout.preferredWidth: 180
+                        placeholderText: qsTr("none")
+                        enabled: !screen.waitingForCard && Till.cardAvailable
+                        invalid: text.length > 0 && screen.cardPart.length === 0
+                        onAccepted: screen.pay()
+                        Keys.onEscapePressed: { if (text.length > 0) text = ""; else Till.back() }
+                        Keys.onPressed: event => {
+                            if (event.key === Qt.Key_F5) { screen.pay(); event.accepted = true }
+                        }
+                    }
+                    Text {
+                        objectName: "splitCardPart"
+                        Layout.fillWidth: true
+                        text: screen.cardPart.length > 0 ? qsTr("then %1 on the card").arg(screen.cardPart)
+                              : screen.splitting ? qsTr("above 0 and below the total") : ""
+                        elide: Text.ElideRight
+                        font.pixelSize: Pos.fontBody; font.family: Theme.fontFamily
+                        color: screen.cardPart.length > 0 ? "#BFD3FF" : Theme.warning
+                    }
+                }
                 Rectangle {
                     Layout.fillWidth: true
-                    Layout.preferredHeight: 150
+                    Layout.preferredHeight: 130
                     radius: Pos.radiusLarge
                     color: "#10261C"
                     border.width: 1
@@ -153,8 +200,19 @@ Item {
                         accentColor: "#1FA46A"
                         text: Till.busy && Till.paymentState !== "card_waiting" ? qsTr("Booking…") : qsTr("Cash")
                         keyHint: "Enter"
-                        enabled: !Till.busy && Till.paymentState === "" && (tendered.text.length === 0 || screen.change.length > 0)
+                        enabled: !Till.busy && Till.paymentState === "" && !screen.splitting && (tendered.text.length === 0 || screen.change.length > 0)
                         onClicked: Till.payCash(tendered.text)
+                    }
+                    SButton {
+                        objectName: "splitButton"
+                        Layout.fillWidth: true
+                        large: true
+                        primary: true
+                        accentColor: "#7A5CD6"
+                        text: qsTr("Split")
+                        keyHint: "F5"
+                        enabled: Till.cardAvailable && !Till.busy && Till.paymentState === "" && screen.cardPart.length > 0 && screen.change.length > 0
+                        onClicked: screen.pay()
                     }
                     SButton {
                         objectName: "cardButton"
@@ -164,7 +222,7 @@ Item {
                         accentColor: Pos.info
                         text: qsTr("Card")
                         keyHint: "F4"
-                        enabled: Till.cardAvailable && !Till.busy && Till.paymentState === ""
+                        enabled: Till.cardAvailable && !Till.busy && Till.paymentState === "" && !screen.splitting
                         onClicked: Till.payCard()
                     }
                 }
@@ -182,14 +240,16 @@ Item {
                         anchors.margins: 16
                         spacing: 10
                         Text {
-                            text: screen.waitingForCard ? qsTr("Customer: insert, tap or swipe the card on the terminal") : qsTr("Card approved, booking the seats…")
+                            text: screen.waitingForCard ? (screen.splitting ? qsTr("Cash part taken. Card for %1: insert, tap or swipe").arg(screen.cardPart)
+                                                                            : qsTr("Customer: insert, tap or swipe the card on the terminal"))
+                                                        : qsTr("Card approved, booking the seats…")
                             font.pixelSize: Pos.fontHeading; font.bold: true; font.family: Theme.fontFamily; color: "#BFD3FF"
                         }
                         RowLayout {
                             visible: screen.waitingForCard
                             spacing: 8
                             Text { text: qsTr("Terminal simulator:"); font.pixelSize: Pos.fontCaption; font.family: Theme.fontFamily; color: Theme.textMuted }
-                            SButton { text: qsTr("Visa, approved"); onClicked: Till.presentCard("tok_visa") }
+                            SButton { objectName: "simulatorApprove"; text: qsTr("Visa, approved"); onClicked: Till.presentCard("tok_visa") }
                             SButton { text: qsTr("Declined card"); onClicked: Till.presentCard("tok_declined") }
                             SButton { quiet: true; text: qsTr("Abort"); onClicked: Till.abortCard() }
                         }

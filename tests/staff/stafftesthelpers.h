@@ -47,8 +47,11 @@ inline app::AppConfig staffConfig(TestServer &server, const QString &role, const
     return config;
 }
 
-/** @brief Sell @p seats of @p showId for cash through the API with @p token; the booking as confirmed. */
-inline QJsonObject sellForCash(TestServer &server, const QString &token, qint64 showId, const QStringList &seats)
+/**
+ * @brief Sell @p seats of @p showId for cash through the API with @p token (@p extra: more order fields, such as
+ * customer_email); the booking as confirmed.
+ */
+inline QJsonObject sellForCash(TestServer &server, const QString &token, qint64 showId, const QStringList &seats, const QJsonObject &extra = {})
 {
     auto client = server.client(token);
     const HttpResult hold = client->post("/api/v1/shows/" + QByteArray::number(showId) + "/hold",
@@ -57,8 +60,10 @@ inline QJsonObject sellForCash(TestServer &server, const QString &token, qint64 
         ADD_FAILURE() << "hold: " << hold.body.constData();
         return {};
     }
-    const HttpResult order = client->post("/api/v1/orders", QJsonObject{{QStringLiteral("hold_id"), hold.json()[QStringLiteral("hold_id")]},
-                                                                        {QStringLiteral("payment_method"), QStringLiteral("cash")}});
+    QJsonObject body = extra;
+    body.insert(QStringLiteral("hold_id"), hold.json()[QStringLiteral("hold_id")]);
+    body.insert(QStringLiteral("payment_method"), QStringLiteral("cash"));
+    const HttpResult order = client->post("/api/v1/orders", body);
     if (order.status != 201) {
         ADD_FAILURE() << "order: " << order.body.constData();
         return {};

@@ -2,6 +2,7 @@
 // Both staff UIs offscreen against a real in-process server, walked with the keyboard like a cashier would, with a
 // PNG of every screen in build/screenshots/: the till (sign-in, sale, tender, done, lookup, check-in, re-auth,
 // refund, override, shift, Z-report, lock) and the manager desk (sign-in and every page).
+#include "../server/paysimprocess.h"
 #include "deskcontroller.h"
 #include "staffapp.h"
 #include "stafftesthelpers.h"
@@ -51,6 +52,49 @@ void shoot(QQuickWindow *window, const QString &name)
     ASSERT_TRUE(image.save(kShots + QLatin1Char('/') + name + QStringLiteral(".png"))) << qPrintable(name);
 }
 
+/** @brief The visible item named @p name in @p window (null when there is none). */
+QQuickItem *itemNamed(QQuickItem *parent, const QString &name)
+{
+    // The visual tree, not the QObject tree: Repeater delegates and loaded screens hang off their parent item.
+    for (QQuickItem *child : parent->childItems()) {
+        if (!child->isVisible())
+            continue;
+        if (child->objectName() == name)
+            return child;
+        if (QQuickItem *found = itemNamed(child, name))
+            return found;
+    }
+    return nullptr;
+}
+
+QQuickItem *itemNamed(QQuickWindow *window, const QString &name)
+{
+    return itemNamed(window->contentItem(), name);
+}
+
+/** @brief A mouse click in the middle of the item named @p name; false when it is not there or disabled. */
+bool clickOn(QQuickWindow *window, const QString &name)
+{
+    QQuickItem *item = itemNamed(window, name);
+    if (!item || !item->isEnabled())
+        return false;
+    const QPointF centre = item->mapToScene(QPointF(item->width() / 2, item->height() / 2));
+    QTest::mouseClick(window, Qt::LeftButton, Qt::NoModifier, centre.toPoint());
+    QTest::qWait(30);
+    return true;
+}
+
+/** @brief Click into the field named @p name and type @p text there. */
+bool typeInto(QQuickWindow *window, const QString &name, const QString &text)
+{
+    if (!clickOn(window, name))
+        return false;
+    for (QChar c : text)
+        QTest::keyClick(window, c.toLatin1());
+    QTest::qWait(30);
+    return true;
+}
+
 QQuickWindow *load(QQmlApplicationEngine &engine, const QString &role)
 {
     engine.addImportPath(QStringLiteral("qrc:/qt/qml"));
@@ -67,7 +111,14 @@ QQuickWindow *load(QQmlApplicationEngine &engine, const QString &role)
 
 /** @brief A cinema worth looking at: three films today with real-looking titles, some seats already sold. */
 struct Cinema {
-    TestServer server;
+    static TestServer::Options serverOptions()
+    {
+        TestServer::Options options;
+        options.paymentWebhookSecret = PaySimProcess::kSecret;
+        return options;
+    }
+    TestServer server{serverOptions()};
+    PaySimProcess sim{server, {}}; // the till's card terminal pays here
     QList<qint64> shows;
     explicit Cinema(int rows = 10, int seatsPerRow = 16)
     {
@@ -103,6 +154,7 @@ TEST(StaffUi, TillSaleOfTwoSeatsTakesAtMostSixKeysThenEveryTillScreen)
 
     QTemporaryDir dir;
     AppConfig config = staffConfig(cinema.server, QStringLiteral("cashier"), dir.path());
+    config.paysim = QUrl(QStringLiteral("http://127.0.0.1:%1").arg(cinema.sim.port()));
     TillController till(config);
     TillController::setInstance(&till);
     {
@@ -149,11 +201,65 @@ TEST(StaffUi, TillSaleOfTwoSeatsTakesAtMostSixKeysThenEveryTillScreen)
         shoot(window, QStringLiteral("till-04-done-change"));
         const QString soldRef = till.lastSale().value(QStringLiteral("booking_ref")).toString();
 
-        // Find a booking (F2), type the reference.
+        // A split payment: 20.00 handed over for a 10.00 cash part (F5 moves to the cash part), the rest by card.
+        keys.press(Qt::Key_Return);
+        ASSERT_TRUE(waitFor([&] { return till.screen() == QLatin1String("sale") && !till.busy(); }));
+        keys.press(Qt::Key_2);
+        keys.press(Qt::Key_Return);
+        ASSERT_TRUE(waitFor([&] { return till.screen() == QLatin1String("tender"); }));
+        const qint64 splitTotal = till.totalMinor();
+        ASSERT_GT(splitTotal, 1000);
+        keys.type(QStringLiteral("20"));
+        keys.press(Qt::Key_F5);
+        keys.type(QStringLiteral("10"));
+        // The customer leaves a phone number with the order, so the booking can be found by it later.
+        ASSERT_TRUE(typeInto(window, QStringLiteral("customerContactField"), QStringLiteral("+31 6 5555 0101")));
+        QTest::qWait(100);
+        ASSERT_NE(itemNamed(window, QStringLiteral("splitButton")), nullptr);
+        EXPECT_TRUE(itemNamed(window, QStringLiteral("splitButton"))->isEnabled());
+        EXPECT_FALSE(itemNamed(window, QStringLiteral("cashButton"))->isEnabled()); // a split is not a cash sale
+        shoot(window, QStringLiteral("till-04a-tender-split"));
+        keys.press(Qt::Key_Return);
+        ASSERT_TRUE(waitFor([&] { return till.paymentState() == QLatin1String("card_waiting"); })) << qPrintable(till.message());
+        shoot(window, QStringLiteral("till-04b-split-card"));
+        ASSERT_TRUE(clickOn(window, QStringLiteral("simulatorApprove")));
+        ASSERT_TRUE(waitFor([&] { return till.screen() == QLatin1String("done"); }, 20000)) << qPrintable(till.message());
+        EXPECT_EQ(till.lastSale().value(QStringLiteral("method")).toString(), QStringLiteral("split"));
+        EXPECT_EQ(till.lastSale().value(QStringLiteral("change_minor")).toLongLong(), 1000);
+        // The server's order: 10.00 cash, the rest paid by card at paysim, booked.
+        const QString splitOrder = cinema.server.scalar(QStringLiteral("SELECT order_id FROM bookings WHERE booking_ref = '%1'")
+                                                            .arg(till.lastSale().value(QStringLiteral("booking_ref")).toString())).toString();
+        EXPECT_EQ(cinema.server.scalar(QStringLiteral("SELECT cash_minor FROM orders WHERE order_id = '%1'").arg(splitOrder)).toLongLong(), 1000);
+        EXPECT_EQ(cinema.server.scalar(QStringLiteral("SELECT tendered_minor FROM orders WHERE order_id = '%1'").arg(splitOrder)).toLongLong(), 2000);
+        EXPECT_EQ(cinema.server.scalar(QStringLiteral("SELECT state FROM orders WHERE order_id = '%1'").arg(splitOrder)).toString(), QStringLiteral("CONFIRMED"));
+        EXPECT_EQ(cinema.server.scalar(QStringLiteral("SELECT customer_phone FROM bookings WHERE order_id = '%1'").arg(splitOrder)).toString(),
+                  QStringLiteral("+31655550101"));
+        const QString splitRef = till.lastSale().value(QStringLiteral("booking_ref")).toString();
+        shoot(window, QStringLiteral("till-04c-split-done"));
+
+        // Find a booking (F2): by the phone the customer gave at the split sale (one booking: it opens) ...
         keys.press(Qt::Key_Return);
         ASSERT_TRUE(waitFor([&] { return till.screen() == QLatin1String("sale") && !till.busy(); }));
         keys.press(Qt::Key_F2);
         ASSERT_EQ(till.screen(), QStringLiteral("lookup"));
+        keys.type(QStringLiteral("+31 6 5555 0101"));
+        keys.press(Qt::Key_Return);
+        ASSERT_TRUE(waitFor([&] { return till.booking().value(QStringLiteral("booking_ref")).toString() == splitRef && !till.busy(); }))
+            << qPrintable(till.message());
+        // ... by an e-mail with two bookings (listed, one clicked) ...
+        const QJsonObject lenaFirst = sellForCash(cinema.server, manager, cinema.shows[2], {QStringLiteral("C5")},
+                                                  {{QStringLiteral("customer_email"), QStringLiteral("lena@example.org")}});
+        const QJsonObject lenaSecond = sellForCash(cinema.server, manager, cinema.shows[2], {QStringLiteral("C7"), QStringLiteral("C8")},
+                                                   {{QStringLiteral("customer_email"), QStringLiteral("Lena@Example.org")}});
+        keys.type(QStringLiteral("lena@example.org"));
+        keys.press(Qt::Key_Return);
+        ASSERT_TRUE(waitFor([&] { return till.matches().size() == 2 && !till.busy(); })) << qPrintable(till.message());
+        shoot(window, QStringLiteral("till-05a-lookup-by-email"));
+        ASSERT_TRUE(clickOn(window, QStringLiteral("match1"))); // newest first: the second is the first booking
+        ASSERT_TRUE(waitFor([&] { return till.booking().value(QStringLiteral("booking_ref")) == lenaFirst.value(QStringLiteral("booking_ref")).toString(); }));
+        EXPECT_FALSE(lenaSecond.value(QStringLiteral("booking_ref")).toString().isEmpty());
+        // ... and by the reference.
+        ASSERT_TRUE(clickOn(window, QStringLiteral("lookupField")));
         keys.type(earlier.value(QStringLiteral("booking_ref")).toString());
         keys.press(Qt::Key_Return);
         ASSERT_TRUE(waitFor([&] { return till.booking().contains(QStringLiteral("booking_ref")); }));
@@ -262,6 +368,28 @@ TEST(StaffUi, ManagerDeskEveryPage)
         desk.openOccupancy(cinema.shows[0]);
         ASSERT_TRUE(waitFor([&] { return desk.occupancy().contains(QStringLiteral("show_id")) && !desk.busy(); }));
         shoot(window, QStringLiteral("desk-03-occupancy-heatmap"));
+
+        // House holds: two seats kept back for the press through the form, then released with the button.
+        ASSERT_TRUE(typeInto(window, QStringLiteral("houseSeatsField"), QStringLiteral("b3 b4")));
+        ASSERT_TRUE(typeInto(window, QStringLiteral("houseReasonField"), QStringLiteral("press screening")));
+        ASSERT_TRUE(clickOn(window, QStringLiteral("houseHoldButton")));
+        ASSERT_TRUE(waitFor([&] { return desk.houseHolds().size() == 1 && !desk.busy(); })) << qPrintable(desk.message());
+        EXPECT_EQ(cinema.server.scalar(QStringLiteral("SELECT count(*) FROM show_seats WHERE show_id = %1 AND seat_id IN ('B3', 'B4') AND status = 'held'")
+                                           .arg(cinema.shows[0])).toInt(), 2);
+        ASSERT_TRUE(waitFor([&] { return desk.occupancy().value(QStringLiteral("house_held")).toInt() == 2; }));
+        shoot(window, QStringLiteral("desk-03b-house-hold"));
+        // A sold seat is refused and nothing is held.
+        ASSERT_TRUE(typeInto(window, QStringLiteral("houseSeatsField"), QStringLiteral("F8 B5")));
+        ASSERT_TRUE(clickOn(window, QStringLiteral("houseHoldButton")));
+        ASSERT_TRUE(waitFor([&] { return desk.messageIsError() && !desk.busy(); }));
+        EXPECT_EQ(desk.houseHolds().size(), 1);
+        EXPECT_EQ(cinema.server.scalar(QStringLiteral("SELECT status FROM show_seats WHERE show_id = %1 AND seat_id = 'B5'").arg(cinema.shows[0])).toString(),
+                  QStringLiteral("available"));
+        ASSERT_TRUE(clickOn(window, QStringLiteral("releaseHouseHold")));
+        ASSERT_TRUE(waitFor([&] { return desk.houseHolds().isEmpty() && !desk.busy(); })) << qPrintable(desk.message());
+        EXPECT_EQ(cinema.server.scalar(QStringLiteral("SELECT count(*) FROM show_seats WHERE show_id = %1 AND seat_id IN ('B3', 'B4') AND status = 'available'")
+                                           .arg(cinema.shows[0])).toInt(), 2);
+        EXPECT_EQ(cinema.server.scalar(QStringLiteral("SELECT count(*) FROM audit_log WHERE action LIKE 'house_hold.%'")).toInt(), 2);
         desk.setPage(QStringLiteral("shows"));
         shoot(window, QStringLiteral("desk-04-shows"));
         desk.setPage(QStringLiteral("fleet"));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // StaffSession and TillController against a real in-process marquee-server: sign-in, lock, re-auth, a cash sale
 // with change and the drawer pulse, lookup, refund within policy and with a manager override, check-in, shift.
+#include "../server/paysimprocess.h"
 #include "stafftesthelpers.h"
 #include "tillcontroller.h"
 #include "tillsupport.h"
@@ -84,18 +85,30 @@ TEST(StaffSession, ReauthRunsTheActionOnlyAfterTheRightPassword)
 
 namespace {
 struct TillFixture {
-    TestServer server;
+    static TestServer::Options serverOptions()
+    {
+        TestServer::Options options;
+        options.paymentWebhookSecret = PaySimProcess::kSecret;
+        return options;
+    }
+    TestServer server{serverOptions()};
+    std::unique_ptr<PaySimProcess> sim; // card payments (the till's simulated terminal pays there)
     QTemporaryDir dir;
     qint64 showId = 0;
     std::unique_ptr<TillController> till;
 
-    explicit TillFixture(QDateTime startsAt = QDateTime::currentDateTimeUtc().addSecs(5 * 3600))
+    enum class Cards { No, Yes };
+    explicit TillFixture(QDateTime startsAt = QDateTime::currentDateTimeUtc().addSecs(5 * 3600), Cards cards = Cards::No)
     {
         showId = server.createShow(6, 10, startsAt);
         addStaff(server, QStringLiteral("cashier1"), QStringLiteral("cashier"));
         addStaff(server, QStringLiteral("boss"), QStringLiteral("manager"));
         AppConfig config = staffConfig(server, QStringLiteral("cashier"), dir.path());
         config.escposTarget = dir.filePath(QStringLiteral("printer.bin"));
+        if (cards == Cards::Yes) {
+            sim = std::make_unique<PaySimProcess>(server, PaySimProcess::Options{});
+            config.paysim = QUrl(QStringLiteral("http://127.0.0.1:%1").arg(sim->port()));
+        }
         till = std::make_unique<TillController>(config);
     }
     bool signIn()
@@ -144,7 +157,11 @@ TEST(Till, CashSaleWithChangeKicksTheDrawerAndPrints)
     ASSERT_EQ(printed.count(), 1);
     EXPECT_TRUE(f.printerBytes().startsWith(drawerKickCommand()));
     EXPECT_TRUE(QFile::exists(f.till->lastPdfPath()));
-    EXPECT_EQ(f.till->shift().value(QStringLiteral("sales_count")).toInt(), 1);
+    // The server recorded what was handed over and the change (the Z-report's change given comes from there).
+    const QString orderId = f.server.scalar(QStringLiteral("SELECT order_id FROM bookings WHERE booking_ref = '%1'")
+                                                .arg(sale.value(QStringLiteral("booking_ref")).toString())).toString();
+    EXPECT_EQ(f.server.scalar(QStringLiteral("SELECT tendered_minor FROM orders WHERE order_id = '%1'").arg(orderId)).toLongLong(), tendered);
+    EXPECT_EQ(f.server.scalar(QStringLiteral("SELECT change_minor FROM orders WHERE order_id = '%1'").arg(orderId)).toLongLong(), tendered - total);
 
     f.till->newSale();
     EXPECT_EQ(f.till->screen(), QStringLiteral("sale"));
@@ -163,7 +180,7 @@ TEST(Till, VoidReleasesTheHold)
     ASSERT_TRUE(waitFor([&] {
         return f.server.scalar(QStringLiteral("SELECT count(*) FROM show_seats WHERE show_id = %1 AND status = 'held'").arg(f.showId)).toInt() == 0;
     }));
-    EXPECT_EQ(f.till->shift().value(QStringLiteral("void_count")).toInt(), 1);
+    EXPECT_EQ(f.server.scalar(QStringLiteral("SELECT count(*) FROM orders")).toInt(), 0); // nothing was ordered
 }
 
 TEST(Till, FindsABookingRefundsInCashAndChecksTicketsIn)
@@ -198,7 +215,9 @@ TEST(Till, FindsABookingRefundsInCashAndChecksTicketsIn)
     f.till->session()->confirmReauth(kStaffPassword);
     ASSERT_TRUE(waitFor([&] { return f.till->booking().value(QStringLiteral("cancelled")).toBool(); })) << qPrintable(f.till->message());
     EXPECT_TRUE(f.till->message().contains(QStringLiteral("cash")));
-    EXPECT_EQ(f.till->shift().value(QStringLiteral("refund_count")).toInt(), 1);
+    EXPECT_EQ(f.server.scalar(QStringLiteral("SELECT cash_minor FROM refunds WHERE booking_id = '%1'")
+                                  .arg(sold.value(QStringLiteral("booking_id")).toString())).toLongLong(),
+              sold.value(QStringLiteral("amount_minor")).toInteger());
     EXPECT_EQ(f.server.scalar(QStringLiteral("SELECT count(*) FROM show_seats WHERE show_id = %1 AND status = 'booked'").arg(f.showId)).toInt(), 0);
     EXPECT_TRUE(f.printerBytes().startsWith(drawerKickCommand()));
 }
@@ -230,31 +249,112 @@ TEST(Till, RefundCloseToTheShowNeedsAManagerAndAReason)
     EXPECT_TRUE(f.till->session()->signedIn());
 }
 
-TEST(Till, ShiftZReportAddsUpSalesRefundsAndTheCount)
+namespace {
+/** @brief Sell the best @p seats seats at @p f's till: hold, then @p pay on the tender screen; the sale's total. */
+qint64 sellAtTill(TillFixture &f, int seats, const std::function<void()> &pay)
 {
-    TillFixture f;
-    ASSERT_TRUE(f.signIn());
-    f.till->openShift(QStringLiteral("150"));
-    f.till->session()->confirmReauth(kStaffPassword);
-    ASSERT_TRUE(waitFor([&] { return f.till->shiftOpen(); }));
-    ASSERT_TRUE(waitFor([&] { return f.till->seatMap()->seatCount() > 0 && !f.till->seatMap()->loading(); }));
-    ASSERT_TRUE(f.till->bestAvailable(2));
+    if (!waitFor([&] { return f.till->screen() == QLatin1String("sale") && !f.till->busy() && !f.till->seatMap()->loading(); }) || !f.till->bestAvailable(seats))
+        return 0;
     const qint64 total = f.till->seatMap()->selectedTotalMinor();
     f.till->holdSelection();
-    ASSERT_TRUE(waitFor([&] { return f.till->screen() == QLatin1String("tender"); }));
-    f.till->payCash({}); // exact
-    ASSERT_TRUE(waitFor([&] { return f.till->screen() == QLatin1String("done"); }));
-    EXPECT_EQ(f.till->lastSale().value(QStringLiteral("change_minor")).toLongLong(), 0);
-    EXPECT_EQ(f.till->shift().value(QStringLiteral("expected_cash_minor")).toLongLong(), 15000 + total);
+    if (!waitFor([&] { return f.till->screen() == QLatin1String("tender"); }))
+        return 0;
+    pay();
+    return total;
+}
+} // namespace
 
-    // Counted 1.00 short.
-    f.till->closeShift(QString::number(double(15000 + total - 100) / 100, 'f', 2));
+TEST(Till, ShiftRunsOnTheServerAndItsZReportAddsUpAgainstTheBookings)
+{
+    TillFixture f(QDateTime::currentDateTimeUtc().addSecs(5 * 3600), TillFixture::Cards::Yes);
+    ASSERT_TRUE(f.signIn());
+    EXPECT_FALSE(f.till->shiftOpen());
+    f.till->openShift(QStringLiteral("150"));
+    ASSERT_TRUE(waitFor([&] { return f.till->shiftOpen(); })) << qPrintable(f.till->message());
+    EXPECT_EQ(f.server.scalar(QStringLiteral("SELECT opening_float_minor FROM shifts WHERE closed_at IS NULL")).toLongLong(), 15000);
+    EXPECT_TRUE(f.printerBytes().startsWith(drawerKickCommand())); // the float goes in
+
+    // 1. Cash with change.
+    qint64 cashTendered = 0;
+    const qint64 cashTotal = sellAtTill(f, 2, [&] {
+        cashTendered = (f.till->totalMinor() / 1000 + 1) * 1000;
+        f.till->payCash(QString::number(cashTendered / 100));
+    });
+    ASSERT_GT(cashTotal, 0);
+    ASSERT_TRUE(waitFor([&] { return f.till->screen() == QLatin1String("done"); })) << qPrintable(f.till->message());
+    const QJsonObject cashBooking{{QStringLiteral("ref"), f.till->lastSale().value(QStringLiteral("booking_ref")).toString()}};
+    f.till->newSale();
+
+    // 2. Split: 5.00 cash (a 10 note handed over), the rest on a card at the terminal.
+    const qint64 splitTotal = sellAtTill(f, 2, [&] { f.till->paySplit(QStringLiteral("5"), QStringLiteral("10")); });
+    ASSERT_GT(splitTotal, 500);
+    ASSERT_TRUE(waitFor([&] { return f.till->paymentState() == QLatin1String("card_waiting"); })) << qPrintable(f.till->message());
+    f.till->presentCard(QStringLiteral("tok_visa"));
+    ASSERT_TRUE(waitFor([&] { return f.till->screen() == QLatin1String("done"); }, 20000)) << qPrintable(f.till->message());
+    EXPECT_EQ(f.till->lastSale().value(QStringLiteral("change_minor")).toLongLong(), 500);
+    EXPECT_EQ(f.till->lastSale().value(QStringLiteral("card_part_minor")).toLongLong(), splitTotal - 500);
+    f.till->newSale();
+
+    // 3. A declined card: an order that ends without a booking (a void).
+    sellAtTill(f, 1, [&] { f.till->payCard(); });
+    ASSERT_TRUE(waitFor([&] { return f.till->paymentState() == QLatin1String("card_waiting"); }));
+    f.till->presentCard(QStringLiteral("tok_declined"));
+    ASSERT_TRUE(waitFor([&] { return f.till->screen() == QLatin1String("sale") && f.till->messageIsError(); }, 20000));
+    f.till->clearSelection();
+
+    // 4. The cash sale is refunded in cash.
+    f.till->openLookup();
+    f.till->find(cashBooking.value(QStringLiteral("ref")).toString());
+    ASSERT_TRUE(waitFor([&] { return f.till->booking().contains(QStringLiteral("booking_ref")) && !f.till->busy(); }));
+    f.till->cancelBooking(QStringLiteral("wrong film"));
     f.till->session()->confirmReauth(kStaffPassword);
-    ASSERT_TRUE(waitFor([&] { return !f.till->shiftOpen(); }));
+    ASSERT_TRUE(waitFor([&] { return f.till->booking().value(QStringLiteral("cancelled")).toBool(); })) << qPrintable(f.till->message());
+
+    // 5. Cash in 20.00 and out 7.50, each with the password and a reason; a bad amount is refused before asking.
+    f.till->openShiftScreen();
+    f.till->moveCash(true, QStringLiteral("abc"), QStringLiteral("top-up"));
+    EXPECT_TRUE(f.till->messageIsError());
+    EXPECT_FALSE(f.till->session()->reauthPending());
+    f.till->moveCash(true, QStringLiteral("20"), QStringLiteral("float top-up"));
+    f.till->session()->confirmReauth(kStaffPassword);
+    ASSERT_TRUE(waitFor([&] { return !f.till->busy() && f.server.scalar(QStringLiteral("SELECT count(*) FROM drawer_operations")).toInt() == 1; }))
+        << qPrintable(f.till->message());
+    f.till->moveCash(false, QStringLiteral("7.50"), QStringLiteral("milk for the cafe"));
+    f.till->session()->confirmReauth(kStaffPassword);
+    ASSERT_TRUE(waitFor([&] { return !f.till->busy() && f.server.scalar(QStringLiteral("SELECT count(*) FROM drawer_operations")).toInt() == 2; }));
+
+    // The till's running figures are the server's.
+    ASSERT_TRUE(waitFor([&] { return f.till->shift().value(QStringLiteral("sales_count")).toInt() == 2; }));
+    const qint64 expected = 15000 + cashTotal + 500 + 2000 - 750 - cashTotal;
+    ASSERT_TRUE(waitFor([&] { return f.till->shift().value(QStringLiteral("expected_cash_minor")).toLongLong() == expected; }))
+        << f.till->shift().value(QStringLiteral("expected_cash_minor")).toLongLong();
+
+    // 6. Close 1.00 short.
+    f.till->closeShift(QString::number(double(expected - 100) / 100, 'f', 2));
+    f.till->session()->confirmReauth(kStaffPassword);
+    ASSERT_TRUE(waitFor([&] { return !f.till->shiftOpen() && !f.till->zReport().isEmpty(); })) << qPrintable(f.till->message());
     const QVariantMap z = f.till->zReport();
+    EXPECT_EQ(z.value(QStringLiteral("expected_cash_minor")).toLongLong(), expected);
     EXPECT_EQ(z.value(QStringLiteral("over_short_minor")).toLongLong(), -100);
-    EXPECT_EQ(z.value(QStringLiteral("sales_count")).toInt(), 1);
+    EXPECT_EQ(z.value(QStringLiteral("sales_count")).toInt(), 2);
+    EXPECT_EQ(z.value(QStringLiteral("split_count")).toInt(), 1);
+    EXPECT_EQ(z.value(QStringLiteral("refund_count")).toInt(), 1);
+    EXPECT_EQ(z.value(QStringLiteral("void_count")).toInt(), 1);
+    EXPECT_EQ(z.value(QStringLiteral("total_sales_minor")).toLongLong(), cashTotal + splitTotal);
     EXPECT_TRUE(QFile::exists(z.value(QStringLiteral("pdf")).toString()));
+
+    // Against the bookings themselves: the shift's orders that became bookings, their cash parts, the refunds.
+    const QString shiftId = z.value(QStringLiteral("shift_id")).toString();
+    const auto sql = [&](const QString &query) { return f.server.scalar(query.arg(shiftId)).toLongLong(); };
+    EXPECT_EQ(sql(QStringLiteral("SELECT sum(b.amount_minor) FROM bookings b JOIN orders o USING (order_id) WHERE o.shift_id = %1")), cashTotal + splitTotal);
+    const qint64 cashTaken = sql(QStringLiteral("SELECT sum(o.cash_minor) FROM bookings b JOIN orders o USING (order_id) WHERE o.shift_id = %1"));
+    const qint64 cashRefunded = sql(QStringLiteral("SELECT coalesce(sum(cash_minor), 0) FROM refunds WHERE shift_id = %1"));
+    const qint64 drawerNet = sql(QStringLiteral("SELECT sum(CASE kind WHEN 'cash_in' THEN amount_minor WHEN 'cash_out' THEN -amount_minor ELSE 0 END) "
+                                                "FROM drawer_operations WHERE shift_id = %1"));
+    EXPECT_EQ(cashTaken, cashTotal + 500);
+    EXPECT_EQ(cashRefunded, cashTotal);
+    EXPECT_EQ(15000 + cashTaken - cashRefunded + drawerNet, expected);
+    EXPECT_EQ(sql(QStringLiteral("SELECT counted_cash_minor FROM shifts WHERE shift_id = %1")), expected - 100);
 }
 
 TEST(Till, SignOutReleasesTheHoldAndReturnsToSignIn)
