@@ -58,8 +58,9 @@ Window {
             Item { Layout.fillWidth: true }
             Rectangle {
                 radius: 14
-                height: 28
-                width: shiftLabel.implicitWidth + 28
+                // Layout sizes, not width: the layout must move the clock when the text grows.
+                Layout.preferredHeight: 28
+                Layout.preferredWidth: shiftLabel.implicitWidth + 28
                 color: Till.shiftOpen ? "#123326" : "#33261A"
                 border.width: 1
                 border.color: Till.shiftOpen ? "#1F6B47" : "#6B4A1F"

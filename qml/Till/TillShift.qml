@@ -15,7 +15,19 @@ Item {
     readonly property var report: Till.zReport
     Keys.onEscapePressed: Till.back()
     // Opening the shift moves the cursor to the count, closing it back to the float.
-    Connections { target: Till; function onShiftChanged() { (Till.shiftOpen ? counted : floatField).forceActiveFocus() } }
+    // A figure typed for the last open or close is not the next one's: both fields start empty.
+    Connections {
+        target: Till
+        function onShiftChanged() {
+            if (Till.shiftOpen) {
+                floatField.clear()
+                counted.forceActiveFocus()
+            } else {
+                counted.clear()
+                floatField.forceActiveFocus()
+            }
+        }
+    }
 
     component Line: RowLayout {
         property string label
