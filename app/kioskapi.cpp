@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "kioskapi.h"
 #include "sync/apiclient.h"
+#include "sync/localstore.h"
 
 #include <QLoggingCategory>
 #include <QUuid>
+#include <optional>
 
 Q_LOGGING_CATEGORY(lcApi, "marquee.app.api")
 
@@ -93,6 +95,48 @@ void KioskApi::del(const QString &path, QObject *context, Callback callback)
     QPointer<QObject> guard(context);
     m_client.request(QStringLiteral("DELETE"), path, {}, {}, [guard, path, callback = std::move(callback)](const sync::ApiResult &result) {
         deliver(QStringLiteral("DELETE ") + path, guard, callback, result);
+    });
+}
+
+void KioskApi::getCached(const QString &path, QObject *context, Callback callback, const QByteArray &ifNoneMatch)
+{
+    QPointer<QObject> guard(context);
+    QPointer<KioskApi> self(this);
+    const QString key = QStringLiteral("GET ") + path;
+    auto fromCache = [self, key]() -> std::optional<ApiReply> {
+        if (!self || !self->m_cache)
+            return std::nullopt;
+        const std::optional<QByteArray> document = self->m_cache->cached(key);
+        if (!document)
+            return std::nullopt;
+        ApiReply reply;
+        reply.status = 200;
+        reply.body = *document;
+        reply.fromCache = true;
+        return reply;
+    };
+    // Known offline: do not make the customer wait for a timeout to see what is on.
+    if (m_offline) {
+        if (const std::optional<ApiReply> cached = fromCache()) {
+            QMetaObject::invokeMethod(this, [guard, callback, reply = *cached] {
+                if (guard)
+                    callback(reply);
+            }, Qt::QueuedConnection);
+            return;
+        }
+    }
+    m_client.getIfNoneMatch(path, ifNoneMatch, [self, guard, key, fromCache, callback = std::move(callback)](const sync::ApiResult &result) {
+        ApiReply reply = classify(result);
+        if (reply.ok() && reply.status == 200 && self && self->m_cache)
+            self->m_cache->putCache(key, reply.body);
+        if (reply.kind == ApiErrorKind::Offline || reply.kind == ApiErrorKind::Server) {
+            if (const std::optional<ApiReply> cached = fromCache())
+                reply = *cached;
+        }
+        if (!reply.ok())
+            qCInfo(lcApi) << key << "->" << result.describe();
+        if (guard)
+            callback(reply);
     });
 }
 

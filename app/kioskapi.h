@@ -11,6 +11,7 @@
 
 namespace marquee::sync {
 class ApiClient;
+class LocalStore;
 struct ApiResult;
 } // namespace marquee::sync
 
@@ -37,6 +38,7 @@ struct ApiReply {
     QString message;         ///< the server's sentence, for logs; screens show their own friendly text
     QByteArray body;
     QByteArray etag;
+    bool fromCache = false;  ///< the server could not be reached: this is the kiosk's last copy (browsing only)
     QJsonObject object() const { return QJsonDocument::fromJson(body).object(); }
     QJsonArray array() const { return QJsonDocument::fromJson(body).array(); }
     bool ok() const { return kind == ApiErrorKind::None; }
@@ -60,6 +62,19 @@ public:
     void post(const QString &path, const QJsonObject &body, QObject *context, Callback callback, const QByteArray &idempotencyKey = {});
     void del(const QString &path, QObject *context, Callback callback);
 
+    /**
+     * @brief Where read-only documents (catalogue, seat maps) are kept for offline browsing; nullptr: no cache.
+     */
+    void setCache(sync::LocalStore *store) { m_cache = store; }
+    /** @brief The kiosk knows it is offline: cached reads answer at once instead of waiting for a timeout. */
+    void setOffline(bool offline) { m_offline = offline; }
+    bool offline() const { return m_offline; }
+    /**
+     * @brief GET for browsing: a fresh answer is cached; when the server cannot be reached the cached copy is
+     * delivered instead (status 200, fromCache). Never for anything a sale depends on.
+     */
+    void getCached(const QString &path, QObject *context, Callback callback, const QByteArray &ifNoneMatch = {});
+
     /** @brief Classify a finished exchange; public for tests. */
     static ApiReply classify(const sync::ApiResult &result);
     /** @brief A fresh random idempotency key. */
@@ -69,6 +84,8 @@ private:
     static void deliver(const QString &what, QObject *context, const Callback &callback, const sync::ApiResult &result);
 
     sync::ApiClient &m_client;
+    sync::LocalStore *m_cache = nullptr;
+    bool m_offline = false;
 };
 
 } // namespace marquee::app

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "kioskcontroller.h"
 #include "moneyformat.h"
+#include "sync/offlinecheckin.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QEvent>
 #include <QFileInfo>
+#include <QSet>
 #include <QJsonDocument>
 #include <QJSEngine>
 #include <QLocale>
@@ -51,6 +53,23 @@ KioskController::KioskController(const AppConfig &config, CardTerminal *terminal
         qCCritical(lcKiosk) << "cannot open the local store" << storePath << m_store.errorString() << "- card payments are refused";
     m_sync = std::make_unique<sync::SyncEngine>(m_store, *m_client);
     connect(m_sync.get(), &sync::SyncEngine::paymentSettled, this, &KioskController::onPaymentSettled);
+    m_api->setCache(m_store.isOpen() ? &m_store : nullptr);
+    m_seatMap->setLiveSource(config.server, config.token);
+    connect(m_sync.get(), &sync::SyncEngine::onlineChanged, this, &KioskController::onOnlineChanged);
+    connect(m_sync.get(), &sync::SyncEngine::pendingCountChanged, this, &KioskController::refreshQueueCounts);
+    connect(m_sync.get(), &sync::SyncEngine::parkedCountChanged, this, &KioskController::refreshQueueCounts);
+    refreshQueueCounts();
+    // After a reconnect the queue is replayed first (the confirms decide what the journals say), then the
+    // journals are compared with the server.
+    m_reconciler = std::make_unique<sync::Reconciler>(m_store, *m_client);
+    connect(m_sync.get(), &sync::SyncEngine::drained, this, [this] {
+        if (m_reconcileDue && !m_offline && !m_reconciler->isRunning()) {
+            m_reconcileDue = false;
+            reconcileNow();
+        }
+    });
+    connect(m_reconciler.get(), &sync::Reconciler::finished, this, [this] { loadReconciliation(); });
+    loadReconciliation();
     m_confirmPatience.setSingleShot(true);
     m_confirmPatience.setInterval(config.confirmPatienceMs);
     connect(&m_confirmPatience, &QTimer::timeout, this, &KioskController::confirmTakingTooLong);
@@ -81,6 +100,7 @@ KioskController::KioskController(const AppConfig &config, CardTerminal *terminal
 KioskController::~KioskController()
 {
     m_sync->stop();
+    m_reconciler.reset();
     if (s_instance == this)
         s_instance = nullptr;
 }
@@ -163,22 +183,71 @@ bool KioskController::handleOffline(const ApiReply &reply)
 
 void KioskController::goOffline()
 {
-    // Nothing is sold offline: drop the selection, stop polling; the hold (if any) lapses on the server.
+    // Nothing is sold offline: drop the selection and the hold (it lapses on the server). With a programme to
+    // show (fresh or from the cache) people may still browse it; without one there is only the offline screen.
     setBusy(false);
-    m_seatMap->clear();
+    setOffline(true);
     m_holdTick.stop();
     if (!m_holdId.isEmpty()) {
         m_holdId.clear();
+        m_heldSeats.clear();
+        m_seatMap->setOwnHold(false);
         Q_EMIT holdChanged();
     }
-    setMessage(tr("This kiosk is offline. Please visit the box office."));
-    setScreen(QStringLiteral("offline"));
+    m_seatMap->clearSelection();
     m_offlineRetry.start();
+    if (m_movies->count() == 0) {
+        m_seatMap->clear();
+        setMessage(tr("This kiosk is offline. Please visit the box office."));
+        setScreen(QStringLiteral("offline"));
+        return;
+    }
+    setMessage(tr("This kiosk is offline: you can look at the programme, but tickets are sold at the box office until we are back."));
+    if (m_screen != QLatin1String("attract") && m_screen != QLatin1String("shows") && m_screen != QLatin1String("seats")
+        && m_screen != QLatin1String("staff"))
+        setScreen(QStringLiteral("attract"));
+}
+
+void KioskController::setOffline(bool offline)
+{
+    m_api->setOffline(offline);
+    if (m_offline == offline)
+        return;
+    m_offline = offline;
+    if (offline)
+        m_reconcileDue = true; // whatever happened meanwhile is compared with the server once we are back
+    Q_EMIT syncChanged();
+}
+
+void KioskController::onOnlineChanged(bool online)
+{
+    if (!online) {
+        // A customer at the terminal or the printer is not interrupted: the payment path has its own answers
+        // for a lost link (the confirm is queued). Everyone else stops buying now.
+        static const QStringList busyWithCustomer{QStringLiteral("payment"), QStringLiteral("printing"), QStringLiteral("thanks"),
+                                                  QStringLiteral("delayed"), QStringLiteral("declined")};
+        if (busyWithCustomer.contains(m_screen)) {
+            setOffline(true);
+            m_offlineRetry.start();
+        } else if (!m_offline) {
+            goOffline();
+        }
+        return;
+    }
+    // The first time online after a start counts as a reconnect too: the app may have been down during an outage.
+    m_reconcileDue = m_reconcileDue || m_reconciliation.isEmpty() || m_offline;
+    setOffline(false);
+    m_offlineRetry.stop();
+    if (m_fromCache || m_screen == QLatin1String("offline"))
+        start(); // fresh programme; the offline screen gives way to the attract screen
+    else if (m_message.contains(tr("offline")))
+        setMessage({});
 }
 
 void KioskController::start()
 {
     setBusy(true);
+    m_api->setOffline(false); // a deliberate attempt asks the server, not the cache
     m_movies->setLoading(true);
     if (!m_recovered && m_store.isOpen()) {
         // Approved payments whose confirm is still queued are replayed by the engine; payments interrupted while
@@ -189,7 +258,7 @@ void KioskController::start()
             qCWarning(lcKiosk) << interrupted << "payment(s) interrupted by a restart were queued for the server to settle";
         m_sync->start();
     }
-    m_api->get(QStringLiteral("/api/v1/cities"), this, [this](const ApiReply &reply) {
+    m_api->getCached(QStringLiteral("/api/v1/cities"), this, [this](const ApiReply &reply) {
         if (handleOffline(reply) || !reply.ok()) {
             m_movies->setLoading(false);
             if (!reply.ok() && m_screen != QLatin1String("offline"))
@@ -204,16 +273,28 @@ void KioskController::start()
         m_cityId = city.value(QStringLiteral("city_id")).toInteger();
         m_cityName = city.value(QStringLiteral("name")).toString();
         Q_EMIT catalogChanged();
-        m_api->get(QStringLiteral("/api/v1/cities/%1/movies").arg(m_cityId), this, [this](const ApiReply &reply) {
+        m_api->getCached(QStringLiteral("/api/v1/cities/%1/movies").arg(m_cityId), this, [this](const ApiReply &reply) {
             m_movies->setLoading(false);
             setBusy(false);
             if (handleOffline(reply))
                 return;
-            m_offlineRetry.stop();
             m_movies->setItems(reply.array());
             m_movies->setErrorString(reply.ok() ? QString() : tr("The programme could not be loaded."));
-            setMessage({});
-            setScreen(QStringLiteral("attract"));
+            m_fromCache = reply.fromCache;
+            Q_EMIT syncChanged();
+            if (reply.fromCache) {
+                goOffline(); // browse the last copy; keep trying
+                return;
+            }
+            m_offlineRetry.stop();
+            setOffline(false);
+            // Someone browsing (from the cache while offline) stays where they are.
+            if (m_screen != QLatin1String("shows") && m_screen != QLatin1String("seats") && m_screen != QLatin1String("staff")) {
+                setMessage({});
+                setScreen(QStringLiteral("attract"));
+            } else if (m_message.contains(tr("offline"))) {
+                setMessage({});
+            }
         });
     });
 }
@@ -258,10 +339,12 @@ void KioskController::openMovie(qint64 movieId)
     m_shows->setLoading(true);
     setMessage({});
     setScreen(QStringLiteral("shows"));
-    m_api->get(QStringLiteral("/api/v1/movies/%1/shows?city=%2").arg(movieId).arg(m_cityId), this, [this](const ApiReply &reply) {
+    m_api->getCached(QStringLiteral("/api/v1/movies/%1/shows?city=%2").arg(movieId).arg(m_cityId), this, [this](const ApiReply &reply) {
         m_shows->setLoading(false);
         if (handleOffline(reply))
             return;
+        if (reply.fromCache && !m_offline)
+            goOffline();
         // Only shows still to come and on sale.
         QJsonArray upcoming;
         const QDateTime now = QDateTime::currentDateTimeUtc();
@@ -313,6 +396,11 @@ void KioskController::holdSelection()
     const QStringList seats = m_seatMap->selectedSeats();
     if (seats.isEmpty() || m_busy)
         return;
+    if (m_offline) {
+        // Fail closed: a seat map from the cache says nothing about what is free now.
+        setMessage(tr("This kiosk is offline: tickets are sold at the box office until we are back."));
+        return;
+    }
     setBusy(true);
     m_holdKey = KioskApi::newIdempotencyKey();
     const qint64 showId = m_seatMap->showId();
@@ -433,7 +521,7 @@ void KioskController::back()
         releaseHold();
         m_seatMap->refresh();
         setScreen(QStringLiteral("seats"));
-    } else if (m_screen == QLatin1String("error")) {
+    } else if (m_screen == QLatin1String("error") || m_screen == QLatin1String("delayed") || m_screen == QLatin1String("staff")) {
         resetToAttract();
     }
 }
@@ -442,6 +530,10 @@ void KioskController::pay()
 {
     if (m_holdId.isEmpty() || m_busy)
         return;
+    if (m_offline) {
+        setMessage(tr("This kiosk is offline: tickets are sold at the box office until we are back."));
+        return;
+    }
     if (!m_store.isOpen()) {
         setMessage(tr("Card payments are not available at this kiosk right now. Please visit the box office."));
         return;
@@ -532,6 +624,9 @@ void KioskController::onTerminalFinished(const TerminalResult &result)
     case Outcome::Approved:
         m_paymentState = QStringLiteral("confirming");
         Q_EMIT paymentChanged();
+        // What the tickets will say is kept first, so that a booking confirmed after a restart still prints right.
+        if (!m_store.putCache(kPrintContextKey + m_paymentIntentId, QJsonDocument(printContext()).toJson(QJsonDocument::Compact)))
+            qCWarning(lcKiosk) << "could not keep the print details of" << m_paymentIntentId << m_store.errorString();
         // The card was charged: journal it and queue the confirm in one transaction; the sync engine replays it
         // until the server answers, across network loss and restarts.
         if (!m_sync->queueConfirm(m_orderId, m_paymentIntentId, m_amountMinor, m_currency))
@@ -619,18 +714,26 @@ void KioskController::holdAgainThenPay()
 
 void KioskController::onPaymentSettled(const QString &paymentIntentId, const QString &state)
 {
-    // Only the payment this customer is waiting for changes the screen; others (recovered after a restart) are in
-    // the journal and the reconciliation report.
-    if (paymentIntentId != m_paymentIntentId || m_paymentState != QLatin1String("confirming"))
+    const bool customerWaiting = paymentIntentId == m_paymentIntentId && m_paymentState == QLatin1String("confirming");
+    const bool customerStillHere = paymentIntentId == m_paymentIntentId && m_screen == QLatin1String("delayed");
+    if (!customerWaiting && !customerStillHere) {
+        // A confirm that finished after its customer was sent to the box office (or after a restart): tickets are
+        // never printed unattended in a lobby; they wait in the journal for staff to print or hand out.
+        if (state == QLatin1String("confirmed"))
+            holdTicketsForCollection(paymentIntentId);
         return;
+    }
     m_confirmPatience.stop();
     if (state == QLatin1String("confirmed")) {
+        // The customer is still at the kiosk (waiting, or reading the "delayed" screen): print now.
         const std::optional<sync::PendingAction> confirm = m_store.actionByKey(paymentIntentId);
         showBooking(confirm ? QJsonDocument::fromJson(confirm->resultBody).object() : QJsonObject());
         return;
     }
     m_paymentState.clear();
     Q_EMIT paymentChanged();
+    if (customerStillHere)
+        return; // the delayed screen already said what happens next; the report shows the outcome
     if (state == QLatin1String("failed")) {
         m_intentSpent = true;
         setMessage(tr("Your card was declined. You can try again or use another card."));
@@ -649,50 +752,131 @@ void KioskController::confirmTakingTooLong()
 {
     if (m_paymentState != QLatin1String("confirming"))
         return;
-    // The confirm stays queued: it is replayed when the server is back, and the reconciliation report shows it.
+    // The confirm stays queued and is replayed until the server answers. The customer is not kept at the kiosk
+    // any longer: the "delayed" screen gives the order reference for the box office. Should the booking go
+    // through while that screen is still up, the tickets print at once; later, they wait in the journal.
     m_paymentState.clear();
     Q_EMIT paymentChanged();
     m_holdTick.stop();
     m_holdId.clear();
     Q_EMIT holdChanged();
     setMessage(tr("Your payment was taken but the booking could not be finished yet. It is saved at this kiosk and completed "
-                  "automatically; please visit the box office with your receipt."));
-    setScreen(QStringLiteral("error"));
+                  "automatically; please visit the box office with your order reference %1.").arg(orderReference()));
+    setScreen(QStringLiteral("delayed"));
 }
 
-void KioskController::showBooking(const QJsonObject &booking)
+QString KioskController::orderReference() const
 {
-    m_holdTick.stop();
-    m_booking = {};
-    m_booking.title = movieTitle();
-    m_booking.startsAt = QDateTime::fromString(m_show.value(QStringLiteral("starts_at")).toString(), Qt::ISODate);
-    m_booking.venue = m_show.value(QStringLiteral("venue")).toObject().value(QStringLiteral("name")).toString();
-    m_booking.screen = m_show.value(QStringLiteral("screen")).toObject().value(QStringLiteral("name")).toString();
-    m_booking.currency = booking.value(QStringLiteral("currency")).toString(m_currency);
-    m_booking.bookingRef = booking.value(QStringLiteral("booking_ref")).toString();
-    m_booking.bookingId = booking.value(QStringLiteral("booking_id")).toVariant().toString();
-    m_booking.showId = booking.value(QStringLiteral("show_id")).toInteger(m_seatMap->showId());
-    m_booking.totalMinor = booking.value(QStringLiteral("amount_minor")).toInteger(m_amountMinor);
-    m_booking.paymentIntentId = m_paymentIntentId;
-    m_booking.paymentMethod = tr("card");
+    // The first block of the order id is enough for the box office to find the order of a card payment.
+    return m_orderId.section(QLatin1Char('-'), 0, 0).toUpper();
+}
+
+BookingPrint KioskController::bookingPrintOf(const QJsonObject &booking, const QJsonObject &context) const
+{
+    BookingPrint print;
+    print.title = context.value(QStringLiteral("title")).toString();
+    print.startsAt = QDateTime::fromString(context.value(QStringLiteral("starts_at")).toString(), Qt::ISODate);
+    print.venue = context.value(QStringLiteral("venue")).toString();
+    print.screen = context.value(QStringLiteral("screen")).toString();
+    print.currency = booking.value(QStringLiteral("currency")).toString(context.value(QStringLiteral("currency")).toString());
+    print.bookingRef = booking.value(QStringLiteral("booking_ref")).toString();
+    print.bookingId = booking.value(QStringLiteral("booking_id")).toVariant().toString();
+    print.showId = booking.value(QStringLiteral("show_id")).toInteger(context.value(QStringLiteral("show_id")).toInteger());
+    print.totalMinor = booking.value(QStringLiteral("amount_minor")).toInteger(context.value(QStringLiteral("amount_minor")).toInteger());
+    print.paymentIntentId = context.value(QStringLiteral("payment_intent_id")).toString();
+    print.paymentMethod = tr("card");
+    const QJsonObject seats = context.value(QStringLiteral("seats")).toObject();
     for (const QJsonValue &v : booking.value(QStringLiteral("tickets")).toArray()) {
         const QJsonObject t = v.toObject();
         PrintedTicket ticket;
         ticket.ticketId = t.value(QStringLiteral("ticket_id")).toVariant().toString();
         ticket.seatId = t.value(QStringLiteral("seat_id")).toString();
         ticket.qr = t.value(QStringLiteral("qr")).toString();
-        const int i = m_seatMap->indexOf(ticket.seatId);
-        if (i >= 0) {
-            const MapSeat &seat = m_seatMap->seats()[size_t(i)];
-            ticket.row = seat.row;
-            ticket.number = seat.number;
-            ticket.tier = m_seatMap->tierNames().value(seat.tier);
-            ticket.priceMinor = seat.priceMinor;
-        } else {
-            ticket.row = ticket.seatId;
-        }
-        m_booking.tickets.append(ticket);
+        const QJsonObject seat = seats.value(ticket.seatId).toObject();
+        ticket.row = seat.value(QStringLiteral("row")).toString(ticket.seatId);
+        ticket.number = seat.value(QStringLiteral("number")).toInt();
+        ticket.tier = seat.value(QStringLiteral("tier")).toString();
+        ticket.priceMinor = seat.value(QStringLiteral("price_minor")).toInteger();
+        print.tickets.append(ticket);
     }
+    return print;
+}
+
+QJsonObject KioskController::printContext() const
+{
+    QJsonObject seats;
+    for (const QString &id : m_heldSeats) {
+        const int i = m_seatMap->indexOf(id);
+        if (i < 0)
+            continue;
+        const MapSeat &seat = m_seatMap->seats()[size_t(i)];
+        seats.insert(id, QJsonObject{{QStringLiteral("row"), seat.row},
+                                     {QStringLiteral("number"), seat.number},
+                                     {QStringLiteral("tier"), m_seatMap->tierNames().value(seat.tier)},
+                                     {QStringLiteral("price_minor"), seat.priceMinor}});
+    }
+    return QJsonObject{{QStringLiteral("title"), movieTitle()},
+                       {QStringLiteral("starts_at"), m_show.value(QStringLiteral("starts_at")).toString()},
+                       {QStringLiteral("venue"), m_show.value(QStringLiteral("venue")).toObject().value(QStringLiteral("name")).toString()},
+                       {QStringLiteral("screen"), m_show.value(QStringLiteral("screen")).toObject().value(QStringLiteral("name")).toString()},
+                       {QStringLiteral("show_id"), m_seatMap->showId()},
+                       {QStringLiteral("currency"), m_currency},
+                       {QStringLiteral("amount_minor"), m_amountMinor},
+                       {QStringLiteral("payment_intent_id"), m_paymentIntentId},
+                       {QStringLiteral("seats"), seats}};
+}
+
+QJsonObject KioskController::storedPrintContext(const QString &paymentIntentId)
+{
+    const std::optional<QByteArray> stored = m_store.cached(kPrintContextKey + paymentIntentId);
+    return stored ? QJsonDocument::fromJson(*stored).object() : QJsonObject{{QStringLiteral("payment_intent_id"), paymentIntentId}};
+}
+
+void KioskController::holdTicketsForCollection(const QString &paymentIntentId)
+{
+    const std::optional<sync::PendingAction> confirm = m_store.actionByKey(paymentIntentId);
+    const QJsonObject booking = confirm ? QJsonDocument::fromJson(confirm->resultBody).object() : QJsonObject();
+    const BookingPrint print = bookingPrintOf(booking, storedPrintContext(paymentIntentId));
+    if (print.bookingRef.isEmpty() || m_store.lastPrintOf(print.bookingRef))
+        return; // nothing to print, or already printed or held
+    sync::PrintRecord job;
+    job.bookingRef = print.bookingRef;
+    job.state = QStringLiteral("failed");
+    job.error = QString::fromLatin1(kNotCollected);
+    job.printData = toJson(print);
+    if (!m_store.recordPrint(job))
+        qCCritical(lcKiosk) << "could not journal the uncollected booking" << print.bookingRef << m_store.errorString();
+    qCWarning(lcKiosk) << "booking" << print.bookingRef << "was confirmed after its customer left; its tickets wait for collection";
+    Q_EMIT reconciliationChanged();
+}
+
+QVariantList KioskController::uncollected() const
+{
+    QVariantList list;
+    auto &store = const_cast<sync::LocalStore &>(m_store);
+    QSet<QString> seen;
+    for (const sync::PrintRecord &job : store.prints(200)) {
+        if (seen.contains(job.bookingRef))
+            continue; // prints() is newest first: the first job of a booking says where it stands
+        seen.insert(job.bookingRef);
+        if (job.state != QLatin1String("failed"))
+            continue;
+        const BookingPrint print = bookingPrintFromJson(job.printData);
+        list.append(QVariantMap{{QStringLiteral("ref"), job.bookingRef},
+                                {QStringLiteral("title"), print.title},
+                                {QStringLiteral("seats"), int(print.tickets.size())},
+                                {QStringLiteral("reason"), job.error == QLatin1String(kNotCollected)
+                                                               ? tr("Paid after the customer was sent to the box office")
+                                                               : tr("Printer problem: %1").arg(job.error)},
+                                {QStringLiteral("since"), QLocale().toString(job.createdAt.toLocalTime(), QLocale::ShortFormat)}});
+    }
+    return list;
+}
+
+void KioskController::showBooking(const QJsonObject &booking)
+{
+    m_holdTick.stop();
+    m_booking = bookingPrintOf(booking, m_heldSeats.isEmpty() ? storedPrintContext(m_paymentIntentId) : printContext());
     m_holdId.clear();
     m_heldSeats.clear();
     m_seatMap->setOwnHold(false);
@@ -701,49 +885,57 @@ void KioskController::showBooking(const QJsonObject &booking)
     printBooking();
 }
 
+bool KioskController::printAndJournal(const BookingPrint &booking, QString *error, QString *pdfPath)
+{
+    const QString dir = m_config.printDir.isEmpty() ? dataDir() + QStringLiteral("/prints") : m_config.printDir;
+    QDir().mkpath(dir);
+    const QString pdf = dir + QStringLiteral("/%1-%2.pdf").arg(booking.bookingRef, QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMddHHmmsszzz")));
+    bool ok = writePdf(booking, pdf, error);
+    QString output = pdf;
+    if (ok && !m_config.escposTarget.isEmpty()) {
+        output = m_config.escposTarget;
+        ok = sendToPrinter(escPosJob(booking), m_config.escposTarget, error);
+    }
+    // Every print is journaled (a failed one too, for the reprint); printed tickets join the ticket journal
+    // (a reprint of a journaled ticket counts as one).
+    sync::PrintRecord job;
+    job.bookingRef = booking.bookingRef;
+    job.state = ok ? QStringLiteral("printed") : QStringLiteral("failed");
+    job.error = ok ? QString() : *error;
+    job.output = output;
+    job.printData = toJson(booking);
+    QList<sync::TicketRecord> printed;
+    for (const PrintedTicket &ticket : booking.tickets) {
+        if (!ok)
+            break;
+        sync::TicketRecord record;
+        record.ticketId = ticket.ticketId;
+        record.bookingId = booking.bookingId;
+        record.bookingRef = booking.bookingRef;
+        record.showId = booking.showId;
+        record.seatId = ticket.seatId;
+        record.qr = ticket.qr;
+        printed.append(record);
+    }
+    if (!m_store.recordPrint(job, printed))
+        qCCritical(lcKiosk) << "could not journal the print of" << booking.bookingRef << m_store.errorString();
+    if (pdfPath)
+        *pdfPath = pdf;
+    return ok;
+}
+
 void KioskController::printBooking()
 {
     m_printState = QStringLiteral("printing");
     m_printMessage.clear();
     Q_EMIT printChanged();
     setScreen(QStringLiteral("printing"));
-    const QString dir = m_config.printDir.isEmpty() ? dataDir() + QStringLiteral("/prints") : m_config.printDir;
-    QDir().mkpath(dir);
-    const QString pdf = dir + QStringLiteral("/%1-%2.pdf").arg(m_booking.bookingRef, QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMddHHmmss")));
     QString error;
-    bool ok = writePdf(m_booking, pdf, &error);
-    QString output = pdf;
-    if (ok && !m_config.escposTarget.isEmpty()) {
-        output = m_config.escposTarget;
-        ok = sendToPrinter(escPosJob(m_booking), m_config.escposTarget, &error);
-    }
-    // Every print is journaled (a failed one too, for the reprint); printed tickets join the ticket journal
-    // (a reprint of a journaled ticket counts as one).
-    sync::PrintRecord job;
-    job.bookingRef = m_booking.bookingRef;
-    job.state = ok ? QStringLiteral("printed") : QStringLiteral("failed");
-    job.error = error;
-    job.output = output;
-    job.printData = toJson(m_booking);
-    QList<sync::TicketRecord> printed;
-    for (const PrintedTicket &ticket : std::as_const(m_booking.tickets)) {
-        if (!ok)
-            break;
-        sync::TicketRecord record;
-        record.ticketId = ticket.ticketId;
-        record.bookingId = m_booking.bookingId;
-        record.bookingRef = m_booking.bookingRef;
-        record.showId = m_booking.showId;
-        record.seatId = ticket.seatId;
-        record.qr = ticket.qr;
-        printed.append(record);
-    }
-    if (!m_store.recordPrint(job, printed))
-        qCCritical(lcKiosk) << "could not journal the print of" << m_booking.bookingRef << m_store.errorString();
-    m_lastPdfPath = pdf;
+    const bool ok = printAndJournal(m_booking, &error, &m_lastPdfPath);
     m_printState = ok ? QStringLiteral("printed") : QStringLiteral("failed");
     m_printMessage = ok ? QString() : tr("The printer has a problem: %1 Your booking %2 is safe; staff can reprint it.").arg(error, m_booking.bookingRef);
     Q_EMIT printChanged();
+    Q_EMIT reconciliationChanged(); // the list of bookings waiting for a print
     if (ok) {
         setMessage({});
         setScreen(QStringLiteral("thanks"));
@@ -789,8 +981,11 @@ void KioskController::resetToAttract()
     Q_EMIT bookingChanged();
     Q_EMIT paymentChanged();
     Q_EMIT printChanged();
-    setMessage({});
-    setScreen(m_screen == QLatin1String("offline") ? QStringLiteral("offline") : QStringLiteral("attract"));
+    m_staffUnlocked = false;
+    const bool nothingToShow = m_movies->count() == 0;
+    setMessage(m_offline && !nothingToShow ? tr("This kiosk is offline: you can look at the programme, but tickets are sold at the box office until we are back.")
+                                           : QString());
+    setScreen(m_offline && nothingToShow ? QStringLiteral("offline") : QStringLiteral("attract"));
 }
 
 void KioskController::setLanguage(const QString &code)
@@ -827,6 +1022,155 @@ bool KioskController::staffExit(const QString &pin)
     releaseHold();
     Q_EMIT exitRequested();
     return true;
+}
+
+// --- staff and reconciliation ----------------------------------------------------------------------------------
+
+bool KioskController::staffUnlock(const QString &pin)
+{
+    if (pin != m_config.staffPin)
+        return false;
+    releaseHold();
+    m_staffUnlocked = true;
+    m_lookup.clear();
+    m_checkin.clear();
+    Q_EMIT lookupChanged();
+    Q_EMIT checkinChanged();
+    Q_EMIT reconciliationChanged();
+    setMessage({});
+    setScreen(QStringLiteral("staff"));
+    return true;
+}
+
+void KioskController::leaveKiosk()
+{
+    if (m_staffUnlocked && m_screen == QLatin1String("staff"))
+        Q_EMIT exitRequested();
+}
+
+void KioskController::lookupBooking(const QString &bookingRef)
+{
+    if (m_screen != QLatin1String("staff"))
+        return;
+    const QString ref = bookingRef.trimmed().toUpper();
+    const std::optional<sync::PrintRecord> job = m_store.lastPrintOf(ref);
+    const QList<sync::TicketRecord> tickets = m_store.ticketsByBookingRef(ref);
+    m_lookup = QVariantMap{{QStringLiteral("ref"), ref}, {QStringLiteral("found"), job.has_value() || !tickets.isEmpty()}};
+    if (job) {
+        const BookingPrint print = bookingPrintFromJson(job->printData);
+        m_lookup.insert(QStringLiteral("title"), print.title);
+        m_lookup.insert(QStringLiteral("when"), dayText(print.startsAt) + QLatin1Char(' ')
+                                                     + QLocale().toString(print.startsAt.toLocalTime().time(), QLocale::ShortFormat));
+        m_lookup.insert(QStringLiteral("print_state"), job->state);
+        m_lookup.insert(QStringLiteral("printed_at"), QLocale().toString(job->createdAt.toLocalTime(), QLocale::ShortFormat));
+    }
+    QVariantList lines;
+    for (const sync::TicketRecord &ticket : tickets)
+        lines.append(QVariantMap{{QStringLiteral("seat"), ticket.seatId},
+                                 {QStringLiteral("state"), ticket.reconciliation},
+                                 {QStringLiteral("reprints"), ticket.reprints}});
+    m_lookup.insert(QStringLiteral("tickets"), lines);
+    Q_EMIT lookupChanged();
+}
+
+bool KioskController::reprintBooking(const QString &bookingRef)
+{
+    if (m_screen != QLatin1String("staff"))
+        return false;
+    const QString ref = bookingRef.trimmed().toUpper();
+    const std::optional<sync::PrintRecord> job = m_store.lastPrintOf(ref);
+    if (!job)
+        return false;
+    QString error;
+    const bool ok = printAndJournal(bookingPrintFromJson(job->printData), &error, &m_lastPdfPath);
+    m_printMessage = ok ? tr("Booking %1 was printed.").arg(ref) : tr("The printer has a problem: %1").arg(error);
+    Q_EMIT printChanged();
+    Q_EMIT reconciliationChanged();
+    lookupBooking(ref);
+    return ok;
+}
+
+void KioskController::checkIn(const QString &qr)
+{
+    if (m_screen != QLatin1String("staff") || qr.trimmed().isEmpty())
+        return;
+    // Verified here against the cached keys and revocations, online or not; the upload is queued and the
+    // server's word (for example already redeemed at another door) is stored on the scan when it answers.
+    sync::OfflineCheckin door(m_store, m_sync.get());
+    const sync::ScanOutcome outcome = door.scan(qr.trimmed());
+    static const QHash<QString, const char *> texts{
+        {QStringLiteral("ok"), QT_TR_NOOP("Welcome — admit.")},
+        {QStringLiteral("already_redeemed"), QT_TR_NOOP("Already used: this ticket came in before.")},
+        {QStringLiteral("revoked"), QT_TR_NOOP("Not valid: this ticket was cancelled or replaced.")},
+        {QStringLiteral("invalid_signature"), QT_TR_NOOP("Not valid: the code is not one of ours.")},
+        {QStringLiteral("unknown_key"), QT_TR_NOOP("Cannot check: the kiosk does not know this ticket's key yet.")},
+        {QStringLiteral("malformed"), QT_TR_NOOP("Not a ticket code.")},
+        {QStringLiteral("wrong_show"), QT_TR_NOOP("This ticket is for another show.")},
+        {QStringLiteral("not_yet_valid"), QT_TR_NOOP("Too early: this ticket is not valid yet.")},
+        {QStringLiteral("expired"), QT_TR_NOOP("Expired: this show is over.")},
+    };
+    m_checkin = QVariantMap{{QStringLiteral("result"), outcome.result},
+                            {QStringLiteral("admit"), outcome.admit()},
+                            {QStringLiteral("recorded"), outcome.recorded},
+                            {QStringLiteral("seat"), outcome.ticket.seatId},
+                            {QStringLiteral("text"), tr(texts.value(outcome.result, QT_TR_NOOP("Not valid.")))}};
+    Q_EMIT checkinChanged();
+    refreshQueueCounts();
+}
+
+void KioskController::refreshQueueCounts()
+{
+    if (!m_store.isOpen())
+        return;
+    m_pendingActions = m_store.pendingCount();
+    m_parkedActions = m_store.parkedCount();
+    Q_EMIT syncChanged();
+}
+
+void KioskController::reconcileNow()
+{
+    if (m_reconciler->isRunning() || !m_store.isOpen())
+        return;
+    m_reconciler->run();
+    Q_EMIT reconciliationChanged();
+}
+
+void KioskController::loadReconciliation()
+{
+    m_reconciliation.clear();
+    const std::optional<QByteArray> stored = m_store.isOpen() ? m_store.lastReport() : std::nullopt;
+    if (stored) {
+        const QJsonObject report = QJsonDocument::fromJson(*stored).object();
+        m_reconciliation = report.toVariantMap();
+        m_reconciliation.remove(QStringLiteral("tickets"));
+        m_reconciliation.remove(QStringLiteral("payments"));
+        m_reconciliation.insert(QStringLiteral("finished_text"),
+                                QLocale().toString(QDateTime::fromString(report.value(QStringLiteral("finished_at")).toString(), Qt::ISODate).toLocalTime(),
+                                                   QLocale::ShortFormat));
+        // One line per item that needs a person: anything not confirmed.
+        QVariantList lines;
+        for (const QJsonValue &v : report.value(QStringLiteral("payments")).toArray()) {
+            const QJsonObject line = v.toObject();
+            if (line.value(QStringLiteral("state")).toString() == QLatin1String("confirmed"))
+                continue;
+            lines.append(QVariantMap{{QStringLiteral("what"), tr("Payment %1").arg(formatMoney(line.value(QStringLiteral("amount_minor")).toInteger(),
+                                                                                                 line.value(QStringLiteral("currency")).toString()))},
+                                     {QStringLiteral("ref"), line.value(QStringLiteral("booking_ref")).toString(line.value(QStringLiteral("order_id")).toString())},
+                                     {QStringLiteral("state"), line.value(QStringLiteral("state")).toString()},
+                                     {QStringLiteral("reason"), line.value(QStringLiteral("reason")).toString()}});
+        }
+        for (const QJsonValue &v : report.value(QStringLiteral("tickets")).toArray()) {
+            const QJsonObject line = v.toObject();
+            if (line.value(QStringLiteral("state")).toString() == QLatin1String("confirmed"))
+                continue;
+            lines.append(QVariantMap{{QStringLiteral("what"), tr("Ticket %1").arg(line.value(QStringLiteral("seat_id")).toString())},
+                                     {QStringLiteral("ref"), line.value(QStringLiteral("booking_ref")).toString()},
+                                     {QStringLiteral("state"), line.value(QStringLiteral("state")).toString()},
+                                     {QStringLiteral("reason"), line.value(QStringLiteral("reason")).toString()}});
+        }
+        m_reconciliation.insert(QStringLiteral("lines"), lines);
+    }
+    Q_EMIT reconciliationChanged();
 }
 
 } // namespace marquee::app

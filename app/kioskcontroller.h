@@ -8,6 +8,7 @@
 #include "seatmapmodel.h"
 #include "sync/apiclient.h"
 #include "sync/localstore.h"
+#include "sync/reconciler.h"
 #include "sync/syncengine.h"
 #include "ticketprinter.h"
 
@@ -70,6 +71,27 @@ class KioskController : public QObject
     /** @brief Kiosk mode: full screen, no window decorations. */
     Q_PROPERTY(bool fullscreen READ fullscreen CONSTANT)
     Q_PROPERTY(QString version READ version CONSTANT)
+    /** @brief The server can be reached (false: browsing from the cache only, nothing is sold). */
+    Q_PROPERTY(bool online READ online NOTIFY syncChanged)
+    /** @brief Actions (confirms, check-ins) queued for the server and not answered yet. */
+    Q_PROPERTY(int pendingActions READ pendingActions NOTIFY syncChanged)
+    /** @brief Actions the server refused for good, waiting for staff. */
+    Q_PROPERTY(int parkedActions READ parkedActions NOTIFY syncChanged)
+    /** @brief The catalogue on screen is the kiosk's last copy, not the server's answer. */
+    Q_PROPERTY(bool browsingFromCache READ browsingFromCache NOTIFY syncChanged)
+    /** @brief A reconciliation with the server is running. */
+    Q_PROPERTY(bool reconciling READ reconciling NOTIFY reconciliationChanged)
+    /**
+     * @brief The last reconciliation report, for staff: {finished_at, complete, summary: {...}, lines:
+     * [{what, ref, state, reason}]}; empty before the first run.
+     */
+    Q_PROPERTY(QVariantMap reconciliation READ reconciliation NOTIFY reconciliationChanged)
+    /** @brief Staff lookup in the journal: {ref, found, printed_at, output, tickets: [{seat, state, reprints}]}. */
+    Q_PROPERTY(QVariantMap lookup READ lookup NOTIFY lookupChanged)
+    /** @brief The last check-in scan: {result, admit, text, seat}. */
+    Q_PROPERTY(QVariantMap checkin READ checkin NOTIFY checkinChanged)
+    /** @brief Paid bookings whose tickets were not printed (the customer had already been sent to the box office). */
+    Q_PROPERTY(QVariantList uncollected READ uncollected NOTIFY reconciliationChanged)
 public:
     /**
      * @brief A controller for @p config. Without @p terminal a SimulatedTerminal on config.paysim is made.
@@ -109,6 +131,15 @@ public:
     int idleTimeoutSeconds() const { return m_config.idleTimeoutSeconds; }
     bool fullscreen() const { return m_config.fullscreen; }
     QString version() const { return QStringLiteral(MARQUEE_VERSION); }
+    bool online() const { return !m_offline; }
+    int pendingActions() const { return m_pendingActions; }
+    int parkedActions() const { return m_parkedActions; }
+    bool browsingFromCache() const { return m_fromCache; }
+    bool reconciling() const { return m_reconciler->isRunning(); }
+    QVariantMap reconciliation() const { return m_reconciliation; }
+    QVariantMap lookup() const { return m_lookup; }
+    QVariantMap checkin() const { return m_checkin; }
+    QVariantList uncollected() const;
     const AppConfig &config() const { return m_config; }
     const BookingPrint &lastBooking() const { return m_booking; }
     /** @brief The kiosk's durable store: payment journal, printed tickets, print jobs, pending actions. */
@@ -148,6 +179,20 @@ public:
     /** @brief Go back to the attract screen now, releasing any hold (the idle timeout does this). */
     Q_INVOKABLE void resetToAttract();
 
+    // --- staff (after the PIN): works offline too -----------------------------------------------------------
+    /** @brief Open the staff screen when @p pin is right. */
+    Q_INVOKABLE bool staffUnlock(const QString &pin);
+    /** @brief Staff screen: close the app. */
+    Q_INVOKABLE void leaveKiosk();
+    /** @brief Find a booking in the ticket journal by its reference (no server needed). */
+    Q_INVOKABLE void lookupBooking(const QString &bookingRef);
+    /** @brief Print a journaled booking again (a reprint of its tickets). True when it printed. */
+    Q_INVOKABLE bool reprintBooking(const QString &bookingRef);
+    /** @brief Check a scanned QR at the door: signature, revocation and re-entry checked locally; upload queued. */
+    Q_INVOKABLE void checkIn(const QString &qr);
+    /** @brief Compare the journals with the server now (after a reconnect this runs by itself). */
+    Q_INVOKABLE void reconcileNow();
+
 Q_SIGNALS:
     void screenChanged();
     void busyChanged();
@@ -160,6 +205,10 @@ Q_SIGNALS:
     void bookingChanged();
     void printChanged();
     void languageChanged();
+    void syncChanged();
+    void reconciliationChanged();
+    void lookupChanged();
+    void checkinChanged();
     /** @brief The staff PIN was accepted. */
     void exitRequested();
 
@@ -181,6 +230,21 @@ private:
     void confirmTakingTooLong();
     void printBooking();
     bool handleOffline(const ApiReply &reply);
+    void onOnlineChanged(bool online);
+    void setOffline(bool offline);
+    void loadReconciliation();
+    /** @brief Queue counts from the store (also what was queued while offline, which the engine has not looked at). */
+    void refreshQueueCounts();
+    /** @brief Print @p booking (PDF, then ESC/POS if configured) and journal the job and its tickets. */
+    bool printAndJournal(const BookingPrint &booking, QString *error, QString *pdfPath);
+    /** @brief The tickets of the server's @p booking, with what the kiosk knew when the card was approved. */
+    BookingPrint bookingPrintOf(const QJsonObject &booking, const QJsonObject &context) const;
+    /** @brief The show and seats of the current order as a print needs them (kept from approval on). */
+    QJsonObject printContext() const;
+    QJsonObject storedPrintContext(const QString &paymentIntentId);
+    /** @brief A booking confirmed after its customer left: journal its print as waiting for collection. */
+    void holdTicketsForCollection(const QString &paymentIntentId);
+    QString orderReference() const;
 
     AppConfig m_config;
     QPointer<QQmlEngine> m_engine;
@@ -188,6 +252,20 @@ private:
     sync::LocalStore m_store;
     std::unique_ptr<sync::ApiClient> m_client;
     std::unique_ptr<sync::SyncEngine> m_sync;
+    std::unique_ptr<sync::Reconciler> m_reconciler;
+    bool m_offline = false;           ///< known to be offline (the sync engine or a request said so)
+    bool m_fromCache = false;         ///< the catalogue shown came from the cache
+    bool m_reconcileDue = false;      ///< reconnected (or started): reconcile once the queue has drained
+    bool m_staffUnlocked = false;
+    int m_pendingActions = 0;
+    int m_parkedActions = 0;
+    QVariantMap m_reconciliation;
+    QVariantMap m_lookup;
+    QVariantMap m_checkin;
+    /** @brief Cache key prefix of a print context (LocalStore cache table), by payment intent. */
+    static inline const QString kPrintContextKey = QStringLiteral("print-context/");
+    /** @brief The error of a print job that was never tried: the customer had been sent to the box office. */
+    static constexpr const char *kNotCollected = "not printed: confirmed after the customer was sent to the box office";
     bool m_recovered = false; ///< interrupted payments are looked at once per start of the app
     KioskApi *m_api = nullptr;
     CardTerminal *m_terminal = nullptr;

@@ -21,6 +21,45 @@ SeatMapModel::SeatMapModel(QObject *parent)
     : QAbstractListModel(parent)
 {
     connect(&m_poll, &QTimer::timeout, this, [this] { refresh(); });
+    connect(&m_live, &LiveSeatFeed::snapshotReceived, this, [this](const QString &letters) {
+        if (!applyStatusLetters(letters))
+            refresh(); // the layout changed under us: fetch it again
+    });
+    connect(&m_live, &LiveSeatFeed::deltaReceived, this, [this](const QJsonArray &changes) { applyStatusChanges(changes); });
+    connect(&m_live, &LiveSeatFeed::liveChanged, this, [this](bool live) {
+        // Pushed or polled, never both: polling resumes (at once, to catch up) whenever the socket is down.
+        if (live) {
+            m_poll.stop();
+        } else if (m_showId != 0 && m_pollMs > 0) {
+            refresh();
+            m_poll.start(m_pollMs);
+        }
+        Q_EMIT liveChanged();
+    });
+}
+
+void SeatMapModel::setLiveSource(const QUrl &server, const QString &token)
+{
+    m_liveServer = server;
+    m_liveToken = token;
+}
+
+bool SeatMapModel::applyStatusLetters(const QString &letters)
+{
+    if (m_seats.empty() || size_t(letters.size()) != m_seats.size())
+        return false;
+    int available = 0;
+    for (size_t i = 0; i < m_seats.size(); ++i) {
+        const QChar letter = letters[qsizetype(i)];
+        const char code = letter == u'b' ? 'b' : letter == u'h' ? 'h' : 'a';
+        m_seats[i].status = code;
+        available += code == 'a';
+    }
+    m_availableCount = available;
+    Q_EMIT statusesChanged();
+    Q_EMIT dataChanged(index(0), index(int(m_seats.size()) - 1), {StatusRole});
+    dropLostSelection();
+    return true;
 }
 
 int SeatMapModel::rowCount(const QModelIndex &parent) const
@@ -95,8 +134,13 @@ void SeatMapModel::load(KioskApi *api, qint64 showId, int pollMs)
     clear();
     m_api = api;
     m_showId = showId;
+    m_pollMs = pollMs;
     setLoading(true);
-    refresh();
+    // The live feed starts once the layout is here: its snapshot is letters in the layout's seat order.
+    refresh([this, showId](bool ok) {
+        if (ok && showId == m_showId && !m_liveServer.isEmpty() && !m_api->offline())
+            m_live.start(m_liveServer, m_liveToken, showId);
+    });
     if (pollMs > 0)
         m_poll.start(pollMs);
 }
@@ -104,6 +148,7 @@ void SeatMapModel::load(KioskApi *api, qint64 showId, int pollMs)
 void SeatMapModel::clear()
 {
     m_poll.stop();
+    m_live.stop();
     m_showId = 0;
     m_etag.clear();
     beginResetModel();
@@ -131,8 +176,10 @@ void SeatMapModel::refresh(std::function<void(bool)> done)
     if (m_inFlight && !done)
         return; // a poll is on its way; its answer will do
     m_inFlight = true;
+    ++m_fetches;
     const qint64 showId = m_showId;
-    m_api->get(QStringLiteral("/api/v1/shows/%1/seatmap").arg(showId), this, [this, showId, done](const ApiReply &reply) {
+    // Cached for browsing offline; what a cached map shows is never sold (the kiosk refuses holds offline).
+    m_api->getCached(QStringLiteral("/api/v1/shows/%1/seatmap").arg(showId), this, [this, showId, done](const ApiReply &reply) {
         m_inFlight = false;
         if (showId != m_showId) {
             if (done)
@@ -140,6 +187,13 @@ void SeatMapModel::refresh(std::function<void(bool)> done)
             return;
         }
         bool ok = reply.ok();
+        if (reply.fromCache && !m_seats.empty()) {
+            // A blip while a fresh map is on screen: keep it rather than step back to an older copy.
+            setLoading(false);
+            if (done)
+                done(false);
+            return;
+        }
         if (reply.status == 304) {
             setErrorString({});
         } else if (ok) {

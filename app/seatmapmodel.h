@@ -3,6 +3,7 @@
 
 #include "core/bestavailable.h"
 #include "kioskapi.h"
+#include "liveseatfeed.h"
 
 #include <QAbstractListModel>
 #include <QColor>
@@ -61,6 +62,8 @@ class SeatMapModel : public QAbstractListModel
     Q_PROPERTY(QVariantList rowLabels READ rowLabels NOTIFY layoutReset)
     /** @brief The bottom edge of the screen/stage in layout units (the stage label goes just below it). */
     Q_PROPERTY(qreal stageBottom READ stageBottom NOTIFY layoutReset)
+    /** @brief Statuses arrive pushed over the server's WebSocket (false: polled with ETag). */
+    Q_PROPERTY(bool live READ live NOTIFY liveChanged)
 public:
     enum Roles { SeatIdRole = Qt::UserRole + 1, RowRole, NumberRole, TierRole, StatusRole, PriceRole, WheelchairRole };
     Q_ENUM(Roles)
@@ -71,8 +74,24 @@ public:
     QVariant data(const QModelIndex &index, int role) const override;
     QHash<int, QByteArray> roleNames() const override;
 
-    /** @brief Start showing @p showId through @p api, polling every @p pollMs (0: no polling). */
+    /**
+     * @brief Start showing @p showId through @p api, polling every @p pollMs (0: no polling) while no live feed
+     * is up.
+     */
     void load(KioskApi *api, qint64 showId, int pollMs);
+    /**
+     * @brief Follow pushed deltas from @p server's WebSocket once the map is loaded (empty URL: poll only).
+     */
+    void setLiveSource(const QUrl &server, const QString &token);
+    bool live() const { return m_live.live(); }
+    LiveSeatFeed &liveFeed() { return m_live; }
+    /** @brief Full seat-map fetches sent (the first load, polls, catch-ups): pushed deltas need none. */
+    int fetchCount() const { return m_fetches; }
+    /**
+     * @brief Replace every status from a snapshot (one letter a/h/b per seat, in the seat map's order); false
+     * when it does not fit the layout.
+     */
+    bool applyStatusLetters(const QString &letters);
     /** @brief Stop polling and forget the show. */
     void clear();
     /** @brief Fetch now (If-None-Match); @p done runs after the answer was applied. */
@@ -142,6 +161,7 @@ Q_SIGNALS:
     void highlightChanged();
     /** @brief A selected seat was taken by someone else and removed from the selection. */
     void selectionLost(const QStringList &seatIds);
+    void liveChanged();
 
 private:
     void setLoading(bool loading);
@@ -153,6 +173,11 @@ private:
 
     QPointer<KioskApi> m_api;
     QTimer m_poll;
+    int m_pollMs = 0;
+    LiveSeatFeed m_live;
+    QUrl m_liveServer;
+    QString m_liveToken;
+    int m_fetches = 0;
     qint64 m_showId = 0;
     QByteArray m_etag;
     bool m_loading = false;

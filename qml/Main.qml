@@ -24,7 +24,10 @@ Window {
 
     Loader {
         id: screenLoader
-        anchors.fill: parent
+        anchors.left: parent.left
+        anchors.right: parent.right
+        anchors.top: parent.top
+        anchors.bottom: syncStatus.top
         focus: true
         sourceComponent: {
             switch (Kiosk.screen) {
@@ -37,6 +40,8 @@ Window {
             case "thanks": return thanksScreen
             case "offline": return offlineScreen
             case "error": return errorScreen
+            case "delayed": return delayedScreen
+            case "staff": return staffScreen
             default: return attractScreen
             }
         }
@@ -54,8 +59,17 @@ Window {
     Component { id: thanksScreen; ThanksScreen {} }
     Component { id: offlineScreen; OfflineScreen {} }
     Component { id: errorScreen; ErrorScreen {} }
+    Component { id: delayedScreen; DelayedScreen {} }
+    Component { id: staffScreen; StaffScreen { portrait: window.portrait } }
 
-    // Staff exit: press and hold the top-left corner for three seconds.
+    SyncStatus {
+        id: syncStatus
+        anchors.left: parent.left
+        anchors.right: parent.right
+        anchors.bottom: parent.bottom
+    }
+
+    // Staff: press and hold the top-left corner for three seconds, then the PIN.
     MouseArea {
         id: staffCorner
         width: 96; height: 96
@@ -63,7 +77,7 @@ Window {
         pressAndHoldInterval: 3000
         onPressAndHold: staffDialog.open()
         Accessible.role: Accessible.Button
-        Accessible.name: qsTr("Staff exit (hold three seconds)")
+        Accessible.name: qsTr("Staff (hold three seconds)")
     }
     StaffDialog { id: staffDialog; z: 200 }
 

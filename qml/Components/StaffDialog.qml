@@ -5,7 +5,7 @@ import QtQuick.Layouts
 import Marquee.App
 import Marquee.Ui
 
-/*! Staff-only: the PIN that lets the kiosk app close. Text entry through the Qt Virtual Keyboard. */
+/*! Staff-only: the PIN that opens the staff screen (lookup, reprint, check-in, reconciliation, exit). Text entry through the Qt Virtual Keyboard. */
 Popup {
     id: dialog
     modal: true
@@ -20,7 +20,7 @@ Popup {
         anchors.fill: parent
         spacing: Theme.spaceL
         Text {
-            text: qsTr("Staff exit")
+            text: qsTr("Staff")
             font.pixelSize: Theme.fontHeading; font.bold: true; font.family: Theme.fontFamily
             color: Theme.text
         }
@@ -49,9 +49,9 @@ Popup {
             KButton {
                 id: ok
                 primary: true
-                text: qsTr("Exit kiosk")
+                text: qsTr("Open")
                 onClicked: {
-                    if (Kiosk.staffExit(pin.text))
+                    if (Kiosk.staffUnlock(pin.text))
                         dialog.close()
                     else
                         wrong.visible = true

@@ -158,7 +158,8 @@ Rectangle {
                 KButton {
                     primary: true
                     text: qsTr("Continue")
-                    enabled: screen.seats.selectedCount > 0 && !Kiosk.busy
+                    // Offline the map is the kiosk's last copy: look, but buy at the box office.
+                    enabled: screen.seats.selectedCount > 0 && !Kiosk.busy && Kiosk.online
                     onClicked: Kiosk.holdSelection()
                 }
             }

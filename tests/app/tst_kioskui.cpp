@@ -198,16 +198,27 @@ TEST_F(KioskUi, PortraitSeatMapConflictOfflineAndGerman)
     saveScreenshot(ui.window, dir, QStringLiteral("06-summary"));
     unload(ui);
 
-    // Offline.
+    // Offline, with the programme this kiosk has seen: browsing from the cache, the status bar says offline.
     AppConfig offline = m_config;
     QTcpServer closed;
     ASSERT_TRUE(closed.listen(QHostAddress::LocalHost));
     offline.server = QUrl(QStringLiteral("http://127.0.0.1:%1").arg(closed.serverPort()));
     closed.close();
+    {
+        Ui off = loadUi(offline, QSize(1080, 1920));
+        off.kiosk->start();
+        ASSERT_TRUE(waitUntil([&] { return off.kiosk->browsingFromCache() && off.kiosk->movies()->count() > 0; }));
+        EXPECT_EQ(off.kiosk->screen(), QStringLiteral("attract"));
+        EXPECT_FALSE(off.kiosk->online());
+        EXPECT_FALSE(saveScreenshot(off.window, dir, QStringLiteral("07-offline-browsing")).isEmpty());
+        unload(off);
+    }
+    // Offline on a kiosk that never saw the programme: only the offline screen.
+    offline.journalPath = m_dir.filePath(QStringLiteral("fresh.sqlite"));
     Ui off = loadUi(offline, QSize(1080, 1920));
     off.kiosk->start();
     ASSERT_TRUE(waitUntil([&] { return off.kiosk->screen() == QLatin1String("offline"); }));
-    EXPECT_FALSE(saveScreenshot(off.window, dir, QStringLiteral("07-offline")).isEmpty());
+    EXPECT_FALSE(saveScreenshot(off.window, dir, QStringLiteral("08-offline")).isEmpty());
     unload(off);
 }
 
