@@ -58,6 +58,9 @@ KioskController::KioskController(const AppConfig &config, CardTerminal *terminal
     connect(m_sync.get(), &sync::SyncEngine::onlineChanged, this, &KioskController::onOnlineChanged);
     connect(m_sync.get(), &sync::SyncEngine::pendingCountChanged, this, &KioskController::refreshQueueCounts);
     connect(m_sync.get(), &sync::SyncEngine::parkedCountChanged, this, &KioskController::refreshQueueCounts);
+    // The engine counts only what it has looked at; what staff queued offline is counted from the store.
+    connect(m_sync.get(), &sync::SyncEngine::actionFinished, this, &KioskController::refreshQueueCounts);
+    connect(m_sync.get(), &sync::SyncEngine::drained, this, &KioskController::refreshQueueCounts);
     refreshQueueCounts();
     // After a reconnect the queue is replayed first (the confirms decide what the journals say), then the
     // journals are compared with the server.

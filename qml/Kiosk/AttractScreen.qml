@@ -36,7 +36,8 @@ Rectangle {
                     Accessible.role: Accessible.Heading
                 }
                 Text {
-                    text: qsTr("Touch a film to buy tickets")
+                    // Offline the programme is the kiosk's last copy: looking is fine, buying is at the box office.
+                    text: Kiosk.online ? qsTr("Touch a film to buy tickets") : qsTr("Touch a film to see its show times")
                     font.pixelSize: Theme.fontHeading; font.family: Theme.fontFamily
                     color: Theme.textMuted
                 }
@@ -72,6 +73,11 @@ Rectangle {
                 Accessible.checked: Theme.largeText
                 onClicked: Theme.largeText = !Theme.largeText
             }
+        }
+
+        MessageBanner {
+            Layout.fillWidth: true
+            text: Kiosk.online ? "" : Kiosk.message
         }
 
         GridView {

@@ -106,21 +106,21 @@ TEST_F(KioskOffline, OfflineBrowsesFromCacheSellsNothingServesStaffAndReconciles
     const QList<sync::TicketRecord> printed = kiosk.store().ticketsByBookingRef(bookingRef);
     ASSERT_EQ(printed.size(), 2);
     kiosk.finish();
-    ASSERT_TRUE(waitUntil([&] { return kiosk.online(); })) << "the sync engine reached the server";
+    ASSERT_TRUE(waitUntil([&] { return kiosk.online(); }, 60000)) << "the sync engine reached the server";
     // While online the kiosk follows the key feed (every few seconds; now, to not wait): the door can check
     // signatures offline only with the signing key cached.
     kiosk.syncEngine().refreshFeeds();
-    ASSERT_TRUE(waitUntil([&] { return !kiosk.store().publicKeys().isEmpty(); }));
+    ASSERT_TRUE(waitUntil([&] { return !kiosk.store().publicKeys().isEmpty(); }, 30000));
 
     // The link goes silent. The sync engine notices by itself; the status bar says offline.
     m_proxy.setMode(test::FaultProxy::Mode::Blackhole);
-    ASSERT_TRUE(waitUntil([&] { return !kiosk.online(); }, 30000));
+    ASSERT_TRUE(waitUntil([&] { return !kiosk.online(); }, 60000));
     EXPECT_EQ(kiosk.screen(), QStringLiteral("attract")) << "with a programme to show, the kiosk keeps browsing";
     EXPECT_TRUE(kiosk.message().contains(QStringLiteral("offline"))) << kiosk.message().toStdString();
 
     // Browsing from the cache: the programme, the show times and the seat map.
     kiosk.start(); // the retry a kiosk makes by itself every few seconds
-    ASSERT_TRUE(waitUntil([&] { return kiosk.browsingFromCache() && !kiosk.busy(); }, 10000));
+    ASSERT_TRUE(waitUntil([&] { return kiosk.browsingFromCache() && !kiosk.busy(); }, 30000));
     EXPECT_EQ(kiosk.screen(), QStringLiteral("attract"));
     ASSERT_TRUE(openSeatMap(kiosk)) << "movies, shows and the seat map come from the cache";
     EXPECT_EQ(kiosk.screen(), QStringLiteral("seats"));
@@ -165,11 +165,11 @@ TEST_F(KioskOffline, OfflineBrowsesFromCacheSellsNothingServesStaffAndReconciles
     // The link returns: the queue is replayed, then the journals are reconciled and the report is on the staff screen.
     const QVariantMap before = kiosk.reconciliation();
     m_proxy.setMode(test::FaultProxy::Mode::Pass);
-    ASSERT_TRUE(waitUntil([&] { return kiosk.online(); }, 30000));
-    ASSERT_TRUE(waitUntil([&] { return kiosk.pendingActions() == 0; }, 30000));
+    ASSERT_TRUE(waitUntil([&] { return kiosk.online(); }, 60000));
+    ASSERT_TRUE(waitUntil([&] { return kiosk.pendingActions() == 0; }, 60000));
     ASSERT_TRUE(waitUntil([&] {
         return !kiosk.reconciling() && kiosk.reconciliation().value(QStringLiteral("finished_at")) != before.value(QStringLiteral("finished_at"));
-    }, 30000));
+    }, 60000));
     const QVariantMap summary = kiosk.reconciliation().value(QStringLiteral("summary")).toMap();
     EXPECT_EQ(summary.value(QStringLiteral("tickets_confirmed")).toInt(), 2);
     EXPECT_EQ(summary.value(QStringLiteral("payments_confirmed")).toInt(), 1);
