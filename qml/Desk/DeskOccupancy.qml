@@ -97,16 +97,23 @@ RowLayout {
                     onClicked: { Desk.placeHouseHold(houseSeats.text, houseReason.text); houseSeats.text = "" }
                 }
             }
-            Repeater {
-                model: Desk.houseHolds
-                delegate: RowLayout {
-                    required property var modelData
-                    Layout.fillWidth: true
-                    spacing: 12
-                    Rectangle { width: 12; height: 12; radius: 3; color: "transparent"; border.width: 2; border.color: "#F5B82E" }
-                    Text { text: modelData.seats; font.pixelSize: Pos.fontBody; font.bold: true; font.family: Theme.fontFamily; color: Theme.text }
-                    Text { Layout.fillWidth: true; text: modelData.reason + " · " + modelData.created; elide: Text.ElideRight; font.pixelSize: Pos.fontBody; font.family: Theme.fontFamily; color: Theme.textMuted }
-                    SButton { objectName: "releaseHouseHold"; text: qsTr("Release"); enabled: !Desk.busy; onClicked: Desk.releaseHouseHold(modelData.hold_id, qsTr("released at the desk")) }
+            // A plain Column between the layout and the Repeater: the list is rebuilt on every change, and Qt 6.4's
+            // ColumnLayout can rearrange with a just-destroyed delegate still in its item list (a crash seen when the
+            // page was hidden right after a release). The layout sees one stable child instead.
+            Column {
+                Layout.fillWidth: true
+                spacing: 6
+                Repeater {
+                    model: Desk.houseHolds
+                    delegate: RowLayout {
+                        required property var modelData
+                        width: parent ? parent.width : 0
+                        spacing: 12
+                        Rectangle { width: 12; height: 12; radius: 3; color: "transparent"; border.width: 2; border.color: "#F5B82E" }
+                        Text { text: modelData.seats; font.pixelSize: Pos.fontBody; font.bold: true; font.family: Theme.fontFamily; color: Theme.text }
+                        Text { Layout.fillWidth: true; text: modelData.reason + " · " + modelData.created; elide: Text.ElideRight; font.pixelSize: Pos.fontBody; font.family: Theme.fontFamily; color: Theme.textMuted }
+                        SButton { objectName: "releaseHouseHold"; text: qsTr("Release"); enabled: !Desk.busy; onClicked: Desk.releaseHouseHold(modelData.hold_id, qsTr("released at the desk")) }
+                    }
                 }
             }
             Text {
