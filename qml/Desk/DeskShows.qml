@@ -81,15 +81,20 @@ RowLayout {
                 }
             }
             Label_ { text: qsTr("PRICES PER TIER") }
-            Repeater {
-                id: prices
-                model: page.tierNames.length
-                RowLayout {
-                    required property int index
-                    property alias value: priceField.text
-                    Layout.fillWidth: true
-                    Text { Layout.preferredWidth: 140; text: page.tierNames[index]; font.pixelSize: Pos.fontBody; font.family: Theme.fontFamily; color: Theme.text }
-                    SField { id: priceField; Layout.fillWidth: true; text: page.priceText(page.tierNames[index]); placeholderText: "12.50" }
+            // In a Column, not straight in the layout: Qt 6.4 layouts can rearrange with a destroyed delegate
+            Column {
+                Layout.fillWidth: true
+                spacing: 8
+                Repeater {
+                    id: prices
+                    model: page.tierNames.length
+                    RowLayout {
+                        required property int index
+                        property alias value: priceField.text
+                        width: parent ? parent.width : 0
+                        Text { Layout.preferredWidth: 140; text: page.tierNames[index]; font.pixelSize: Pos.fontBody; font.family: Theme.fontFamily; color: Theme.text }
+                        SField { id: priceField; Layout.fillWidth: true; text: page.priceText(page.tierNames[index]); placeholderText: "12.50" }
+                    }
                 }
             }
             RowLayout {

@@ -58,15 +58,20 @@ Rectangle {
                                     .arg(sum.payments_confirmed || 0).arg(sum.payments_refund_due || 0).arg(sum.payments_pending || 0)
                         font.pixelSize: Theme.fontBody; font.family: Theme.fontFamily; color: Theme.text
                     }
-                    Repeater {
-                        model: Kiosk.reconciliation.lines || []
-                        Text {
-                            required property var modelData
-                            Layout.fillWidth: true
-                            wrapMode: Text.WordWrap
-                            text: "• " + modelData.what + " " + modelData.ref + " — " + modelData.state + (modelData.reason ? ": " + modelData.reason : "")
-                            font.pixelSize: Theme.fontCaption; font.family: Theme.fontFamily
-                            color: modelData.state === "voided" || modelData.state === "refund_due" ? Theme.warning : Theme.textMuted
+                    // In a Column, not straight in the layout: Qt 6.4 layouts can rearrange with a destroyed delegate
+                    Column {
+                        Layout.fillWidth: true
+                        spacing: Theme.spaceS
+                        Repeater {
+                            model: Kiosk.reconciliation.lines || []
+                            Text {
+                                required property var modelData
+                                width: parent ? parent.width : 0
+                                wrapMode: Text.WordWrap
+                                text: "• " + modelData.what + " " + modelData.ref + " — " + modelData.state + (modelData.reason ? ": " + modelData.reason : "")
+                                font.pixelSize: Theme.fontCaption; font.family: Theme.fontFamily
+                                color: modelData.state === "voided" || modelData.state === "refund_due" ? Theme.warning : Theme.textMuted
+                            }
                         }
                     }
                     KButton { text: qsTr("Run now"); enabled: Kiosk.online && !Kiosk.reconciling; onClicked: Kiosk.reconcileNow() }
@@ -84,18 +89,23 @@ Rectangle {
                         text: qsTr("None.")
                         font.pixelSize: Theme.fontBody; font.family: Theme.fontFamily; color: Theme.textMuted
                     }
-                    Repeater {
-                        model: Kiosk.uncollected
-                        RowLayout {
-                            required property var modelData
-                            Layout.fillWidth: true
-                            Text {
-                                Layout.fillWidth: true
-                                wrapMode: Text.WordWrap
-                                text: modelData.ref + " · " + modelData.title + " · " + qsTr("%n seat(s)", "", modelData.seats) + "\n" + modelData.reason
-                                font.pixelSize: Theme.fontCaption; font.family: Theme.fontFamily; color: Theme.text
+                    // In a Column, not straight in the layout: Qt 6.4 layouts can rearrange with a destroyed delegate
+                    Column {
+                        Layout.fillWidth: true
+                        spacing: Theme.spaceS
+                        Repeater {
+                            model: Kiosk.uncollected
+                            RowLayout {
+                                required property var modelData
+                                width: parent ? parent.width : 0
+                                Text {
+                                    Layout.fillWidth: true
+                                    wrapMode: Text.WordWrap
+                                    text: modelData.ref + " · " + modelData.title + " · " + qsTr("%n seat(s)", "", modelData.seats) + "\n" + modelData.reason
+                                    font.pixelSize: Theme.fontCaption; font.family: Theme.fontFamily; color: Theme.text
+                                }
+                                KButton { text: qsTr("Print"); onClicked: Kiosk.reprintBooking(modelData.ref) }
                             }
-                            KButton { text: qsTr("Print"); onClicked: Kiosk.reprintBooking(modelData.ref) }
                         }
                     }
                 }

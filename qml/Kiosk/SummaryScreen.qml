@@ -90,26 +90,31 @@ Rectangle {
                         }
                         Rectangle { Layout.fillWidth: true; Layout.topMargin: Theme.spaceS; height: 2; color: Theme.outline }
 
-                        Repeater {
-                            model: Kiosk.orderLines
-                            RowLayout {
-                                required property var modelData
-                                Layout.fillWidth: true
-                                spacing: Theme.spaceM
-                                Text {
-                                    Layout.fillWidth: true
-                                    text: modelData.seat
-                                    font.pixelSize: Theme.fontHeading; font.family: Theme.fontFamily; color: Theme.text
-                                }
-                                Text {
-                                    text: modelData.tier
-                                    font.pixelSize: Theme.fontBody; font.family: Theme.fontFamily; color: Theme.textMuted
-                                }
-                                Text {
-                                    Layout.preferredWidth: 180
-                                    horizontalAlignment: Text.AlignRight
-                                    text: modelData.price
-                                    font.pixelSize: Theme.fontHeading; font.family: Theme.fontFamily; color: Theme.text
+                        // In a Column, not straight in the layout: Qt 6.4 layouts can rearrange with a destroyed delegate
+                        Column {
+                            Layout.fillWidth: true
+                            spacing: Theme.spaceS
+                            Repeater {
+                                model: Kiosk.orderLines
+                                RowLayout {
+                                    required property var modelData
+                                    width: parent ? parent.width : 0
+                                    spacing: Theme.spaceM
+                                    Text {
+                                        Layout.fillWidth: true
+                                        text: modelData.seat
+                                        font.pixelSize: Theme.fontHeading; font.family: Theme.fontFamily; color: Theme.text
+                                    }
+                                    Text {
+                                        text: modelData.tier
+                                        font.pixelSize: Theme.fontBody; font.family: Theme.fontFamily; color: Theme.textMuted
+                                    }
+                                    Text {
+                                        Layout.preferredWidth: 180
+                                        horizontalAlignment: Text.AlignRight
+                                        text: modelData.price
+                                        font.pixelSize: Theme.fontHeading; font.family: Theme.fontFamily; color: Theme.text
+                                    }
                                 }
                             }
                         }

@@ -30,24 +30,29 @@ Item {
             ColumnLayout {
                 anchors.fill: parent
                 spacing: 10
-                Repeater {
-                    model: Till.basket
-                    delegate: Rectangle {
-                        required property var modelData
-                        Layout.fillWidth: true
-                        height: 52
-                        radius: 8
-                        color: Pos.panelRaised
-                        RowLayout {
-                            anchors.fill: parent
-                            anchors.leftMargin: 14
-                            anchors.rightMargin: 14
-                            Rectangle {
-                                width: 52; height: 30; radius: 6; color: "#2B2150"
-                                Text { anchors.centerIn: parent; text: modelData.seat; font.pixelSize: Pos.fontHeading; font.bold: true; font.family: Theme.fontFamily; color: Theme.text }
+                // In a Column, not straight in the layout: Qt 6.4 layouts can rearrange with a destroyed delegate
+                Column {
+                    Layout.fillWidth: true
+                    spacing: 10
+                    Repeater {
+                        model: Till.basket
+                        delegate: Rectangle {
+                            required property var modelData
+                            width: parent ? parent.width : 0
+                            height: 52
+                            radius: 8
+                            color: Pos.panelRaised
+                            RowLayout {
+                                anchors.fill: parent
+                                anchors.leftMargin: 14
+                                anchors.rightMargin: 14
+                                Rectangle {
+                                    width: 52; height: 30; radius: 6; color: "#2B2150"
+                                    Text { anchors.centerIn: parent; text: modelData.seat; font.pixelSize: Pos.fontHeading; font.bold: true; font.family: Theme.fontFamily; color: Theme.text }
+                                }
+                                Text { Layout.fillWidth: true; leftPadding: 10; text: qsTr("Seat %1 · %2").arg(modelData.seat).arg(modelData.tier); font.pixelSize: Pos.fontBody; font.family: Theme.fontFamily; color: Theme.textMuted }
+                                Text { text: modelData.price; font.pixelSize: Pos.fontHeading; font.bold: true; font.family: Theme.fontFamily; color: Theme.text }
                             }
-                            Text { Layout.fillWidth: true; leftPadding: 10; text: qsTr("Seat %1 · %2").arg(modelData.seat).arg(modelData.tier); font.pixelSize: Pos.fontBody; font.family: Theme.fontFamily; color: Theme.textMuted }
-                            Text { text: modelData.price; font.pixelSize: Pos.fontHeading; font.bold: true; font.family: Theme.fontFamily; color: Theme.text }
                         }
                     }
                 }
