@@ -115,9 +115,12 @@ TEST_F(SeatFeedTest, UnknownShowsAndSeatsAreLeftToTheNextRead)
 
 TEST_F(SeatFeedTest, ConcurrentWritersProduceConsecutiveVersionsInOrder)
 {
-    QStringList many;
+    QStringList names;
     for (int i = 0; i < 400; ++i)
-        many << QStringLiteral("S%1").arg(i, 3, 10, QLatin1Char('0'));
+        names << QStringLiteral("S%1").arg(i, 3, 10, QLatin1Char('0'));
+    // const: the writer threads only read it. A non-const QStringList's operator[] detaches when the data is
+    // shared (with `seats` here), and four threads detaching at once corrupted the seat ids (a CI failure).
+    const QStringList many = names;
     seats = many;
     publishRead(feed.beginQuery(), QByteArray(400, 'a'));
     const qint64 first = feed.subscribe(listener, kShow, -1, {}).version;
@@ -125,7 +128,7 @@ TEST_F(SeatFeedTest, ConcurrentWritersProduceConsecutiveVersionsInOrder)
     for (int t = 0; t < 4; ++t) {
         writers.emplace_back([&, t] {
             for (int i = t; i < 400; i += 4)
-                feed.applyLocalWrite(kShow, {many[i]}, 'h');
+                feed.applyLocalWrite(kShow, {many.at(i)}, 'h');
         });
     }
     for (std::thread &writer : writers)
