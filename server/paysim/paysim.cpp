@@ -2,6 +2,7 @@
 #include "paysim.h"
 
 #include "core/isotime.h"
+#include "core/jsonbody.h"
 #include "core/tokenhash.h"
 
 #include <QHttpServerRequest>
@@ -11,6 +12,7 @@
 #include <QNetworkReply>
 #include <QRegularExpression>
 #include <QThread>
+#include <optional>
 #include <QTimer>
 #include <QUuid>
 #include <cstdio>
@@ -18,6 +20,16 @@
 namespace marquee::paysim {
 
 namespace {
+
+/** @brief The body's amount_minor: a non-negative integer in minor units (core's integer rule), else nothing. */
+std::optional<qint64> amountMinor(const QJsonObject &body)
+{
+    const Result<qint64> amount = requiredInteger(body, QStringLiteral("amount_minor"));
+    if (isError(amount) || std::get<qint64>(amount) < 0)
+        return std::nullopt;
+    return std::get<qint64>(amount);
+}
+
 QByteArray errorBody(const QString &code, const QString &message)
 {
     return QJsonDocument(QJsonObject{{QStringLiteral("error"), code}, {QStringLiteral("message"), message}}).toJson(QJsonDocument::Compact);
@@ -65,16 +77,16 @@ PaySim::Reply PaySim::route(const QHttpServerRequest &request)
     if (path == QLatin1String("/v1/intents")) {
         if (!isPost)
             return {405, errorBody(QStringLiteral("method_not_allowed"), QStringLiteral("Use POST."))};
-        const QJsonValue amount = body.value(QStringLiteral("amount_minor"));
+        const std::optional<qint64> amount = amountMinor(body);
         const QString currency = body.value(QStringLiteral("currency")).toString();
         const QString orderId = body.value(QStringLiteral("order_id")).toString();
-        if (!amount.isDouble() || amount.toDouble() != double(amount.toInteger()) || amount.toInteger() < 0)
+        if (!amount)
             return {400, errorBody(QStringLiteral("invalid_amount"), QStringLiteral("amount_minor must be a non-negative integer."))};
         if (!QRegularExpression(QStringLiteral("^[A-Z]{3}$")).match(currency).hasMatch())
             return {400, errorBody(QStringLiteral("invalid_currency"), QStringLiteral("currency must be an ISO 4217 code."))};
         if (orderId.isEmpty() || orderId.size() > 100)
             return {400, errorBody(QStringLiteral("invalid_order_id"), QStringLiteral("order_id is required."))};
-        Intent intent{newId("pi_"), orderId, amount.toInteger(), currency, QStringLiteral("requires_payment"), {}, {}, 0,
+        Intent intent{newId("pi_"), orderId, *amount, currency, QStringLiteral("requires_payment"), {}, {}, 0,
                       QDateTime::currentDateTimeUtc()};
         m_intents.insert(intent.id, intent);
         return {201, QJsonDocument(intentJson(intent)).toJson(QJsonDocument::Compact)};
@@ -138,13 +150,12 @@ PaySim::Reply PaySim::route(const QHttpServerRequest &request)
                              .toJson(QJsonDocument::Compact)};
         if (intent.status != QLatin1String("succeeded"))
             return {409, errorBody(QStringLiteral("not_refundable"), QStringLiteral("Only a paid intent can be refunded."))};
-        const QJsonValue amount = body.value(QStringLiteral("amount_minor"));
-        if (!amount.isDouble() || amount.toDouble() != double(amount.toInteger()) || amount.toInteger() < 0
-            || amount.toInteger() > intent.amountMinor)
+        const std::optional<qint64> amount = amountMinor(body);
+        if (!amount || *amount > intent.amountMinor)
             return {400, errorBody(QStringLiteral("invalid_amount"), QStringLiteral("amount_minor must be an integer from 0 to the captured amount."))};
         intent.status = QStringLiteral("refunded");
         intent.refundId = newId("re_");
-        intent.refundedMinor = amount.toInteger();
+        intent.refundedMinor = *amount;
         emitEvent(intent, QStringLiteral("charge.refunded"), 0, 1);
         return {200, QJsonDocument(QJsonObject{{QStringLiteral("refund_id"), intent.refundId},
                                                {QStringLiteral("status"), QStringLiteral("succeeded")},

@@ -65,6 +65,20 @@ qint64 insertEvent(QSqlDatabase db, const QString &type)
     return query.value(0).toLongLong();
 }
 
+/** @brief A second connection to @p config's database, named @p name, beside the server's own: a writer or
+ *  publisher whose transaction the test keeps open. Check isOpen(); remove it with QSqlDatabase::removeDatabase. */
+QSqlDatabase openSecondConnection(const store::DatabaseConfig &config, const QString &name)
+{
+    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), name);
+    db.setHostName(config.host);
+    db.setPort(config.port);
+    db.setDatabaseName(config.database);
+    db.setUserName(config.user);
+    db.setPassword(config.password);
+    db.open();
+    return db;
+}
+
 /** @brief Read the whole feed from @p after to its current end, page by page; returns the event ids in order. */
 QList<qint64> readFeed(HttpClient &client, qint64 *cursor, int pageSize = 2)
 {
@@ -238,13 +252,8 @@ TEST(Events, FeedNeverSkipsAnEventWhoseTransactionCommitsLate)
     const QString name = QStringLiteral("slow-writer-") + uuid();
     qint64 slowId = 0;
     {
-        QSqlDatabase slow = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), name);
-        slow.setHostName(config.host);
-        slow.setPort(config.port);
-        slow.setDatabaseName(config.database);
-        slow.setUserName(config.user);
-        slow.setPassword(config.password);
-        ASSERT_TRUE(slow.open()) << slow.lastError().text().toStdString();
+        QSqlDatabase slow = openSecondConnection(config, name);
+        ASSERT_TRUE(slow.isOpen()) << slow.lastError().text().toStdString();
 
         // The slow transaction takes the smaller event id first and keeps it uncommitted...
         ASSERT_TRUE(slow.transaction());
@@ -282,13 +291,8 @@ TEST(Events, ReadQueuesBehindABusyPublisherAndServesWhatCommittedBeforeIt)
     const store::DatabaseConfig config = server.databaseConfig();
     const QString name = QStringLiteral("busy-publisher-") + uuid();
     {
-        QSqlDatabase busy = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), name);
-        busy.setHostName(config.host);
-        busy.setPort(config.port);
-        busy.setDatabaseName(config.database);
-        busy.setUserName(config.user);
-        busy.setPassword(config.password);
-        ASSERT_TRUE(busy.open()) << busy.lastError().text().toStdString();
+        QSqlDatabase busy = openSecondConnection(config, name);
+        ASSERT_TRUE(busy.isOpen()) << busy.lastError().text().toStdString();
         // A publisher that has taken the lock and not yet committed (the relay, caught mid-call). It waits for the
         // lock itself: the server's own relay may be publishing at this moment.
         ASSERT_TRUE(busy.transaction());
@@ -331,13 +335,8 @@ TEST(Events, RevocationListNeverSkipsALateCommit)
     const store::DatabaseConfig config = server.databaseConfig();
     const QString name = QStringLiteral("slow-revoker-") + uuid();
     {
-        QSqlDatabase slow = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), name);
-        slow.setHostName(config.host);
-        slow.setPort(config.port);
-        slow.setDatabaseName(config.database);
-        slow.setUserName(config.user);
-        slow.setPassword(config.password);
-        ASSERT_TRUE(slow.open());
+        QSqlDatabase slow = openSecondConnection(config, name);
+        ASSERT_TRUE(slow.isOpen());
         ASSERT_TRUE(slow.transaction());
         ASSERT_TRUE(server.context().tickets.revokeTicketsOfBooking(slow, bookings[0], QStringLiteral("slow")));
         {

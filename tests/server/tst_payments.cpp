@@ -380,3 +380,23 @@ TEST(Payments, OutsidePolicyWithAFeeCashierIsRefusedManagerOverridesAndMayWaiveT
               QStringLiteral("booking.cancel.override|manager|double booked by phone|300|false,"
                              "booking.cancel.override|manager|projector broke|0|true"));
 }
+
+TEST(Payments, SimulatorTakesOnlyWholeNonNegativeMinorUnits)
+{
+    // The provider simulator reads amounts with core's integer rule: a fraction, a negative, a string or a number
+    // beyond exact JSON integers (2^53) is refused like a real provider would, never rounded.
+    PaySimProcess sim(QStringLiteral("http://127.0.0.1:9/webhooks/payment"), PaySimProcess::Options{});
+    auto client = sim.client();
+    const auto intent = [&](const QJsonValue &amount) {
+        return client->post("/v1/intents", QJsonObject{{QStringLiteral("amount_minor"), amount}, {QStringLiteral("currency"), QStringLiteral("EUR")},
+                                                        {QStringLiteral("order_id"), QStringLiteral("order-1")}});
+    };
+    for (const QJsonValue &bad : {QJsonValue(12.5), QJsonValue(-1), QJsonValue(QStringLiteral("1250")), QJsonValue(1e16), QJsonValue()}) {
+        const HttpResult refused = intent(bad);
+        EXPECT_EQ(refused.status, 400) << refused.body.constData();
+        EXPECT_EQ(refused.json()[QStringLiteral("error")].toString(), QStringLiteral("invalid_amount"));
+    }
+    const HttpResult created = intent(1250);
+    ASSERT_EQ(created.status, 201) << created.body.constData();
+    EXPECT_EQ(created.json()[QStringLiteral("amount_minor")].toInteger(), 1250);
+}
