@@ -10,11 +10,23 @@
 #include <QQuickWindow>
 #include <QTextStream>
 #include <cstdio>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 namespace marquee::app {
 
+void limitMallocArenas()
+{
+#if defined(M_ARENA_MAX)
+    if (!qEnvironmentVariableIsSet("MALLOC_ARENA_MAX")) // the operator's own setting wins
+        mallopt(M_ARENA_MAX, 1);
+#endif
+}
+
 int runApp(int argc, char **argv)
 {
+    limitMallocArenas();
     QStringList arguments;
     for (int i = 0; i < argc; ++i)
         arguments.append(QString::fromLocal8Bit(argv[i]));

@@ -3,6 +3,16 @@
 
 namespace marquee::app {
 
+/**
+ * @brief Makes glibc's malloc use one arena for all threads. Call first in main, before any thread starts.
+ *
+ * Otherwise each thread that allocates (the scene graph's render thread, network and SQLite threads) gets its own
+ * arena of up to 64 MB that keeps what it freed. On a kiosk drawing through a software GL driver (Mesa llvmpipe),
+ * one arena took the 40,000-seat map's resident peak from about 304 MB to 280 MB (docs/performance.md, "App §8");
+ * small allocations still go through each thread's lock-free cache. MALLOC_ARENA_MAX in the environment wins.
+ */
+void limitMallocArenas();
+
 /** @brief The whole app: parse options, load Marquee.Ui/Main, run (or walk the flow with --headless). */
 int runApp(int argc, char **argv);
 

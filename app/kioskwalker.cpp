@@ -26,9 +26,11 @@ QString saveScreenshot(QQuickWindow *window, const QString &dir, const QString &
 {
     if (!window || dir.isEmpty())
         return {};
-    // Let bindings, animations and the seat map's scene graph settle before grabbing.
+    // Let bindings, animations and the seat map's scene graph settle before grabbing; a screen still fading in
+    // (Main.qml's screenFading) is waited for, up to a few seconds.
     QDeadlineTimer settle(400);
-    while (!settle.hasExpired())
+    QDeadlineTimer fadeLimit(5000);
+    while (!settle.hasExpired() || (window->property("screenFading").toBool() && !fadeLimit.hasExpired()))
         QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
     QDir().mkpath(dir);
     const QString path = dir + QLatin1Char('/') + name + QStringLiteral(".png");

@@ -21,6 +21,9 @@ Window {
     title: qsTr("Marquee")
 
     readonly property bool portrait: height > width
+    /*! True while a new screen fades in: screenshots wait for it (the fade advances per rendered frame, and a
+        busy machine renders few frames). */
+    readonly property bool screenFading: fadeIn.running
 
     Loader {
         id: screenLoader

@@ -107,7 +107,7 @@ RowLayout {
                     model: Desk.houseHolds
                     delegate: RowLayout {
                         required property var modelData
-                        width: parent ? parent.width : 0
+                        width: parent && parent.width > 0 ? parent.width : 1 // never 0: a Column skips zero-size rows, a layout an empty Column
                         spacing: 12
                         Rectangle { width: 12; height: 12; radius: 3; color: "transparent"; border.width: 2; border.color: "#F5B82E" }
                         Text { text: modelData.seats; font.pixelSize: Pos.fontBody; font.bold: true; font.family: Theme.fontFamily; color: Theme.text }

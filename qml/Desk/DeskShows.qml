@@ -91,7 +91,7 @@ RowLayout {
                     RowLayout {
                         required property int index
                         property alias value: priceField.text
-                        width: parent ? parent.width : 0
+                        width: parent && parent.width > 0 ? parent.width : 1 // never 0: a Column skips zero-size rows, a layout an empty Column
                         Text { Layout.preferredWidth: 140; text: page.tierNames[index]; font.pixelSize: Pos.fontBody; font.family: Theme.fontFamily; color: Theme.text }
                         SField { id: priceField; Layout.fillWidth: true; text: page.priceText(page.tierNames[index]); placeholderText: "12.50" }
                     }

@@ -66,7 +66,7 @@ Rectangle {
                             model: Kiosk.reconciliation.lines || []
                             Text {
                                 required property var modelData
-                                width: parent ? parent.width : 0
+                                width: parent && parent.width > 0 ? parent.width : 1 // never 0: a Column skips zero-size rows, a layout an empty Column
                                 wrapMode: Text.WordWrap
                                 text: "• " + modelData.what + " " + modelData.ref + " — " + modelData.state + (modelData.reason ? ": " + modelData.reason : "")
                                 font.pixelSize: Theme.fontCaption; font.family: Theme.fontFamily
@@ -81,7 +81,7 @@ Rectangle {
             // --- tickets waiting for a print -----------------------------------------------------------------
             Panel {
                 title: qsTr("Tickets waiting to be printed")
-                ColumnLayout {
+                Column {
                     Layout.fillWidth: true
                     spacing: Theme.spaceS
                     Text {
@@ -89,22 +89,28 @@ Rectangle {
                         text: qsTr("None.")
                         font.pixelSize: Theme.fontBody; font.family: Theme.fontFamily; color: Theme.textMuted
                     }
-                    // In a Column, not straight in the layout: Qt 6.4 layouts can rearrange with a destroyed delegate
-                    Column {
-                        Layout.fillWidth: true
-                        spacing: Theme.spaceS
-                        Repeater {
-                            model: Kiosk.uncollected
-                            RowLayout {
-                                required property var modelData
-                                width: parent ? parent.width : 0
-                                Text {
-                                    Layout.fillWidth: true
-                                    wrapMode: Text.WordWrap
-                                    text: modelData.ref + " · " + modelData.title + " · " + qsTr("%n seat(s)", "", modelData.seats) + "\n" + modelData.reason
-                                    font.pixelSize: Theme.fontCaption; font.family: Theme.fontFamily; color: Theme.text
-                                }
-                                KButton { text: qsTr("Print"); onClicked: Kiosk.reprintBooking(modelData.ref) }
+                    Repeater {
+                        model: Kiosk.uncollected
+                        Item {
+                            required property var modelData
+                            width: parent && parent.width > 0 ? parent.width : 1 // never 0: a Column skips zero-size rows, a layout an empty Column
+                            height: Math.max(uncollectedText.implicitHeight, printButton.implicitHeight)
+                            Text {
+                                id: uncollectedText
+                                anchors.left: parent.left
+                                anchors.right: printButton.left
+                                anchors.rightMargin: Theme.spaceS
+                                anchors.verticalCenter: parent.verticalCenter
+                                wrapMode: Text.WordWrap
+                                text: modelData.ref + " · " + modelData.title + " · " + qsTr("%n seat(s)", "", modelData.seats) + "\n" + modelData.reason
+                                font.pixelSize: Theme.fontBody; font.family: Theme.fontFamily; color: Theme.text
+                            }
+                            KButton {
+                                id: printButton
+                                anchors.right: parent.right
+                                anchors.verticalCenter: parent.verticalCenter
+                                text: qsTr("Print")
+                                onClicked: Kiosk.reprintBooking(modelData.ref)
                             }
                         }
                     }

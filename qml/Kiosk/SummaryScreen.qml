@@ -98,7 +98,7 @@ Rectangle {
                                 model: Kiosk.orderLines
                                 RowLayout {
                                     required property var modelData
-                                    width: parent ? parent.width : 0
+                                    width: parent && parent.width > 0 ? parent.width : 1 // never 0: a Column skips zero-size rows, a layout an empty Column
                                     spacing: Theme.spaceM
                                     Text {
                                         Layout.fillWidth: true

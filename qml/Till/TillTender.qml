@@ -38,7 +38,7 @@ Item {
                         model: Till.basket
                         delegate: Rectangle {
                             required property var modelData
-                            width: parent ? parent.width : 0
+                            width: parent && parent.width > 0 ? parent.width : 1 // never 0: a Column skips zero-size rows, a layout an empty Column
                             height: 52
                             radius: 8
                             color: Pos.panelRaised

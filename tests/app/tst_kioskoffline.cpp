@@ -6,6 +6,7 @@
 #include "faultproxy.h"
 #include "kioskcontroller.h"
 #include "kioskwalker.h"
+#include "kioskwindow.h"
 #include "testserver.h"
 
 #include <QJsonArray>
@@ -77,6 +78,14 @@ protected:
         if (!waitUntil([&] { return kiosk.screen() == QLatin1String("payment") && terminal.busy(); }))
             return false;
         return m_sim.pay(kiosk.paymentIntentId(), QStringLiteral("tok_visa")).status == 200;
+    }
+    /** @brief Renders the kiosk's window on @p kiosk as it is now and saves it as build/screenshots/offline/NAME.png. */
+    static QString screenshot(KioskController &kiosk, const QString &name)
+    {
+        test::KioskWindow view(kiosk, QSize(1920, 1080));
+        if (!view.window())
+            return {};
+        return saveScreenshot(view.window(), QStringLiteral(MARQUEE_SCREENSHOT_DIR "/offline"), name);
     }
     int seatsWithStatus(const QString &status)
     {
@@ -160,6 +169,9 @@ TEST_F(KioskOffline, OfflineBrowsesFromCacheSellsNothingServesStaffAndReconciles
     kiosk.checkIn(QStringLiteral("not a ticket"));
     EXPECT_FALSE(kiosk.checkin().value(QStringLiteral("admit")).toBool());
     EXPECT_GT(kiosk.pendingActions(), pendingBefore) << "the scan's upload waits in the queue";
+    kiosk.lookupBooking(bookingRef);
+    kiosk.checkIn(printed.first().qr);
+    EXPECT_FALSE(screenshot(kiosk, QStringLiteral("01-staff-offline")).isEmpty());
     EXPECT_EQ(m_server.scalar(QStringLiteral("SELECT count(*) FROM checkins")).toInt(), 0);
 
     // The link returns: the queue is replayed, then the journals are reconciled and the report is on the staff screen.
@@ -174,6 +186,8 @@ TEST_F(KioskOffline, OfflineBrowsesFromCacheSellsNothingServesStaffAndReconciles
     EXPECT_EQ(summary.value(QStringLiteral("tickets_confirmed")).toInt(), 2);
     EXPECT_EQ(summary.value(QStringLiteral("payments_confirmed")).toInt(), 1);
     EXPECT_TRUE(kiosk.reconciliation().value(QStringLiteral("complete")).toBool());
+    EXPECT_EQ(kiosk.screen(), QStringLiteral("staff"));
+    EXPECT_FALSE(screenshot(kiosk, QStringLiteral("02-staff-reconciled")).isEmpty());
     EXPECT_EQ(m_server.scalar(QStringLiteral("SELECT count(*) FROM checkin_firsts")).toInt(), 1) << "the ticket was admitted once";
     EXPECT_EQ(m_server.scalar(QStringLiteral("SELECT count(*) FROM checkins WHERE result = 'ok'")).toInt(), 1);
     int uploadedOk = 0;
@@ -230,6 +244,7 @@ TEST_F(KioskOffline, AConfirmThatOutlastsTheCustomerLeavesTicketsForStaffNotUnat
     terminal->answer(TerminalResult::Outcome::Approved);
     ASSERT_TRUE(waitUntil([&] { return kiosk.screen() == QLatin1String("delayed"); }, 5000)) << kiosk.screen().toStdString();
     EXPECT_TRUE(kiosk.message().contains(QStringLiteral("box office"))) << kiosk.message().toStdString();
+    EXPECT_FALSE(screenshot(kiosk, QStringLiteral("03-confirm-delayed")).isEmpty());
     kiosk.resetToAttract(); // the customer walks to the box office
     EXPECT_EQ(kiosk.store().payment(intent)->state, QStringLiteral("awaiting_confirm"));
 
@@ -246,6 +261,7 @@ TEST_F(KioskOffline, AConfirmThatOutlastsTheCustomerLeavesTicketsForStaffNotUnat
     EXPECT_EQ(kiosk.store().lastPrintOf(ref)->state, QStringLiteral("failed"));
 
     ASSERT_TRUE(kiosk.staffUnlock(m_config.staffPin));
+    EXPECT_FALSE(screenshot(kiosk, QStringLiteral("04-staff-uncollected")).isEmpty());
     ASSERT_TRUE(kiosk.reprintBooking(ref));
     EXPECT_TRUE(kiosk.uncollected().isEmpty());
     const QList<sync::TicketRecord> tickets = kiosk.store().ticketsByBookingRef(ref);

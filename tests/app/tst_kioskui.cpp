@@ -4,6 +4,7 @@
 #include "../server/paysimprocess.h"
 #include "kioskcontroller.h"
 #include "kioskwalker.h"
+#include "kioskwindow.h"
 #include "seatmapitem.h"
 #include "testserver.h"
 
@@ -37,14 +38,8 @@ Ui loadUi(const AppConfig &config, QSize size)
 {
     Ui ui;
     ui.kiosk = std::make_unique<KioskController>(config);
-    KioskController::setInstance(ui.kiosk.get());
     ui.engine = std::make_unique<QQmlApplicationEngine>();
-    ui.engine->addImportPath(QStringLiteral("qrc:/qt/qml"));
-    ui.engine->load(QUrl(QStringLiteral("qrc:/qt/qml/Marquee/Ui/Main.qml")));
-    if (!ui.engine->rootObjects().isEmpty()) {
-        ui.window = qobject_cast<QQuickWindow *>(ui.engine->rootObjects().first());
-        ui.window->resize(size);
-    }
+    ui.window = test::loadKioskWindow(*ui.engine, *ui.kiosk, size);
     return ui;
 }
 
