@@ -65,6 +65,8 @@ void SeatFeed::publish(qint64 showId, const QueryStart &start, const store::Seat
                 show.seatIdJson.push_back(quoted.mid(1, quoted.size() - 2));
             }
             show.localWriteSequence.assign(size_t(seatIds.size()), 0);
+            show.isPending.assign(size_t(seatIds.size()), false);
+            show.pending.clear();
             show.version = 1;
             show.recent.clear();
             return;
@@ -79,7 +81,7 @@ void SeatFeed::publish(qint64 showId, const QueryStart &start, const store::Seat
         }
         if (changes.empty())
             return;
-        commitDeltaLocked(showId, show, changes);
+        recordChangesLocked(showId, show, changes);
     }
 }
 
@@ -106,8 +108,56 @@ bool SeatFeed::applyLocalWrite(qint64 showId, const QStringList &seatIds, char c
         if (changes.empty())
             return false;
         std::sort(changes.begin(), changes.end());
-        commitDeltaLocked(showId, show, changes);
+        recordChangesLocked(showId, show, changes);
     }
+    return true;
+}
+
+void SeatFeed::setBatching(std::function<void(qint64 showId)> wake)
+{
+    QMutexLocker lock(&m_mutex);
+    m_batchWake = std::move(wake);
+    if (!m_batchWake) {
+        for (auto it = m_shows.begin(); it != m_shows.end(); ++it)
+            flushPendingLocked(it.key(), *it); // nobody would flush them any more
+    }
+}
+
+void SeatFeed::recordChangesLocked(qint64 showId, Show &show, const std::vector<int> &changes)
+{
+    if (!m_batchWake) {
+        commitDeltaLocked(showId, show, changes);
+        return;
+    }
+    const bool wasIdle = show.pending.empty();
+    for (const int seat : changes) {
+        if (!show.isPending[size_t(seat)]) {
+            show.isPending[size_t(seat)] = true;
+            show.pending.push_back(seat);
+        }
+    }
+    if (wasIdle && !show.pending.empty())
+        m_batchWake(showId);
+}
+
+bool SeatFeed::flushPending(qint64 showId)
+{
+    QMutexLocker lock(&m_mutex);
+    const auto it = m_shows.find(showId);
+    return it != m_shows.end() && flushPendingLocked(showId, *it);
+}
+
+bool SeatFeed::flushPendingLocked(qint64 showId, Show &show)
+{
+    if (show.pending.empty())
+        return false;
+    std::vector<int> changes;
+    changes.swap(show.pending);
+    for (const int seat : changes)
+        show.isPending[size_t(seat)] = false;
+    // A seat that changed and changed back within the batch is still named, with its current status: harmless.
+    std::sort(changes.begin(), changes.end());
+    commitDeltaLocked(showId, show, changes);
     return true;
 }
 
@@ -198,6 +248,7 @@ SeatFeed::Start SeatFeed::subscribe(int listener, qint64 showId, qint64 sinceVer
     if (it == m_shows.end() || it->codes.isEmpty())
         return start; // Unknown
     Show &show = *it;
+    flushPendingLocked(showId, show); // the snapshot's version then covers every status it shows
     start.version = show.version;
     if (sinceVersion >= 0 && epoch == m_epoch) {
         if (sinceVersion > show.version) {

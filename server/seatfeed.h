@@ -49,9 +49,19 @@ public:
      * booked, 'a' available): send it to subscribers now as one delta, without waiting for the next read of the
      * whole show. A read that began before this call does not undo it (its answer for these seats may predate the
      * write); the next read after it confirms or corrects it. Ignored while the feed does not know the show yet.
-     * @return true when a delta was sent (some seat's status changed)
+     * @return true when some seat's status changed (a delta was sent, or is pending when batching)
      */
     bool applyLocalWrite(qint64 showId, const QStringList &seatIds, char code);
+    /**
+     * @brief Batch changes into fewer deltas: with @p wake set, changes of a show accumulate until flushPending()
+     * turns them into one delta (a burst of holds becomes one frame per subscriber). @p wake is called, with the
+     * feed's lock held, when a show gets its first pending change; it must only schedule the flush (not block,
+     * not call back into the feed). Without it (the default) every change is its own delta at once; switching it
+     * off sends what is pending.
+     */
+    void setBatching(std::function<void(qint64 showId)> wake);
+    /** @brief Send the pending changes of @p showId as one delta now. @return true when a delta was sent. */
+    bool flushPending(qint64 showId);
     /** @brief True when the feed has statuses of @p showId (a refresh has been published). */
     bool knows(qint64 showId) const;
     /** @brief Milliseconds since the query of the last published statuses began; -1 when none. */
@@ -75,7 +85,8 @@ public:
     /**
      * @brief Begin following @p showId for listener @p listener (registers interest under the same lock, so no
      * delta falls between the first messages and the stream). With @p sinceVersion ≥ 0 and @p epoch equal to the
-     * current one, only the missed deltas are sent (a fresh snapshot when they are no longer kept).
+     * current one, only the missed deltas are sent (a fresh snapshot when they are no longer kept). Pending
+     * (batched) changes are sent as a delta first, so the first messages end exactly at a delta's version.
      */
     Start subscribe(int listener, qint64 showId, qint64 sinceVersion, const QByteArray &epoch);
     void unsubscribe(int listener, qint64 showId);
@@ -107,17 +118,25 @@ private:
         qint64 heldStableUntilMs = 0; ///< local time before which no held seat lapses
         qint64 salesOpenUntilMs = 0;  ///< local time until which sales are open (0: closed)
         QHash<int, int> subscribers;  ///< listener → number of its subscriptions to this show
+        std::vector<int> pending;     ///< seats changed since the last delta (batching only), unordered
+        std::vector<bool> isPending;  ///< per seat: listed in `pending`
     };
     QByteArray snapshotMessage(qint64 showId, const Show &show) const;
-    /** @brief Turn @p changes (seat indexes, codes already updated) into the next delta of @p show and hand it to
-     *  the show's listeners, in version order. Lock held. */
+    /** @brief @p changes (seat indexes, codes already updated) happened: the next delta at once, or pending when
+     *  batching. Lock held. */
+    void recordChangesLocked(qint64 showId, Show &show, const std::vector<int> &changes);
+    /** @brief Turn @p changes (ascending seat indexes, codes already updated) into the next delta of @p show and
+     *  hand it to the show's listeners, in version order. Lock held. */
     void commitDeltaLocked(qint64 showId, Show &show, const std::vector<int> &changes);
+    /** @brief The pending changes of @p show as one delta, if any. Lock held. */
+    bool flushPendingLocked(qint64 showId, Show &show);
 
     const store::SeatFreeing &m_freeing;
     const QByteArray m_epoch;
     mutable QMutex m_mutex;
     QHash<qint64, Show> m_shows;
     QHash<int, Listener> m_listeners;
+    std::function<void(qint64)> m_batchWake;
     int m_nextListener = 1;
     quint64 m_sequence = 0;
 };

@@ -15,6 +15,7 @@ SeatMapService::SeatMapService(store::CatalogRepository &catalog, int refreshInt
     , m_refreshIntervalMs(refreshIntervalMs)
     , m_feed(catalog.database().seatFreeing())
 {
+    m_catalog.database().seatWrites().setSink([this](qint64 showId, const QStringList &seatIds, char code) { applyLocalWrite(showId, seatIds, code); });
     m_background.reset(QThread::create([this] { backgroundLoop(); }));
     m_background->setObjectName(QStringLiteral("seatmap-refresh"));
     m_background->start();
@@ -22,6 +23,7 @@ SeatMapService::SeatMapService(store::CatalogRepository &catalog, int refreshInt
 
 SeatMapService::~SeatMapService()
 {
+    m_catalog.database().seatWrites().setSink(nullptr);
     {
         QMutexLocker lock(&m_mutex);
         m_stopping = true;
@@ -110,17 +112,22 @@ void SeatMapService::markChanged(qint64 showId)
     }
 }
 
-void SeatMapService::applyLocalHold(qint64 showId, const QStringList &seatIds)
+void SeatMapService::applyLocalWrite(qint64 showId, const QStringList &seatIds, char code)
 {
     {
         QMutexLocker lock(&m_mutex);
         const auto it = m_snapshots.find(showId);
         if (it != m_snapshots.end())
             ++it->changes; // the rendered seat map is re-read on the next request, as after markChanged()
+        const auto live = m_live.find(showId);
+        if (code == 'a' && live != m_live.end()) {
+            ++live->changes; // confirmed (or corrected) by a read soon, see the header
+            m_queued.wakeOne();
+        }
     }
     // The live statuses need no re-read for this write: a feed that does not know the show yet reads it in full
     // when it starts following it.
-    m_feed.applyLocalWrite(showId, seatIds, 'h');
+    m_feed.applyLocalWrite(showId, seatIds, code);
 }
 
 void SeatMapService::noteHoldTraffic(qint64 showId)

@@ -51,11 +51,13 @@ public:
     /** @brief This process changed seats of the show: the next read fetches fresh statuses. */
     void markChanged(qint64 showId);
     /**
-     * @brief This process has just committed a hold of @p seatIds on @p showId: subscribers get the delta at once
-     * from here (SeatFeed::applyLocalWrite) instead of from a re-read of the whole show, and the next seat-map
-     * read fetches fresh statuses (as markChanged()).
+     * @brief This process has just committed a write that set @p seatIds of @p showId to @p code ('h' a hold, 'b'
+     * a sale, 'a' a free): subscribers get the delta at once from here (SeatFeed::applyLocalWrite) instead of from
+     * a re-read of the whole show, and the next seat-map read fetches fresh statuses (as markChanged()). A free
+     * also asks for a prompt re-read: a hold committed just after it may have reached the feed first.
+     * Repositories report sales and frees through store::SeatWrites, which calls this.
      */
-    void applyLocalHold(qint64 showId, const QStringList &seatIds);
+    void applyLocalWrite(qint64 showId, const QStringList &seatIds, char code);
     /** @brief Forget a show's cached layout (after a manager edited prices). */
     void invalidate(qint64 showId);
 
@@ -72,7 +74,7 @@ public:
 
     static constexpr int kLiveTickMs = 10;     ///< how often the refresher looks for due live refreshes
     /// A followed show is re-read at least this often: for lapses, other instances' writes and writes not applied
-    /// locally. Holds of this process reach the feed without a read (applyLocalHold), so this can be slow.
+    /// locally. Writes of this process reach the feed without a read (applyLocalWrite), so this can be slow.
     static constexpr int kLivePollMs = 500;
     static constexpr int kLiveMinGapMs = 40;   ///< and at most this often, however many local changes arrive
     static constexpr int kHoldTrafficKeepMs = 5000; ///< followed this long after its last hold request

@@ -33,6 +33,10 @@ struct ServerConfig {
     bool fastRefusals = true;
     int fastRefusalMaxAgeMs = 1000; ///< statuses older than this are not trusted for a refusal
     int maxLiveSubscribers = 20000; ///< WebSocket seat-map subscribers per process; 0: no limit
+    /** @brief Threads that write live seat-map deltas to WebSocket subscribers (off the HTTP worker threads). */
+    int liveThreads = 1;
+    /** @brief A live subscriber with more unsent bytes than this is cut off; it resumes with `since` on reconnect. */
+    qint64 liveMaxBufferedBytes = 1024 * 1024;
     /** @brief Protection (issue 6 §5), all answered without the database. 0 switches a limit off. */
     int rateLimitPerToken = 0;    ///< requests per second per bearer token (burst: twice that); 429 + Retry-After
     int rateLimitPerAddress = 0;  ///< requests per second per client address (burst: twice that)

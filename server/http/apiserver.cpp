@@ -13,11 +13,11 @@ Q_LOGGING_CATEGORY(lcHttp, "marquee.http")
 
 namespace marquee::http {
 
-ApiServer::ApiServer(const Router &router, ServerContext &context, QObject *parent)
+ApiServer::ApiServer(const Router &router, ServerContext &context, LiveFanout &liveFanout, QObject *parent)
     : QAbstractHttpServer(parent)
     , m_router(router)
     , m_context(context)
-    , m_live(new LiveHub(context, this))
+    , m_live(new LiveHub(context, liveFanout, this))
 {
     // Every request with `Upgrade: websocket` completes its handshake inside QAbstractHttpServer and arrives
     // here; LiveHub checks the path, the token and the show, and closes with an error otherwise.

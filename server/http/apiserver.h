@@ -25,7 +25,7 @@ class ApiServer : public QAbstractHttpServer
 {
     Q_OBJECT
 public:
-    ApiServer(const Router &router, ServerContext &context, QObject *parent = nullptr);
+    ApiServer(const Router &router, ServerContext &context, LiveFanout &liveFanout, QObject *parent = nullptr);
 
     /** @brief Route and answer one request (also used by tests without a socket). */
     HttpResponse dispatch(const QHttpServerRequest &request);
@@ -46,7 +46,7 @@ private:
 
     const Router &m_router;
     ServerContext &m_context;
-    LiveHub *m_live; ///< this thread's WebSocket subscribers (a child)
+    LiveHub *m_live; ///< checks this thread's WebSocket upgrades, then hands them to the fan-out (a child)
     std::list<Parked> m_parked;
     QTimer m_parkedTimer; ///< runs while something is parked
 };

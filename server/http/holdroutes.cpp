@@ -98,7 +98,7 @@ void registerHoldRoutes(Router &router, ServerContext &context)
         admission.finish(outcome.status, outcome.body);
         if (outcome.status == 200) {
             if (placedJustNow(outcome.body, context.config.holdTtlSeconds))
-                context.seatMaps.applyLocalHold(*showId, seats);
+                context.seatMaps.applyLocalWrite(*showId, seats, 'h');
             else
                 context.seatMaps.markChanged(*showId); // a stored answer replayed: the seats may have moved since
         }

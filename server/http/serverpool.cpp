@@ -3,6 +3,7 @@
 
 #include "apiserver.h"
 #include "connectionlimiter.h"
+#include "livefanout.h"
 #include "servercontext.h"
 
 #include <QEventLoop>
@@ -92,12 +93,13 @@ bool ServerPool::start(const QHostAddress &address, quint16 port, int threads)
             m_port = boundPort(fd);
         sockets.push_back(fd);
     }
+    m_liveFanout = std::make_unique<LiveFanout>(m_context.seatMaps.feed(), m_context.config.liveThreads, m_context.config.liveMaxBufferedBytes);
     for (int i = 0; i < threads; ++i) {
         const int fd = sockets[size_t(i)];
         auto ready = std::make_shared<QSemaphore>();
         std::unique_ptr<QThread> thread(QThread::create([this, fd, ready, i] {
             QThread::currentThread()->setObjectName(QStringLiteral("http-%1").arg(i));
-            ApiServer server(m_router, m_context);
+            ApiServer server(m_router, m_context, *m_liveFanout);
             QTcpServer *tcp = new LimitedTcpServer(m_context.connections, &server);
             if (!tcp->setSocketDescriptor(fd))
                 qCCritical(lcHttp) << "cannot adopt listening socket:" << tcp->errorString();
@@ -123,6 +125,7 @@ void ServerPool::stop()
         thread->wait();
     }
     m_threads.clear();
+    m_liveFanout.reset();
 }
 
 } // namespace marquee::http

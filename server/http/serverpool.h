@@ -15,9 +15,12 @@ struct ServerContext;
 
 namespace marquee::http {
 
+class LiveFanout;
+
 /**
  * @brief N worker threads, each with its own event loop, HTTP server and database connection, all accepting on
- * one port through SO_REUSEPORT listeners (the kernel spreads connections across them).
+ * one port through SO_REUSEPORT listeners (the kernel spreads connections across them). Live seat-map
+ * subscribers move on to the LiveFanout threads once their request has been checked.
  */
 class ServerPool
 {
@@ -34,6 +37,7 @@ public:
 private:
     const Router &m_router;
     ServerContext &m_context;
+    std::unique_ptr<LiveFanout> m_liveFanout; ///< outlives the workers: they hand it their WebSocket subscribers
     std::vector<std::unique_ptr<QThread>> m_threads;
     quint16 m_port = 0;
     QString m_error;

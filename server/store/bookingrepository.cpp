@@ -139,6 +139,7 @@ ConfirmOutcome BookingRepository::confirm(const OrderRecord &order)
         return out;
     if (!tx.commit())
         return out;
+    m_database.seatWrites().committed(order.showId, order.seatIds, 'b');
     out.kind = ConfirmOutcome::Kind::Confirmed;
     out.body = body;
     return out;
@@ -271,6 +272,7 @@ CancelOutcome BookingRepository::cancel(const QString &bookingId, const Principa
         return out;
     if (!tx.commit())
         return out;
+    m_database.seatWrites().committed(showId, seatIds, 'a');
     out.kind = CancelOutcome::Kind::Cancelled;
     return out;
 }

@@ -3,6 +3,7 @@
 
 #include "databaseconfig.h"
 #include "seatfreeing.h"
+#include "seatwrites.h"
 
 #include <QSqlDatabase>
 #include <QSqlError>
@@ -43,12 +44,15 @@ public:
     void resetAfterError(const QSqlError &error) const;
     /** @brief The seat-freeing writes of this process (see SeatFreeing); shared by every repository. */
     SeatFreeing &seatFreeing() const { return m_seatFreeing; }
+    /** @brief Where repositories report committed sales and frees for the live seat feed (see SeatWrites). */
+    SeatWrites &seatWrites() const { return m_seatWrites; }
 
 private:
     QString connectionName() const;
     DatabaseConfig m_config;
     QString m_prefix;
     mutable SeatFreeing m_seatFreeing;
+    mutable SeatWrites m_seatWrites;
 };
 
 /**

@@ -133,7 +133,7 @@ bool OrderRepository::transition(QSqlDatabase &db, const QString &orderId, Order
 }
 
 bool OrderRepository::releaseHoldSeats(QSqlDatabase &db, const QString &holdId, qint64 showId, const QStringList &seatIds,
-                                       const QString &reason)
+                                       const QString &reason, QStringList *freedSeats)
 {
     QSqlQuery lock(db);
     prepareQuery(lock, QStringLiteral("SELECT 1 FROM show_seats WHERE show_id = ? AND seat_id = ANY (?::text[]) ORDER BY seat_id FOR UPDATE"));
@@ -152,6 +152,10 @@ bool OrderRepository::releaseHoldSeats(QSqlDatabase &db, const QString &holdId, 
     if (!execQuery(q, "release hold seats") || !q.next())
         return false;
     const QJsonArray freed = QJsonDocument::fromJson(q.value(0).toString().toUtf8()).array();
+    if (freedSeats) {
+        for (const QJsonValue &seat : freed)
+            freedSeats->append(seat.toString());
+    }
     QSqlQuery hold(db);
     prepareQuery(hold, QStringLiteral("UPDATE holds SET released_at = clock_timestamp() WHERE hold_id = ?::uuid AND released_at IS NULL"));
     hold.addBindValue(holdId);
@@ -418,7 +422,8 @@ bool OrderRepository::endWithoutBooking(const QString &orderId, OrderState from,
     const auto order = findWhere(QStringLiteral("order_id"), orderId, &ok); // same thread, same connection: inside tx
     if (!order || !transition(db, orderId, from, to, reason))
         return false;
-    if (releaseSeats && !releaseHoldSeats(db, order->holdId, order->showId, order->seatIds, QStringLiteral("order_") + toString(to).toLower()))
+    QStringList freed;
+    if (releaseSeats && !releaseHoldSeats(db, order->holdId, order->showId, order->seatIds, QStringLiteral("order_") + toString(to).toLower(), &freed))
         return false;
     if (!paymentStatus.isEmpty()) {
         QSqlQuery p(db);
@@ -437,6 +442,7 @@ bool OrderRepository::endWithoutBooking(const QString &orderId, OrderState from,
     r.addBindValue(orderId);
     if (!execQuery(r, "store order result") || !tx.commit())
         return false;
+    m_database.seatWrites().committed(order->showId, freed, 'a');
     *dbError = false;
     return true;
 }
@@ -460,7 +466,8 @@ bool OrderRepository::markHoldLost(const QString &orderId, const QJsonObject &re
     const auto order = findWhere(QStringLiteral("order_id"), orderId, &ok);
     if (!order || !transition(db, orderId, OrderState::Paid, OrderState::RefundPending, QStringLiteral("hold_lost")))
         return false;
-    if (!releaseHoldSeats(db, order->holdId, order->showId, order->seatIds, QStringLiteral("hold_lost")))
+    QStringList freed;
+    if (!releaseHoldSeats(db, order->holdId, order->showId, order->seatIds, QStringLiteral("hold_lost"), &freed))
         return false;
     QSqlQuery refund(db);
     prepareQuery(refund, QStringLiteral(
@@ -485,6 +492,7 @@ bool OrderRepository::markHoldLost(const QString &orderId, const QJsonObject &re
         return false;
     if (!tx.commit())
         return false;
+    m_database.seatWrites().committed(order->showId, freed, 'a');
     *dbError = false;
     return true;
 }

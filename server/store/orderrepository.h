@@ -128,9 +128,10 @@ public:
     static bool writeEvent(QSqlDatabase &db, const QString &type, const QString &aggregateId, const QJsonObject &payload);
     /** @brief Lock the order row and read its state inside the caller's transaction. */
     static std::optional<OrderState> lockState(QSqlDatabase &db, const QString &orderId);
-    /** @brief Free the seats still held by @p holdId (canonical lock order) and mark the hold released. */
+    /** @brief Free the seats still held by @p holdId (canonical lock order) and mark the hold released; the seats
+     *  it freed are appended to @p freedSeats (to tell SeatWrites once the caller has committed). */
     static bool releaseHoldSeats(QSqlDatabase &db, const QString &holdId, qint64 showId, const QStringList &seatIds,
-                                 const QString &reason);
+                                 const QString &reason, QStringList *freedSeats = nullptr);
 
 private:
     std::optional<OrderRecord> findWhere(const QString &column, const QString &value, bool *ok);

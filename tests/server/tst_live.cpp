@@ -10,8 +10,16 @@
 #include <QTimer>
 #include <QUrlQuery>
 #include <QWebSocket>
+#include <arpa/inet.h>
+#include <atomic>
 #include <functional>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <random>
+#include <sys/socket.h>
+#include <thread>
+#include <unistd.h>
 
 using namespace marquee;
 using namespace marquee::test;
@@ -63,6 +71,8 @@ public:
     const std::vector<qint64> &deltaVersions() const { return m_deltaVersions; }
     void setSeatOrder(const QStringList &seats) { m_seatOrder = seats; }
     QMap<QString, QString> statuses() const { return m_status; }
+    /** @brief Start from what an earlier connection pieced together (before resuming with `since`). */
+    void setStatuses(const QMap<QString, QString> &statuses) { m_status = statuses; }
     void close() { m_socket.close(); }
 
 private:
@@ -111,6 +121,62 @@ QStringList seatOrder(HttpClient &client, qint64 showId)
         seats << seat[QStringLiteral("seat_id")].toString();
     return seats;
 }
+
+/** @brief Run the event loop (the LiveClients read) until @p condition holds or @p ms pass. */
+bool pumpUntil(const std::function<bool()> &condition, int ms)
+{
+    QElapsedTimer timer;
+    timer.start();
+    while (!condition() && timer.elapsed() < ms) {
+        QEventLoop loop;
+        QTimer::singleShot(5, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+    return condition();
+}
+
+/**
+ * @brief A subscriber that never reads: a raw socket with a tiny receive buffer, which sends the WebSocket
+ * handshake, reads the 101 and nothing else.
+ */
+class SilentSubscriber
+{
+public:
+    SilentSubscriber(quint16 port, const QByteArray &path, const QString &token)
+    {
+        m_fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        const int small = 4096;
+        ::setsockopt(m_fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small); // before connect: the window stays small
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_port = htons(port);
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        if (::connect(m_fd, reinterpret_cast<sockaddr *>(&address), sizeof address) != 0)
+            return;
+        const QByteArray request = "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                                   "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nAuthorization: Bearer "
+            + token.toLatin1() + "\r\n\r\n";
+        ::send(m_fd, request.constData(), size_t(request.size()), MSG_NOSIGNAL);
+        // Read the response head byte by byte, so that not one byte of the stream after it is consumed.
+        QByteArray head;
+        char byte = 0;
+        while (!head.endsWith("\r\n\r\n") && ::recv(m_fd, &byte, 1, 0) == 1)
+            head += byte;
+        m_upgraded = head.startsWith("HTTP/1.1 101");
+    }
+    ~SilentSubscriber() { ::close(m_fd); }
+    bool upgraded() const { return m_upgraded; }
+    /** @brief The server closed or reset the connection (seen without reading the data queued before it). */
+    bool cutOff() const
+    {
+        pollfd p{m_fd, POLLRDHUP, 0};
+        return ::poll(&p, 1, 0) == 1 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR));
+    }
+
+private:
+    int m_fd = -1;
+    bool m_upgraded = false;
+};
 
 /** @brief Every delta version follows the one before it by exactly one. */
 bool consecutive(const std::vector<qint64> &versions, qint64 after)
@@ -300,4 +366,162 @@ TEST(Live, SubscribersBeyondTheLimitAreTurnedAway)
         admitted = !again.messages().empty() && again.messages().front().value(QStringLiteral("type")).toString() == QLatin1String("snapshot");
     }
     EXPECT_TRUE(admitted);
+}
+
+TEST(Live, ManySubscribersAndConcurrentWritersEndWithTheServersSeatMap)
+{
+    // 200 subscribers over real loopback WebSockets, four writers holding, releasing and selling at once, and some
+    // subscribers reconnecting with `since` in the middle: at the end every subscriber's seat map, pieced together
+    // from its snapshot and deltas, is the server's, and every subscriber saw consecutive versions.
+    TestServer server;
+    const qint64 showId = server.createShow(10, 20);
+    const QString token = server.deviceToken();
+    const QString cashierToken = server.staffToken(QStringLiteral("cashier"));
+    auto kiosk = server.client(token);
+    const QStringList order = seatOrder(*kiosk, showId);
+    ASSERT_EQ(order.size(), 200);
+
+    constexpr int kSubscribers = 200;
+    std::vector<std::unique_ptr<LiveClient>> live;
+    std::vector<qint64> firstVersion(kSubscribers, -1);
+    for (int i = 0; i < kSubscribers; ++i) {
+        live.push_back(std::make_unique<LiveClient>(server.port(), livePath(showId), token));
+        live.back()->setSeatOrder(order);
+    }
+    ASSERT_TRUE(pumpUntil([&] { return std::all_of(live.begin(), live.end(), [](const auto &c) { return c->version() >= 0; }); }, 60000))
+        << "not every subscriber got its snapshot";
+    for (int i = 0; i < kSubscribers; ++i)
+        firstVersion[size_t(i)] = live[size_t(i)]->version();
+
+    std::atomic<int> writersDone{0};
+    std::atomic<int> writes{0};
+    std::vector<std::thread> writers;
+    for (int w = 0; w < 4; ++w) {
+        writers.emplace_back([&, w] {
+            const bool cashier = w == 3; // sells for cash; the others hold and release
+            HttpClient client(QStringLiteral("127.0.0.1"), server.port());
+            client.setToken(cashier ? cashierToken : token);
+            std::mt19937 random(unsigned(w) * 7919u + 1u);
+            for (int round = 0; round < 40; ++round) {
+                QStringList seats;
+                const int count = 1 + int(random() % 3);
+                for (int k = 0; k < count; ++k)
+                    seats << order.at(int(random() % unsigned(order.size())));
+                seats.removeDuplicates();
+                const HttpResult held = client.post(holdPath(showId), seatsBody(seats));
+                if (held.status != 200)
+                    continue; // taken by another writer: fine, that is the point
+                ++writes;
+                const QByteArray holdId = held.json()[QStringLiteral("hold_id")].toString().toLatin1();
+                if (cashier) {
+                    const HttpResult created = client.post("/api/v1/orders", QJsonObject{{QStringLiteral("hold_id"), QString::fromLatin1(holdId)},
+                                                                                        {QStringLiteral("payment_method"), QStringLiteral("cash")}});
+                    if (created.status == 201)
+                        client.post("/api/v1/orders/" + created.json()[QStringLiteral("order_id")].toString().toUtf8() + "/confirm",
+                                    QJsonObject{{QStringLiteral("payment_intent_id"), created.json()[QStringLiteral("payment_intent_id")]}});
+                } else if (random() % 3 != 0) {
+                    client.del("/api/v1/holds/" + holdId); // most holds are released again, some stay
+                }
+            }
+            ++writersDone;
+        });
+    }
+
+    // Meanwhile a tenth of the subscribers drop off and come back with `since`, carrying what they had.
+    ASSERT_TRUE(pumpUntil([&] { return writes.load() >= 20; }, 60000));
+    int resumed = 0;
+    for (int i = 0; i < kSubscribers; i += 10) {
+        LiveClient &old = *live[size_t(i)];
+        const QMap<QString, QString> had = old.statuses();
+        const qint64 since = old.version();
+        const QString epoch = old.epoch();
+        EXPECT_TRUE(consecutive(old.deltaVersions(), firstVersion[size_t(i)])) << "subscriber " << i << " before reconnecting";
+        old.close();
+        auto again = std::make_unique<LiveClient>(server.port(), livePath(showId, "since=" + QByteArray::number(since) + "&epoch=" + epoch.toLatin1()), token);
+        again->setSeatOrder(order);
+        again->setStatuses(had);
+        live[size_t(i)] = std::move(again);
+        firstVersion[size_t(i)] = since;
+        ++resumed;
+    }
+    ASSERT_TRUE(pumpUntil([&] { return writersDone.load() == 4; }, 120000));
+    for (auto &writer : writers)
+        writer.join();
+    EXPECT_GT(writes.load(), 40);
+
+    // Releases reach the feed through a read of the show; wait for the last one, then compare every subscriber.
+    const QMap<QString, QString> truth = seatStatuses(*kiosk, showId);
+    ASSERT_EQ(truth.size(), 200);
+    ASSERT_TRUE(truth.values().contains(QStringLiteral("booked")));
+    const bool converged = pumpUntil([&] { return std::all_of(live.begin(), live.end(), [&](const auto &c) { return c->statuses() == truth; }); }, 15000);
+    int behind = 0;
+    for (int i = 0; i < kSubscribers; ++i) {
+        const LiveClient &client = *live[size_t(i)];
+        behind += client.statuses() != truth;
+        EXPECT_FALSE(client.closed()) << "subscriber " << i;
+        EXPECT_TRUE(consecutive(client.deltaVersions(), firstVersion[size_t(i)])) << "subscriber " << i;
+    }
+    EXPECT_TRUE(converged) << behind << " of " << kSubscribers << " subscribers differ from the server's seat map";
+    for (int i = 0; i < kSubscribers; i += 10) {
+        ASSERT_FALSE(live[size_t(i)]->messages().empty());
+        EXPECT_EQ(live[size_t(i)]->messages().front().value(QStringLiteral("type")).toString(), QStringLiteral("resumed")) << "subscriber " << i;
+    }
+    EXPECT_EQ(resumed, kSubscribers / 10);
+}
+
+TEST(Live, ASlowSubscriberIsCutOffWithoutHoldingBackTheOthersAndResumes)
+{
+    TestServer::Options options;
+    options.maxSeatsPerHold = 200;
+    options.configure = [](ServerConfig &config) { config.liveMaxBufferedBytes = 64 * 1024; };
+    TestServer server(options);
+    const qint64 showId = server.createShow(20, 50);
+    const QString token = server.deviceToken();
+    auto kiosk = server.client(token);
+    const QStringList order = seatOrder(*kiosk, showId);
+    ASSERT_EQ(order.size(), 1000);
+
+    SilentSubscriber slow(server.port(), livePath(showId), token);
+    ASSERT_TRUE(slow.upgraded());
+    LiveClient fast(server.port(), livePath(showId), token);
+    fast.setSeatOrder(order);
+    ASSERT_TRUE(fast.waitFor([&] { return fast.version() >= 0; }));
+    const qint64 fastFirst = fast.version();
+    const QString epoch = fast.epoch();
+
+    // A writer on its own thread holds and releases 200 seats at a time (deltas of several KiB each) until the
+    // server has cut the silent subscriber off; this thread keeps reading for the fast one meanwhile.
+    std::atomic<bool> stop{false};
+    std::atomic<int> cycles{0};
+    std::thread writer([&] {
+        HttpClient client(QStringLiteral("127.0.0.1"), server.port());
+        client.setToken(token);
+        while (!stop.load() && cycles.load() < 2000) {
+            const int from = (cycles.load() % 5) * 200;
+            const HttpResult held = client.post(holdPath(showId), seatsBody(order.mid(from, 200)));
+            if (held.status == 200)
+                client.del("/api/v1/holds/" + held.json()[QStringLiteral("hold_id")].toString().toLatin1());
+            ++cycles;
+        }
+    });
+    const bool cutOff = pumpUntil([&] { return slow.cutOff(); }, 60000);
+    stop = true;
+    writer.join();
+    ASSERT_TRUE(cutOff) << "the silent subscriber was still connected after " << cycles.load() << " hold/release cycles";
+
+    // The fast subscriber was never held back: it stays connected and ends with the server's seat map.
+    const QMap<QString, QString> truth = seatStatuses(*kiosk, showId);
+    EXPECT_TRUE(pumpUntil([&] { return fast.statuses() == truth; }, 15000));
+    EXPECT_FALSE(fast.closed());
+    EXPECT_TRUE(consecutive(fast.deltaVersions(), fastFirst));
+
+    // The cut-off client comes back with `since` (a version it had) and is brought up to date.
+    LiveClient back(server.port(), livePath(showId, "since=" + QByteArray::number(fastFirst) + "&epoch=" + epoch.toLatin1()), token);
+    back.setSeatOrder(order);
+    QMap<QString, QString> allAvailable;
+    for (const QString &seat : order)
+        allAvailable.insert(seat, QStringLiteral("available"));
+    back.setStatuses(allAvailable); // what it had at fastFirst: nothing sold yet
+    EXPECT_TRUE(back.waitFor([&] { return back.statuses() == truth; }, 15000));
+    EXPECT_FALSE(back.closed());
 }

@@ -143,3 +143,49 @@ TEST_F(SeatFeedTest, ConcurrentWritersProduceConsecutiveVersionsInOrder)
     }
     EXPECT_EQ(held.size(), 400);
 }
+
+TEST_F(SeatFeedTest, BatchingTurnsABurstIntoOneDeltaAndASubscriberStartsAfterIt)
+{
+    publishRead(feed.beginQuery(), "aaaa");
+    const SeatFeed::Start first = feed.subscribe(listener, kShow, -1, {});
+    std::vector<qint64> wakes;
+    feed.setBatching([&](qint64 show) { wakes.push_back(show); });
+
+    // Three writes, one of them undone within the window: nothing is sent yet, the flush is asked for once.
+    EXPECT_TRUE(feed.applyLocalWrite(kShow, {QStringLiteral("A1")}, 'h'));
+    EXPECT_TRUE(feed.applyLocalWrite(kShow, {QStringLiteral("B1"), QStringLiteral("A2")}, 'h'));
+    EXPECT_TRUE(feed.applyLocalWrite(kShow, {QStringLiteral("A2")}, 'a'));
+    EXPECT_TRUE(taken().empty());
+    EXPECT_EQ(wakes, std::vector<qint64>{kShow});
+    // Memory already knows them (refusals do not wait for the batch).
+    EXPECT_EQ(feed.certainlyTaken(kShow, {QStringLiteral("B1")}, 1000), QStringList{QStringLiteral("B1")});
+
+    EXPECT_TRUE(feed.flushPending(kShow));
+    std::vector<Delta> sent = taken();
+    ASSERT_EQ(sent.size(), 1u);
+    EXPECT_EQ(sent[0].version, first.version + 1);
+    EXPECT_EQ(sent[0].changes, (QMap<QString, QString>{{QStringLiteral("A1"), QStringLiteral("held")},
+                                                       {QStringLiteral("A2"), QStringLiteral("available")},
+                                                       {QStringLiteral("B1"), QStringLiteral("held")}}));
+    EXPECT_FALSE(feed.flushPending(kShow)); // nothing left
+
+    // A subscriber arriving while a change is pending gets it as a delta first, then a snapshot at that version:
+    // what it is shown and the version it resumes from agree.
+    EXPECT_TRUE(feed.applyLocalWrite(kShow, {QStringLiteral("A\"3")}, 'b'));
+    EXPECT_EQ(wakes.size(), 2u);
+    const SeatFeed::Start late = feed.subscribe(listener, kShow, -1, {});
+    sent = taken();
+    ASSERT_EQ(sent.size(), 1u);
+    EXPECT_EQ(sent[0].version, first.version + 2);
+    EXPECT_EQ(late.version, first.version + 2);
+    ASSERT_EQ(late.messages.size(), 1u);
+    EXPECT_TRUE(late.messages[0].contains("\"statuses\":\"habh\"")) << late.messages[0].constData();
+
+    // Switching batching off sends what is still pending.
+    EXPECT_TRUE(feed.applyLocalWrite(kShow, {QStringLiteral("A1")}, 'a'));
+    EXPECT_TRUE(taken().empty());
+    feed.setBatching(nullptr);
+    sent = taken();
+    ASSERT_EQ(sent.size(), 1u);
+    EXPECT_EQ(sent[0].changes, (QMap<QString, QString>{{QStringLiteral("A1"), QStringLiteral("available")}}));
+}
