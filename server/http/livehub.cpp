@@ -87,7 +87,7 @@ void LiveHub::accept(std::unique_ptr<QWebSocket> owned)
             tcp = candidate;
     }
     if (!tcp)
-        return LiveFanout::refuse(socket, QWebSocketProtocol::CloseCodeAbnormalDisconnection, QStringLiteral("unavailable"),
+        return LiveFanout::refuse(socket, QWebSocketProtocol::CloseCodeBadOperation, QStringLiteral("unavailable"),
                                   QStringLiteral("The server could not take over this connection; reconnect."));
     socket->setParent(nullptr);
     tcp->setParent(socket);
