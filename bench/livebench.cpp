@@ -286,8 +286,9 @@ int runLiveBench(const EngineOptions &engine, const LiveBenchOptions &options, Q
                 std::lock_guard lock(mutex);
                 if (status == 200) {
                     holds[seat].answeredUs = answered;
-                    size_t from = 0;
-                    holds[seat].holdId = std::string(quotedAfter(answer, "\"hold_id\":\"", &from));
+                    // The hold's answer is PostgreSQL's jsonb text ("key": value, with a space): parsed, not searched.
+                    holds[seat].holdId = QJsonDocument::fromJson(QByteArray::fromStdString(answer))
+                                             .object().value(QStringLiteral("hold_id")).toString().toStdString();
                     ++heldPlaced;
                 } else {
                     holds.erase(seat);
