@@ -19,8 +19,10 @@ std::optional<SalesGrouping> salesGroupingFromString(const QString &text);
 /**
  * @brief The manager desk's sales and occupancy reports, computed in PostgreSQL.
  *
- * Sales read the sales facts copied onto each booking (006_till.sql) through the covering index bookings_sales,
- * refunds through refunds_created; occupancy reads one show's seats. See docs/performance.md, "Reports".
+ * Sales read whole months and days from the rollup sales_rollup (011_report_rollups.sql, kept exact by triggers in
+ * the booking and refund transactions) and the part-days at either end of the range from the sales facts copied
+ * onto each booking (006_till.sql) through the covering index bookings_sales, refunds through refunds_created;
+ * occupancy reads one show's seats. See docs/performance.md, "Reports (issue 7)".
  */
 class ReportRepository
 {

@@ -24,7 +24,10 @@ QString operationName(DrawerOperation operation)
     return {};
 }
 
-// The Z-report of every shift matching the filter, from the orders, refunds and drawer operations of each.
+// The Z-report of every shift matching the filter, from the orders, refunds and drawer operations of each. A
+// closed shift's sums are not computed (its stored Z-report is what is shown) unless :live asks for them: the
+// condition on s.z_report is a one-time filter of each lateral subquery, so a year of closed shifts reads no
+// orders at all.
 const char *kZReport =
     "SELECT s.shift_id, s.staff_id, st.name, s.device_id, coalesce(d.name, ''), s.currency, s.opening_float_minor, "
     "       s.opened_at, s.closed_at, s.counted_cash_minor, coalesce(s.z_report::text, ''), "
@@ -34,16 +37,16 @@ const char *kZReport =
     " CROSS JOIN LATERAL (SELECT count(*) AS n, coalesce(sum(b.tickets), 0) AS tickets, coalesce(sum(o.cash_minor), 0) AS cash, "
     "                            coalesce(sum(o.amount_minor - o.cash_minor), 0) AS card, coalesce(sum(o.change_minor), 0) AS change_given, "
     "                            count(*) FILTER (WHERE o.cash_minor > 0 AND o.cash_minor < o.amount_minor) AS split "
-    "                       FROM orders o JOIN bookings b ON b.order_id = o.order_id WHERE o.shift_id = s.shift_id) sa "
+    "                       FROM orders o JOIN bookings b ON b.order_id = o.order_id WHERE o.shift_id = s.shift_id AND (s.z_report IS NULL OR CAST(:live AS boolean))) sa "
     " CROSS JOIN LATERAL (SELECT count(*) AS n, coalesce(sum(o.amount_minor), 0) AS amount FROM orders o "
-    "                      WHERE o.shift_id = s.shift_id AND o.state IN ('FAILED', 'EXPIRED', 'CANCELLED') "
+    "                      WHERE o.shift_id = s.shift_id AND (s.z_report IS NULL OR CAST(:live AS boolean)) AND o.state IN ('FAILED', 'EXPIRED', 'CANCELLED') "
     "                        AND NOT EXISTS (SELECT 1 FROM bookings b WHERE b.order_id = o.order_id)) vo "
     " CROSS JOIN LATERAL (SELECT count(*) AS n, coalesce(sum(r.amount_minor), 0) AS amount, coalesce(sum(r.cash_minor), 0) AS cash "
-    "                       FROM refunds r WHERE r.shift_id = s.shift_id) rf "
+    "                       FROM refunds r WHERE r.shift_id = s.shift_id AND (s.z_report IS NULL OR CAST(:live AS boolean))) rf "
     " CROSS JOIN LATERAL (SELECT coalesce(sum(amount_minor) FILTER (WHERE kind = 'cash_in'), 0) AS cash_in, "
     "                            coalesce(sum(amount_minor) FILTER (WHERE kind = 'cash_out'), 0) AS cash_out, "
     "                            count(*) FILTER (WHERE kind = 'no_sale') AS no_sales "
-    "                       FROM drawer_operations WHERE shift_id = s.shift_id) dr "
+    "                       FROM drawer_operations WHERE shift_id = s.shift_id AND (s.z_report IS NULL OR CAST(:live AS boolean))) dr "
     " WHERE (CAST(:shift AS bigint) = 0 OR s.shift_id = :shift) "
     "   AND s.opened_at >= CAST(:from AS timestamptz) AND s.opened_at < CAST(:to AS timestamptz) "
     "   AND (CAST(:device AS bigint) = 0 OR s.device_id = :device) AND (CAST(:cashier AS text) = '' OR st.name = :cashier) "
@@ -114,6 +117,7 @@ std::optional<QJsonArray> ShiftRepository::zReports(QSqlDatabase &db, const Shif
     query.bindValue(QStringLiteral(":device"), filter.deviceId);
     query.bindValue(QStringLiteral(":cashier"), nonNull(filter.cashier));
     query.bindValue(QStringLiteral(":limit"), filter.limit);
+    query.bindValue(QStringLiteral(":live"), live);
     if (!execQuery(query, "z report"))
         return std::nullopt;
     QJsonArray rows;
