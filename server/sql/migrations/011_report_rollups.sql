@@ -1,7 +1,8 @@
 -- SPDX-License-Identifier: AGPL-3.0-or-later
 -- Marquee schema 11 (issue 7 §4): the sales report's rollup per UTC day and per UTC month, kept exact by
 -- triggers in the writing transaction, so a whole year reads ~15,000 pre-summed rows instead of every booking
--- (docs/performance.md, "Reports (issue 7)"), and the shift list by till reads one index range.
+-- (docs/performance.md, "Reports (issue 7)"); a show's bookings in one index range for occupancy; the shift list
+-- by till in one index range.
 
 -- ── Sales per UTC day and month, per grouping ────────────────────────────────────────────────────────────────
 -- One row per (dimension, grain, period, key, currency): what bookings created in that UTC day (grain 'day') or
@@ -127,6 +128,11 @@ CREATE FUNCTION mq_sales_rollup_rebuild() RETURNS void LANGUAGE sql AS $$
      GROUP BY 1, 2, 3, 4, 5, 6;
 $$;
 SELECT mq_sales_rollup_rebuild();
+
+-- ── Occupancy ──────────────────────────────────────────────────────────────────────────────────────────────
+-- The sell order of a show's seats: its bookings and when they were made, in one index-only range (a 40,000-seat
+-- show has ~7,500 bookings; one primary-key lookup each cost several times more).
+CREATE INDEX bookings_show ON bookings (show_id) INCLUDE (booking_id, created_at);
 
 -- ── Shifts ───────────────────────────────────────────────────────────────────────────────────────────────────
 -- The shift list filtered by till reads one index range (closed shifts come from their stored Z-report).
