@@ -96,7 +96,7 @@ void registerReportRoutes(Router &router, ServerContext &context)
             return storeFailure();
         if (result->isEmpty())
             return HttpResponse::error(ApiError::notFound(QStringLiteral("show_not_found"), QStringLiteral("There is no show with this id.")));
-        return HttpResponse::json(200, *result);
+        return HttpResponse::rawJson(200, *result);
     });
 
     router.add(Method::Get, QStringLiteral("/api/v1/reports/shifts"), Access::roles_(kManagerRoles), [&context](RequestContext &request) {

@@ -4,9 +4,6 @@
 #include <QSqlQuery>
 #include <QTimeZone>
 
-#include <algorithm>
-#include <map>
-#include <vector>
 
 namespace marquee::store {
 
@@ -95,68 +92,45 @@ RangePieces splitRange(const QDateTime &fromAny, const QDateTime &toAny, bool us
     return p;
 }
 
-// One show's seats with their report state and, for sold seats, when they were sold and in which order (1 = the
-// earliest sale; seats of one booking, or of bookings made at the same instant, share a place). The show's
-// bookings come from one index-only range (bookings_show, 011_report_rollups.sql) where a lookup per sold seat or
-// per booking cost several times more, and a hold's owner is read only for a seat that is held. sold_at comes as
-// the ISO 8601 text the API sends (toIsoUtc's format, microseconds rounded half up to milliseconds as Qt reads
-// them): 30,000 QDateTime conversions, each asking the C library about time zones, took longer than the query. No ORDER BY: sorting 40,000 rows spilled to disk; the caller sorts.
-const char *kShowSeats =
+// One show's occupancy as the JSON document the API sends: totals, per tier, and every seat with its state and,
+// for sold seats, when they were sold and in which order (1 = the earliest sale; seats of one booking, or of
+// bookings made at the same instant, share a place). Built in PostgreSQL like the seat map (catalogrepository):
+// 40,000 seats as Qt JSON objects took longer than the query. The show's bookings come from one index-only range
+// (bookings_show, 011_report_rollups.sql) where a lookup per sold seat cost several times more; a hold's owner
+// is read only for a seat that is held; sold_at is the ISO 8601 text toIsoUtc() gives (microseconds rounded half
+// up to milliseconds, as Qt reads them). No row when the show does not exist (a show always has seats).
+const char *kOccupancy =
     "WITH sold AS ("
-    "  SELECT b.booking_id, to_char(date_trunc('milliseconds', b.created_at + interval '500 microseconds') AT TIME ZONE 'UTC', "
-    "                 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') AS sold_at, "
-    "         dense_rank() OVER (ORDER BY b.created_at) AS sell_order "
+    "  SELECT b.booking_id, dense_rank() OVER (ORDER BY b.created_at) AS sell_order, "
+    "         to_char(date_trunc('milliseconds', b.created_at + interval '500 microseconds') AT TIME ZONE 'UTC', "
+    "                 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') AS sold_at "
     "    FROM bookings b "
-    "   WHERE b.show_id = :show AND b.booking_id IN (SELECT booking_id FROM show_seats WHERE show_id = :show AND status = 'booked')) "
-    "SELECT ss.seat_id, ls.row_label, ls.number, ls.tier, "
-    "       CASE WHEN ss.status = 'booked' THEN 'sold' "
-    "            WHEN ss.status = 'held' AND ss.hold_expires_at > now() THEN "
-    "                 CASE WHEN (SELECT h.owner FROM holds h WHERE h.hold_id = ss.held_by) = 'house' THEN 'house' ELSE 'held' END "
-    "            ELSE 'free' END AS state, "
-    "       sold.sold_at, sold.sell_order "
-    "  FROM shows s JOIN screens sc ON sc.screen_id = s.screen_id "
-    "  JOIN show_seats ss ON ss.show_id = s.show_id "
-    "  JOIN layout_seats ls ON ls.layout_id = sc.layout_id AND ls.seat_id = ss.seat_id "
-    "  LEFT JOIN sold ON sold.booking_id = ss.booking_id "
-    " WHERE s.show_id = :show";
-
-/** @brief One seat of the occupancy report. */
-struct SeatRow {
-    QString seatId;
-    QString row;
-    int number = 0;
-    QString tier;
-    QString state;
-    QString soldAt; ///< empty: not sold
-    qint64 sellOrder = 0;
-};
-
-/** @brief Seats of one tier (or of the show) per report state. */
-struct SeatCounts {
-    qint64 capacity = 0;
-    qint64 sold = 0;
-    qint64 held = 0;
-    qint64 house = 0;
-    qint64 free = 0;
-
-    void add(const QString &state)
-    {
-        ++capacity;
-        if (state == QLatin1String("sold"))
-            ++sold;
-        else if (state == QLatin1String("held"))
-            ++held;
-        else if (state == QLatin1String("house"))
-            ++house;
-        else
-            ++free;
-    }
-    QJsonObject toJson() const
-    {
-        return QJsonObject{{QStringLiteral("capacity"), capacity}, {QStringLiteral("sold"), sold}, {QStringLiteral("held"), held},
-                           {QStringLiteral("house_held"), house}, {QStringLiteral("free"), free}};
-    }
-};
+    "   WHERE b.show_id = :show AND b.booking_id IN (SELECT booking_id FROM show_seats WHERE show_id = :show AND status = 'booked')), "
+    "seats AS ("
+    "  SELECT ss.seat_id, ls.row_label, ls.number, ls.tier, "
+    "         CASE WHEN ss.status = 'booked' THEN 'sold' "
+    "              WHEN ss.status = 'held' AND ss.hold_expires_at > now() THEN "
+    "                   CASE WHEN (SELECT h.owner FROM holds h WHERE h.hold_id = ss.held_by) = 'house' THEN 'house' ELSE 'held' END "
+    "              ELSE 'free' END AS state, "
+    "         sold.sold_at, sold.sell_order "
+    "    FROM shows s JOIN screens sc ON sc.screen_id = s.screen_id "
+    "    JOIN show_seats ss ON ss.show_id = s.show_id "
+    "    JOIN layout_seats ls ON ls.layout_id = sc.layout_id AND ls.seat_id = ss.seat_id "
+    "    LEFT JOIN sold ON sold.booking_id = ss.booking_id "
+    "   WHERE s.show_id = :show), "
+    "tiers AS ("
+    "  SELECT tier, count(*) AS capacity, count(*) FILTER (WHERE state = 'sold') AS sold, count(*) FILTER (WHERE state = 'held') AS held, "
+    "         count(*) FILTER (WHERE state = 'house') AS house, count(*) FILTER (WHERE state = 'free') AS free "
+    "    FROM seats GROUP BY tier) "
+    "SELECT json_build_object("
+    "         'capacity', sum(capacity), 'free', sum(free), 'held', sum(held), 'house_held', sum(house), "
+    "         'seats', (SELECT json_agg(json_build_object('number', number, 'row', row_label, 'seat_id', seat_id, 'sell_order', sell_order, "
+    "                                                     'sold_at', sold_at, 'state', state, 'tier', tier) ORDER BY row_label, number) "
+    "                     FROM seats), "
+    "         'show_id', CAST(:show AS bigint), 'sold', sum(sold), "
+    "         'tiers', json_agg(json_build_object('capacity', capacity, 'free', free, 'held', held, 'house_held', house, 'sold', sold, "
+    "                                             'tier', tier) ORDER BY tier))::text "
+    "  FROM tiers HAVING count(*) > 0";
 } // namespace
 
 std::optional<SalesGrouping> salesGroupingFromString(const QString &text)
@@ -253,56 +227,15 @@ std::optional<QJsonArray> ReportRepository::sales(const QDateTime &from, const Q
     return rows;
 }
 
-std::optional<QJsonObject> ReportRepository::occupancy(qint64 showId)
+std::optional<QByteArray> ReportRepository::occupancy(qint64 showId)
 {
-    QSqlQuery seats(m_database.connection());
-    if (!prepareQuery(seats, QLatin1String(kShowSeats)))
+    QSqlQuery query(m_database.connection());
+    if (!prepareQuery(query, QLatin1String(kOccupancy)))
         return std::nullopt;
-    seats.bindValue(QStringLiteral(":show"), showId);
-    if (!execQuery(seats, "occupancy seats"))
+    query.bindValue(QStringLiteral(":show"), showId);
+    if (!execQuery(query, "occupancy"))
         return std::nullopt;
-    // The totals are counted from the same rows as the seat list, so the two always agree.
-    SeatCounts total;
-    std::map<QString, SeatCounts> byTier; // ordered by tier name, as the report lists them
-    std::vector<SeatRow> rows;
-    while (seats.next()) {
-        SeatRow seat{seats.value(0).toString(), seats.value(1).toString(), seats.value(2).toInt(), seats.value(3).toString(),
-                     seats.value(4).toString(), seats.value(5).toString(), seats.value(6).toLongLong()};
-        total.add(seat.state);
-        byTier[seat.tier].add(seat.state);
-        rows.push_back(std::move(seat));
-    }
-    // By row and number; row labels are COLLATE "C" (byte order), which QString's code-unit order matches for the
-    // labels a layout has (anything below U+E000).
-    std::sort(rows.begin(), rows.end(), [](const SeatRow &a, const SeatRow &b) {
-        const int byRow = QString::compare(a.row, b.row, Qt::CaseSensitive);
-        return byRow != 0 ? byRow < 0 : a.number != b.number ? a.number < b.number : a.seatId < b.seatId;
-    });
-    QJsonArray seatRows;
-    for (const SeatRow &seat : rows) {
-        const bool sold = !seat.soldAt.isEmpty();
-        seatRows.append(QJsonObject{{QStringLiteral("seat_id"), seat.seatId},
-                                    {QStringLiteral("row"), seat.row},
-                                    {QStringLiteral("number"), seat.number},
-                                    {QStringLiteral("tier"), seat.tier},
-                                    {QStringLiteral("state"), seat.state},
-                                    {QStringLiteral("sold_at"), sold ? QJsonValue(seat.soldAt) : QJsonValue()},
-                                    {QStringLiteral("sell_order"), sold ? QJsonValue(seat.sellOrder) : QJsonValue()}});
-    }
-    // A show always has seats, so none means no such show.
-    if (total.capacity == 0)
-        return QJsonObject();
-    QJsonArray tiers;
-    for (const auto &[name, counts] : byTier) {
-        QJsonObject tier = counts.toJson();
-        tier.insert(QStringLiteral("tier"), name);
-        tiers.append(tier);
-    }
-    QJsonObject result = total.toJson();
-    result.insert(QStringLiteral("show_id"), showId);
-    result.insert(QStringLiteral("tiers"), tiers);
-    result.insert(QStringLiteral("seats"), seatRows);
-    return result;
+    return query.next() ? query.value(0).toString().toUtf8() : QByteArray();
 }
 
 } // namespace marquee::store

@@ -36,10 +36,11 @@ public:
     std::optional<QJsonArray> sales(const QDateTime &from, const QDateTime &to, SalesGrouping grouping);
     /**
      * @brief Capacity, sold, held (house holds apart) and free seats of a show, in total and per tier, and every
-     * seat with its status, sold_at and sell_order (1 = sold first) for the heat map. std::nullopt on a database
-     * error; an empty object when the show does not exist.
+     * seat with its status, sold_at and sell_order (1 = sold first) for the heat map: the JSON document of
+     * GET /api/v1/reports/occupancy, built in PostgreSQL. std::nullopt on a database error; empty when the show
+     * does not exist.
      */
-    std::optional<QJsonObject> occupancy(qint64 showId);
+    std::optional<QByteArray> occupancy(qint64 showId);
 
 private:
     const Database &m_database;
