@@ -8,7 +8,10 @@
 #include <QMap>
 #include <QRandomGenerator>
 #include <QTimeZone>
+#include <QUrl>
+#include <atomic>
 #include <gtest/gtest.h>
+#include <thread>
 
 using namespace marquee;
 using namespace marquee::test;
@@ -215,4 +218,246 @@ TEST(Reports, OccupancyCountsTiersAndTheOrderSeatsSold)
     EXPECT_EQ(seats.value(QStringLiteral("D1")).value(QStringLiteral("state")).toString(), QStringLiteral("house"));
     EXPECT_EQ(seats.value(QStringLiteral("A2")).value(QStringLiteral("state")).toString(), QStringLiteral("free"));
     EXPECT_TRUE(seats.value(QStringLiteral("A2")).value(QStringLiteral("sell_order")).isNull());
+}
+
+// The sales rollup (011_report_rollups.sql) checked against a from-scratch sum of bookings and refunds.
+namespace {
+// Every booking and every refund of a booking as one fact with the groupings the report uses (the sales facts on
+// the booking row, the seat count from its seats).
+const char *kFacts =
+    "facts AS ("
+    "  SELECT b.created_at AS at, b.show_id, b.movie_id, b.channel, b.device_id, b.currency, b.amount_minor AS revenue, "
+    "         cardinality(b.seat_ids)::bigint AS tickets, 1::bigint AS bookings, 0::bigint AS refunds, 0::bigint AS refunded "
+    "    FROM bookings b "
+    "  UNION ALL "
+    "  SELECT r.created_at, b.show_id, b.movie_id, b.channel, b.device_id, r.currency, 0, 0, 0, 1, r.amount_minor "
+    "    FROM refunds r JOIN bookings b ON b.booking_id = r.booking_id)";
+
+// The rollup as it must be, written out grouping by grouping.
+const QString kScratchRollup = QLatin1String(kFacts) + QStringLiteral(
+    ", periods AS (SELECT f.*, g.grain, date_trunc(g.grain, f.at AT TIME ZONE 'UTC')::date AS period_start "
+    "                FROM facts f, (VALUES ('day'), ('month')) g(grain)), "
+    "scratch AS ("
+    "  SELECT 'show' AS dimension, grain, period_start, show_id AS key_id, '' AS key_text, currency, sum(revenue) AS revenue_minor, "
+    "         sum(tickets) AS tickets, sum(bookings) AS bookings, sum(refunds) AS refunds, sum(refunded) AS refunds_minor "
+    "    FROM periods GROUP BY grain, period_start, show_id, currency "
+    "  UNION ALL "
+    "  SELECT 'movie', grain, period_start, movie_id, '', currency, sum(revenue), sum(tickets), sum(bookings), sum(refunds), sum(refunded) "
+    "    FROM periods GROUP BY grain, period_start, movie_id, currency "
+    "  UNION ALL "
+    "  SELECT 'channel', grain, period_start, 0, channel, currency, sum(revenue), sum(tickets), sum(bookings), sum(refunds), sum(refunded) "
+    "    FROM periods GROUP BY grain, period_start, channel, currency "
+    "  UNION ALL "
+    "  SELECT 'device', grain, period_start, coalesce(device_id, 0), '', currency, sum(revenue), sum(tickets), sum(bookings), sum(refunds), "
+    "         sum(refunded) "
+    "    FROM periods GROUP BY grain, period_start, coalesce(device_id, 0), currency), "
+    "kept AS ("
+    "  SELECT dimension, grain, period_start, key_id, key_text, currency, revenue_minor::numeric, tickets::numeric, bookings::numeric, "
+    "         refunds::numeric, refunds_minor::numeric "
+    "    FROM sales_rollup WHERE bookings <> 0 OR refunds <> 0) ");
+
+// Rows of the rollup that are not in the from-scratch sum, plus the other way round.
+const QString kRollupDifferences = QStringLiteral("WITH ") + kScratchRollup +
+    QStringLiteral("SELECT (SELECT count(*) FROM (SELECT * FROM kept EXCEPT ALL SELECT * FROM scratch) a) "
+                   "     + (SELECT count(*) FROM (SELECT * FROM scratch EXCEPT ALL SELECT * FROM kept) b)");
+
+// The report of [from, to) grouped by @p keySql (an expression over the facts), from scratch.
+QMap<QString, Totals> scratchReport(TestServer &server, const QString &keySql, const QDateTime &from, const QDateTime &to)
+{
+    const QString text = server.scalar(
+        QStringLiteral("WITH ") + QLatin1String(kFacts) + QStringLiteral(
+            " SELECT coalesce(string_agg(k || ',' || revenue || ',' || tickets || ',' || bookings || ',' || refunds || ',' || refunded, ';'), '') "
+            "  FROM (SELECT %1 AS k, sum(revenue) AS revenue, sum(tickets) AS tickets, sum(bookings) AS bookings, sum(refunds) AS refunds, "
+            "               sum(refunded) AS refunded "
+            "          FROM facts WHERE at >= '%2' AND at < '%3' GROUP BY 1) g")
+            .arg(keySql, toIsoUtc(from), toIsoUtc(to))).toString();
+    QMap<QString, Totals> rows;
+    for (const QString &row : text.split(QLatin1Char(';'), Qt::SkipEmptyParts)) {
+        const QStringList f = row.split(QLatin1Char(','));
+        rows.insert(f[0], Totals{f[1].toLongLong(), f[2].toLongLong(), f[3].toLongLong(), f[4].toLongLong(), f[5].toLongLong()});
+    }
+    return rows;
+}
+} // namespace
+
+// The sales rollup (011_report_rollups.sql) is exact: after a random mix of card, cash and split sales, concurrent
+// sales, cancellations with refunds, drawer operations and edits of the booking and refund rows, every rollup row
+// equals the same sum computed from scratch from bookings and refunds, and the sales report over ranges that mix
+// part-days, whole days and whole months equals the from-scratch report of the same range.
+TEST(ReportRollup, EqualsAFromScratchSumAfterARandomMixOfSalesRefundsCancellationsAndTillPayments)
+{
+    Till till;
+    constexpr int kThreads = 4;
+    const qint64 busyShow = till.server.createShow(kThreads * 2, 8); // two rows for each concurrent seller
+    auto kiosk = till.server.client(till.server.deviceToken(QStringLiteral("kiosk")));
+    const QString tillToken = till.server.deviceToken(QStringLiteral("till"));
+    const qint64 tillDeviceId = till.server.scalar(QStringLiteral("SELECT max(device_id) FROM devices WHERE role = 'till'")).toLongLong();
+    auto cashier = till.server.client(till.server.elevatedStaffToken());
+    ASSERT_EQ(cashier->post("/api/v1/shifts", QJsonObject{{QStringLiteral("opening_float_minor"), 5000}, {QStringLiteral("currency"), QStringLiteral("EUR")},
+                                                          {QStringLiteral("device_id"), tillDeviceId}}).status, 201);
+    auto manager = till.server.client(till.server.elevatedStaffToken(QStringLiteral("manager")));
+    QRandomGenerator random(11);
+
+    // One after another on the small show: card at the kiosk, cash and split at the till, cash by the manager (api);
+    // every third booking cancelled by the cashier (cash back from the drawer) or the manager; drawer operations.
+    QStringList bookingIds;
+    QStringList seats;
+    for (const char row : {'A', 'B', 'C', 'D'})
+        for (int n = 1; n <= 6; ++n)
+            seats << QStringLiteral("%1%2").arg(QLatin1Char(row)).arg(n);
+    while (!seats.isEmpty()) {
+        const int size = qMin<int>(seats.size(), 1 + random.bounded(3));
+        const QStringList chosen = seats.mid(0, size);
+        seats = seats.mid(size);
+        qint64 amount = 0;
+        for (const QString &seat : chosen)
+            amount += seat.startsWith(QLatin1Char('C')) || seat.startsWith(QLatin1Char('D')) ? kPremium : kStandard;
+        QJsonObject booking;
+        switch (random.bounded(4)) {
+        case 0: {
+            const HttpResult created = till.order(*kiosk, till.hold(*kiosk, chosen), {});
+            ASSERT_EQ(created.status, 201) << created.body.toStdString();
+            ASSERT_EQ(till.sim.pay(created.json().value(QStringLiteral("payment_intent_id")).toString(), QStringLiteral("tok_visa")).status, 200);
+            const HttpResult confirmed = till.confirm(*kiosk, created.json());
+            ASSERT_EQ(confirmed.status, 200) << confirmed.body.toStdString();
+            booking = confirmed.json();
+            break;
+        }
+        case 1: {
+            const HttpResult created = till.order(*cashier, till.hold(*cashier, chosen),
+                                                  {{QStringLiteral("payment_method"), QStringLiteral("split")}, {QStringLiteral("cash_minor"), 1000},
+                                                   {QStringLiteral("tendered_minor"), 1000}});
+            ASSERT_EQ(created.status, 201) << created.body.toStdString();
+            ASSERT_EQ(till.sim.pay(created.json().value(QStringLiteral("payment_intent_id")).toString(), QStringLiteral("tok_visa")).status, 200);
+            const HttpResult confirmed = till.confirm(*cashier, created.json());
+            ASSERT_EQ(confirmed.status, 200) << confirmed.body.toStdString();
+            booking = confirmed.json();
+            break;
+        }
+        case 2:
+            booking = till.sellCash(*cashier, chosen, amount + 500);
+            break;
+        default:
+            booking = till.sellCash(*manager, chosen, amount);
+            break;
+        }
+        const QString bookingId = booking.value(QStringLiteral("booking_id")).toString();
+        ASSERT_FALSE(bookingId.isEmpty());
+        bookingIds << bookingId;
+        if (bookingIds.size() % 3 == 0) {
+            HttpClient &canceller = random.bounded(2) ? *cashier : *manager;
+            const HttpResult cancelled = canceller.post("/api/v1/bookings/" + bookingId.toUtf8() + "/cancel",
+                                                        QJsonObject{{QStringLiteral("reason"), QStringLiteral("changed plans")}});
+            ASSERT_EQ(cancelled.status, 200) << cancelled.body.toStdString();
+        }
+        if (random.bounded(4) == 0)
+            ASSERT_EQ(till.drawer(*cashier, random.bounded(2) ? QStringLiteral("cash_in") : QStringLiteral("cash_out"), 200).status, 201);
+    }
+
+    // At the same time on the busy show: every seller's bookings hit the same rollup rows (same day, show, movie,
+    // channel), and every other one is cancelled while the others sell.
+    std::vector<QString> sellerTokens;
+    std::vector<QString> managerTokens;
+    for (int t = 0; t < kThreads; ++t) {
+        sellerTokens.push_back(till.server.deviceToken(QStringLiteral("till")));
+        managerTokens.push_back(till.server.elevatedStaffToken(QStringLiteral("manager")));
+    }
+    std::atomic<int> failures{0};
+    std::atomic<bool> go{false};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+        threads.emplace_back([&, t] {
+            HttpClient seller(QStringLiteral("127.0.0.1"), till.server.port());
+            seller.setToken(sellerTokens[size_t(t)]);
+            HttpClient canceller(QStringLiteral("127.0.0.1"), till.server.port());
+            canceller.setToken(managerTokens[size_t(t)]);
+            while (!go.load())
+                std::this_thread::yield();
+            int sold = 0;
+            for (const QChar row : {QChar(u'A' + 2 * t), QChar(u'A' + 2 * t + 1)}) {
+                for (int n = 1; n <= 8; n += 2) {
+                    const QStringList pair{QStringLiteral("%1%2").arg(row).arg(n), QStringLiteral("%1%2").arg(row).arg(n + 1)};
+                    const HttpResult held = seller.post(holdPath(busyShow), seatsBody(pair));
+                    const HttpResult created =
+                        seller.post("/api/v1/orders", QJsonObject{{QStringLiteral("hold_id"), held.json().value(QStringLiteral("hold_id"))},
+                                                                  {QStringLiteral("payment_method"), QStringLiteral("cash")},
+                                                                  {QStringLiteral("tendered_minor"), 10000}});
+                    const QJsonObject order = created.json();
+                    const HttpResult confirmed = seller.post("/api/v1/orders/" + order.value(QStringLiteral("order_id")).toString().toUtf8() + "/confirm",
+                                                             QJsonObject{{QStringLiteral("payment_intent_id"), order.value(QStringLiteral("payment_intent_id"))}});
+                    if (held.status != 200 || created.status != 201 || confirmed.status != 200) {
+                        ++failures;
+                        continue;
+                    }
+                    if (++sold % 2 == 0
+                        && canceller.post("/api/v1/bookings/" + confirmed.json().value(QStringLiteral("booking_id")).toString().toUtf8() + "/cancel",
+                                          QJsonObject{}).status != 200)
+                        ++failures;
+                }
+            }
+        });
+    }
+    go = true;
+    for (std::thread &thread : threads)
+        thread.join();
+    ASSERT_EQ(failures.load(), 0);
+    ASSERT_EQ(till.count(QStringLiteral("SELECT count(*) FROM bookings WHERE show_id = %1").arg(busyShow)), kThreads * 8);
+
+    // Edits of the rows the rollup sums: bookings and refunds moved back up to 80 days (across months), part of a
+    // day; a booking's device changed (its refund moves with it).
+    const QStringList allBookings = till.server.scalar(QStringLiteral("SELECT string_agg(booking_id::text, ',') FROM bookings")).toString().split(QLatin1Char(','));
+    for (const QString &bookingId : allBookings) {
+        if (random.bounded(4) == 0)
+            continue;
+        till.server.scalar(QStringLiteral("UPDATE bookings SET created_at = created_at - interval '%1 days' - interval '%2 minutes' "
+                                          "WHERE booking_id = '%3' RETURNING 1").arg(random.bounded(80)).arg(random.bounded(1440)).arg(bookingId));
+    }
+    till.server.scalar(QStringLiteral("UPDATE refunds SET created_at = created_at - interval '35 days' "
+                                      "WHERE refund_id IN (SELECT refund_id FROM refunds ORDER BY refund_id LIMIT 3) RETURNING 1"));
+    till.server.scalar(QStringLiteral("UPDATE bookings SET device_id = NULL "
+                                      "WHERE booking_id = (SELECT booking_id FROM refunds WHERE booking_id IS NOT NULL ORDER BY refund_id LIMIT 1) RETURNING 1"));
+
+    const qint64 refunds = till.count(QStringLiteral("SELECT count(*) FROM refunds WHERE booking_id IS NOT NULL"));
+    ASSERT_GE(refunds, 8);
+    ASSERT_GE(till.count(QStringLiteral("SELECT count(DISTINCT date_trunc('month', created_at AT TIME ZONE 'UTC')) FROM bookings")), 2);
+    // The from-scratch sum is not empty, the rollup has no negative share, and the two are the same rows.
+    EXPECT_GE(till.count(QStringLiteral("WITH ") + kScratchRollup + QStringLiteral("SELECT count(*) FROM scratch")), 4 * 2);
+    EXPECT_EQ(till.count(QStringLiteral("SELECT count(*) FROM sales_rollup WHERE least(revenue_minor, tickets, bookings, refunds, refunds_minor) < 0")), 0);
+    EXPECT_EQ(till.count(QStringLiteral("SELECT count(*) FROM sales_rollup WHERE bookings = 0 AND refunds = 0 "
+                                        "AND (revenue_minor, tickets, refunds_minor) <> (0, 0, 0)")), 0);
+    EXPECT_EQ(till.count(kRollupDifferences), 0);
+
+    // The sales report over ranges mixing part-days, whole days and whole months equals the same range from scratch.
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const QList<std::pair<QDateTime, QDateTime>> ranges = {
+        {now.addDays(-85).addSecs(-3 * 3600 - 17), now.addSecs(1)},                                       // part-days at both ends, months inside
+        {QDateTime(now.date().addDays(-70), QTime(0, 0), QTimeZone::utc()), QDateTime(now.date().addDays(-2), QTime(0, 0), QTimeZone::utc())}, // whole days
+        {now.addDays(-40).addSecs(-600), now.addDays(-39).addSecs(7200)},                                 // no whole day: all raw
+    };
+    const QList<std::pair<QByteArray, QString>> groupings = {
+        {"day", QStringLiteral("to_char((at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD')")},
+        {"show", QStringLiteral("show_id::text")},
+        {"movie", QStringLiteral("movie_id::text")},
+        {"channel", QStringLiteral("channel")},
+        {"device", QStringLiteral("coalesce(device_id::text, 'none')")}};
+    int nonEmpty = 0;
+    for (const auto &[from, to] : ranges) {
+        // An offset in the query (+02:00) must not move the range.
+        const QByteArray query = "from=" + QUrl::toPercentEncoding(from.toOffsetFromUtc(7200).toString(Qt::ISODateWithMs)) + "&to=" +
+            QUrl::toPercentEncoding(toIsoUtc(to));
+        for (const auto &[groupBy, keySql] : groupings) {
+            const QMap<QString, Totals> expected = scratchReport(till.server, keySql, from, to);
+            nonEmpty += expected.isEmpty() ? 0 : 1;
+            EXPECT_EQ(reportRows(*manager, query + "&group_by=" + groupBy), expected) << query.toStdString() << " by " << groupBy.toStdString();
+        }
+    }
+    EXPECT_GE(nonEmpty, 10);
+
+    // The rebuild (the migration's backfill, and the bench after its bulk load) gives the rows the triggers kept.
+    till.server.scalar(QStringLiteral("CREATE TABLE kept_rollup AS SELECT * FROM sales_rollup WHERE bookings <> 0 OR refunds <> 0"));
+    till.server.scalar(QStringLiteral("SELECT mq_sales_rollup_rebuild()"));
+    EXPECT_EQ(till.count(QStringLiteral("SELECT (SELECT count(*) FROM (SELECT * FROM kept_rollup EXCEPT ALL SELECT * FROM sales_rollup) a) "
+                                        "     + (SELECT count(*) FROM (SELECT * FROM sales_rollup EXCEPT ALL SELECT * FROM kept_rollup) b)")),
+              0);
+    EXPECT_EQ(till.count(kRollupDifferences), 0);
 }
