@@ -350,8 +350,9 @@ TEST(ReportRollup, EqualsAFromScratchSumAfterARandomMixOfSalesRefundsCancellatio
                                                         QJsonObject{{QStringLiteral("reason"), QStringLiteral("changed plans")}});
             ASSERT_EQ(cancelled.status, 200) << cancelled.body.toStdString();
         }
-        if (random.bounded(4) == 0)
+        if (random.bounded(4) == 0) {
             ASSERT_EQ(till.drawer(*cashier, random.bounded(2) ? QStringLiteral("cash_in") : QStringLiteral("cash_out"), 200).status, 201);
+        }
     }
 
     // At the same time on the busy show: every seller's bookings hit the same rollup rows (same day, show, movie,
