@@ -202,6 +202,22 @@ void ApiClient::placeHold(qint64 showId, const QStringList &seatIds, const QStri
             idempotencyKey, std::move(callback));
 }
 
+void ApiClient::syncBatch(const QJsonArray &actions, Callback callback)
+{
+    request(QStringLiteral("POST"), QStringLiteral("/api/v1/sync/batch"), QJsonObject{{QStringLiteral("actions"), actions}}, {}, std::move(callback));
+}
+
+void ApiClient::heartbeat(int queueLength, const QString &printerState, const QString &appVersion, const QJsonObject &reconciliation,
+                          Callback callback)
+{
+    QJsonObject body{{QStringLiteral("queue_length"), queueLength},
+                     {QStringLiteral("printer_state"), printerState},
+                     {QStringLiteral("app_version"), appVersion}};
+    if (!reconciliation.isEmpty())
+        body.insert(QStringLiteral("reconciliation"), reconciliation);
+    request(QStringLiteral("POST"), QStringLiteral("/api/v1/devices/heartbeat"), body, {}, std::move(callback));
+}
+
 void ApiClient::releaseHold(const QString &holdId, Callback callback)
 {
     request(QStringLiteral("DELETE"), QStringLiteral("/api/v1/holds/%1").arg(holdId), {}, {}, std::move(callback));

@@ -96,6 +96,18 @@ public:
     /** @brief Upload a scan; the nonce is the idempotency key. */
     void checkin(const QString &qr, const QString &nonce, const QDateTime &scannedAt, Callback callback);
 
+    /**
+     * @brief POST /api/v1/sync/batch with @p actions ({kind, idempotency_key, payload} each): the server applies
+     * each exactly as its own endpoint would and answers {results: [{status, body}]} in the same order.
+     */
+    void syncBatch(const QJsonArray &actions, Callback callback);
+
+    /**
+     * @brief POST /api/v1/devices/heartbeat: queue length, printer state, app version and, when given, the
+     * latest reconciliation summary (ReconciliationReport::fleetSummary) for the manager desk.
+     */
+    void heartbeat(int queueLength, const QString &printerState, const QString &appVersion, const QJsonObject &reconciliation, Callback callback);
+
     /** @brief Path and body of the requests above, for queueing them as actions. */
     static QString holdPath(qint64 showId);
     static QString confirmPath(const QString &orderId);

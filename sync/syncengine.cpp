@@ -4,10 +4,58 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QUuid>
 #include <cmath>
 
 namespace marquee::sync {
+
+namespace {
+/**
+ * The action as an item of POST /api/v1/sync/batch ({kind, idempotency_key, payload}); nothing for an action the
+ * batch does not take (other kinds, no key), which goes to its own endpoint.
+ */
+std::optional<QJsonObject> batchItem(const PendingAction &action)
+{
+    if (action.method != QLatin1String("POST") || action.idempotencyKey.isEmpty())
+        return std::nullopt;
+    QJsonObject payload = action.body;
+    if (action.kind == QLatin1String("hold")) {
+        static const QRegularExpression holdPath(QStringLiteral("^/api/v1/shows/(\\d+)/hold$"));
+        const QRegularExpressionMatch match = holdPath.match(action.path);
+        if (!match.hasMatch())
+            return std::nullopt;
+        payload.insert(QStringLiteral("show_id"), match.captured(1).toLongLong());
+    } else if (action.kind == QLatin1String("confirm_order")) {
+        static const QRegularExpression confirmPath(QStringLiteral("^/api/v1/orders/([^/?]+)/confirm$"));
+        const QRegularExpressionMatch match = confirmPath.match(action.path);
+        if (!match.hasMatch())
+            return std::nullopt;
+        payload.insert(QStringLiteral("order_id"), match.captured(1));
+    } else if (action.kind != QLatin1String("checkin") || action.path != QLatin1String("/api/v1/checkin")) {
+        return std::nullopt;
+    }
+    return QJsonObject{{QStringLiteral("kind"), action.kind}, {QStringLiteral("idempotency_key"), action.idempotencyKey}, {QStringLiteral("payload"), payload}};
+}
+
+/** @brief One result of a batch answer as the answer of its own request; nothing when it is unreadable. */
+std::optional<ApiResult> batchResult(const QJsonValue &value)
+{
+    const QJsonObject object = value.toObject();
+    ApiResult result;
+    result.status = object.value(QStringLiteral("status")).toInt();
+    if (result.status < 100 || result.status > 599 || !object.value(QStringLiteral("body")).isObject())
+        return std::nullopt;
+    result.body = QJsonDocument(object.value(QStringLiteral("body")).toObject()).toJson(QJsonDocument::Compact);
+    if (result.status >= 200 && result.status < 300) {
+        result.kind = ApiResult::Kind::Success;
+    } else {
+        result.kind = ApiResult::Kind::HttpError;
+        result.error = ApiError::fromBody(result.status, result.body);
+    }
+    return result;
+}
+} // namespace
 
 SyncEngine::SyncEngine(LocalStore &store, ApiClient &api, QObject *parent)
     : SyncEngine(store, api, Options{}, parent)
@@ -121,7 +169,8 @@ void SyncEngine::setOnline(bool online)
     } else {
         m_feedTimer.stop();
         m_retryTimer.stop();
-        if (!m_probeTimer.isActive() && !m_probing)
+        // Probe soon, not at the end of the online cadence: the link is wanted back now.
+        if (!m_probing)
             m_probeTimer.start(m_options.recoveryProbeMs);
     }
 }
@@ -226,13 +275,49 @@ void SyncEngine::pump()
                 m_ready.push_back(action);
         }
     }
+    // Actions the batch endpoint takes share requests (one transaction for many holds on the server); the others,
+    // and all of them when batching is off or refused, go one per request. One action per group is sent at a time.
+    const bool batching = m_options.batchActions > 1 && !m_batchRefused;
+    QList<PendingAction> batch;
+    QJsonArray items;
+    QSet<QString> batchGroups;
+    qsizetype batchBytes = 0;
+    auto sendBatch = [&] {
+        if (!batch.isEmpty())
+            dispatchBatch(batch, items);
+        batch.clear();
+        items = QJsonArray();
+        batchGroups.clear();
+        batchBytes = 0;
+    };
+    std::deque<PendingAction> waiting; // no batch slot free: they stay ready, in order
     while (!m_ready.empty() && m_onWire < m_options.maxInFlight && m_online) {
         PendingAction action = m_ready.front();
         m_ready.pop_front();
-        if (m_inFlight.contains(action.id) || m_busyGroups.contains(action.group))
+        if (m_inFlight.contains(action.id) || m_busyGroups.contains(action.group) || batchGroups.contains(action.group))
+            continue; // read again once its group's action is recorded
+        const auto item = batching && !m_sendAlone.contains(action.id) ? batchItem(action) : std::nullopt;
+        if (!item) {
+            dispatch(action);
             continue;
-        dispatch(action);
+        }
+        const qsizetype size = QJsonDocument(*item).toJson(QJsonDocument::Compact).size();
+        if (!batch.isEmpty() && batchBytes + size > m_options.batchMaxBytes)
+            sendBatch();
+        if (m_batchesOnWire >= m_options.batchesInFlight || m_onWire >= m_options.maxInFlight) {
+            waiting.push_back(action);
+            continue;
+        }
+        batch.append(action);
+        items.append(*item);
+        batchGroups.insert(action.group);
+        batchBytes += size;
+        if (batch.size() >= m_options.batchActions)
+            sendBatch();
     }
+    sendBatch();
+    for (auto it = waiting.rbegin(); it != waiting.rend(); ++it)
+        m_ready.push_front(*it);
     if (m_inFlight.isEmpty() && m_ready.empty()) {
         if (m_storeChanged)
             kick(); // something was queued or answered since the last read
@@ -266,6 +351,17 @@ void SyncEngine::dispatch(const PendingAction &action)
                   [this, action](const ApiResult &result) { onAnswer(action, result); });
 }
 
+void SyncEngine::dispatchBatch(const QList<PendingAction> &actions, const QJsonArray &items)
+{
+    ++m_onWire;
+    ++m_batchesOnWire;
+    for (const PendingAction &action : actions) {
+        m_inFlight.insert(action.id);
+        m_busyGroups.insert(action.group);
+    }
+    m_api.syncBatch(items, [this, actions](const ApiResult &result) { onBatchAnswer(actions, result); });
+}
+
 void SyncEngine::onAnswer(const PendingAction &action, const ApiResult &result)
 {
     // The connection is free for another group at once; this action and its group wait for the commit below.
@@ -275,6 +371,59 @@ void SyncEngine::onAnswer(const PendingAction &action, const ApiResult &result)
     else
         noteSuccess(false);
     m_outcomes.append({action, result});
+    outcomesArrived();
+}
+
+void SyncEngine::onBatchAnswer(const QList<PendingAction> &actions, const ApiResult &result)
+{
+    --m_onWire;
+    --m_batchesOnWire;
+    if (result.kind == ApiResult::Kind::NetworkError)
+        noteFailure();
+    else
+        noteSuccess(false);
+    if (result.ok()) {
+        const QJsonArray results = result.json().value(QStringLiteral("results")).toArray();
+        for (qsizetype i = 0; i < actions.size(); ++i) {
+            std::optional<ApiResult> one = results.size() == actions.size() ? batchResult(results.at(i)) : std::nullopt;
+            if (!one) {
+                // Not an answer we can act on (the server may have applied it): retried under its key.
+                one = ApiResult{};
+                one->networkError = QStringLiteral("unreadable batch answer");
+            }
+            m_outcomes.append({actions.at(i), *one});
+        }
+    } else if (result.retryable()) {
+        // The link failed or the server was busy: each action backs off and goes again under its own key.
+        for (const PendingAction &action : actions)
+            m_outcomes.append({action, result});
+    } else {
+        // The server refused the batch as a whole, so it applied none of it. One malformed action (the error
+        // names its index) goes alone to its own endpoint, whose answer parks it; any other refusal (an older
+        // server, a role without batches) means single requests from now on.
+        const qint64 index = result.error.extra.value(QStringLiteral("index")).toInteger(-1);
+        if (result.status == 400 && index >= 0 && index < actions.size()) {
+            m_sendAlone.insert(actions.at(index).id);
+        } else {
+            m_batchRefused = true;
+            qCWarning(lcSync) << "the server refuses batches, replaying one action per request:" << result.describe();
+        }
+        for (const PendingAction &action : actions)
+            unsend(action);
+        kick();
+        return;
+    }
+    outcomesArrived();
+}
+
+void SyncEngine::unsend(const PendingAction &action)
+{
+    m_inFlight.remove(action.id);
+    m_busyGroups.remove(action.group);
+}
+
+void SyncEngine::outcomesArrived()
+{
     // Group commit: answers that arrive within a few milliseconds share one durable transaction (one fsync),
     // and a full window of answers is written at once.
     if (m_outcomes.size() >= std::max(1, m_options.maxInFlight / 2)) {
@@ -390,8 +539,9 @@ void SyncEngine::flushOutcomes()
         qCWarning(lcSync) << "could not record" << outcomes.size() << "answers:" << m_store.errorString();
     }
     for (const Outcome &outcome : outcomes) {
-        m_inFlight.remove(outcome.action.id);
-        m_busyGroups.remove(outcome.action.group);
+        unsend(outcome.action);
+        if (ok && !outcome.result.retryable())
+            m_sendAlone.remove(outcome.action.id);
     }
     m_storeChanged = true;
     refreshCounts();

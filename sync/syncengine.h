@@ -23,6 +23,10 @@ namespace marquee::sync {
  * - Replays pending actions oldest first, one at a time per ordering group (an order or a booking), many groups
  *   in parallel; a retryable failure backs off exponentially with jitter; an answer that retrying cannot change
  *   (a 4xx other than 408/409 in progress/425/429) parks the action with its reason so it never blocks the queue.
+ * - Holds, check-ins and confirms go many per request (POST /api/v1/sync/batch, at most one action per group in
+ *   a batch), each with its own key and its own answer, so each still backs off, parks or finishes by itself; a
+ *   batch refused as a whole applied nothing: its malformed action is sent alone (and parked by its endpoint's
+ *   answer), any other refusal turns batching off.
  * - After every reconnect: refreshes the public keys, follows the revocation list and the event feed from
  *   their stored cursors (no full reload).
  *
@@ -55,6 +59,17 @@ public:
         bool followFeeds = true;      ///< keys, revocations and events after each reconnect
         int feedPageSize = 500;
         int feedIntervalMs = 10000;   ///< feed poll cadence while online
+        /**
+         * @brief Actions per POST /api/v1/sync/batch (holds, check-ins, confirms; one per group at a time);
+         * 1 or less sends every action on its own endpoint.
+         */
+        int batchActions = 25;
+        /**
+         * @brief Batch requests on the wire at once. Each is applied by one server thread; more, smaller batches
+         * keep more of a busy server's threads working (25 × 16 replayed 3,000 holds 3.5× faster than 100 × 1).
+         */
+        int batchesInFlight = 16;
+        int batchMaxBytes = 48 * 1024; ///< payload bytes per batch at most (the server takes 64 KiB bodies)
     };
 
     SyncEngine(LocalStore &store, ApiClient &api, QObject *parent = nullptr);
@@ -128,7 +143,12 @@ private:
     void setOnline(bool online);
     void pump();
     void dispatch(const PendingAction &action);
+    void dispatchBatch(const QList<PendingAction> &actions, const QJsonArray &items);
     void onAnswer(const PendingAction &action, const ApiResult &result);
+    void onBatchAnswer(const QList<PendingAction> &actions, const ApiResult &result);
+    /** @brief Forget that @p action was sent (the server applied nothing of it): it goes out again from the queue. */
+    void unsend(const PendingAction &action);
+    void outcomesArrived();
     void flushOutcomes();
     bool applyOutcome(const Outcome &outcome, QList<std::function<void()>> &notes);
     void refreshCounts();
@@ -152,6 +172,9 @@ private:
     std::deque<PendingAction> m_ready;
     QSet<qint64> m_inFlight;   // sent, or answered but not yet committed
     int m_onWire = 0;          // sent and not yet answered (what maxInFlight limits)
+    int m_batchesOnWire = 0;   // batch requests among them (what batchesInFlight limits)
+    bool m_batchRefused = false; // the server does not take batches (older server, other role): single requests only
+    QSet<qint64> m_sendAlone;  // actions a batch was refused for: sent on their own endpoint, which parks them
     bool m_storeChanged = true; // the queue may hold rows m_ready has not seen
     QSet<QString> m_busyGroups;
     QList<Outcome> m_outcomes;

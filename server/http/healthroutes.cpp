@@ -35,6 +35,7 @@ void registerAllRoutes(Router &router, ServerContext &context)
     registerWebhookRoutes(router, context);
     registerTicketRoutes(router, context);
     registerCheckinRoutes(router, context);
+    registerSyncRoutes(router, context);
     registerEventRoutes(router, context);
     registerManagerRoutes(router, context);
     registerQueueRoutes(router, context);

@@ -3,6 +3,7 @@
 #include "routes.h"
 #include "servercontext.h"
 #include "store/idempotencyrepository.h"
+#include "syncactions.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>
@@ -40,6 +41,88 @@ bool placedJustNow(const QByteArray &body, int ttlSeconds)
 }
 } // namespace
 
+Result<HoldRequest> parseHoldRequest(const ServerContext &context, qint64 showId, const QString &idempotencyKey, const QJsonObject &body,
+                                     const QByteArray &admissionToken)
+{
+    const auto seatIds = requiredStringArray(body, QStringLiteral("seat_ids"));
+    if (isError(seatIds))
+        return std::get<ApiError>(seatIds);
+    const QStringList &seats = std::get<QStringList>(seatIds);
+    if (seats.size() > context.config.maxSeatsPerHold)
+        return ApiError::badRequest(QStringLiteral("too_many_seats"), QStringLiteral("One hold may take at most %1 seats.").arg(context.config.maxSeatsPerHold));
+    // The fingerprint covers what the request means (show and the set of seats), not its formatting.
+    QStringList sorted = seats;
+    sorted.sort();
+    const QByteArray fingerprint =
+        QCryptographicHash::hash(QByteArray::number(showId) + '|' + sorted.join(QLatin1Char(',')).toUtf8(), QCryptographicHash::Sha256).toHex();
+    return HoldRequest{showId, idempotencyKey, seats, fingerprint, admissionToken};
+}
+
+HttpResponse holdStoreFailure()
+{
+    return storeFailure();
+}
+
+HoldAttempt::HoldAttempt(ServerContext &context, const store::Principal &caller, HoldRequest request)
+    : m_context(context)
+    , m_caller(caller)
+    , m_request(std::move(request))
+    , m_admission(context.waitingRoom.admitHold(m_request.showId, caller, m_request.admissionToken))
+{
+    const QString &key = m_request.idempotencyKey;
+    // A hot show sells only to callers the waiting room admitted (one live hold per admission).
+    if (m_admission.refusal()) {
+        // A retry of the very request that placed the admission's live hold gets that request's answer, as
+        // every retried write does (rule 3), not a refusal for the hold it made itself.
+        if (m_admission.refusal()->code == QLatin1String("admission_hold_active") && !key.isEmpty()) {
+            bool ok = false;
+            const auto stored = store::IdempotencyRepository(context.database).storedReply(caller.owner(), key, &ok);
+            if (!ok)
+                m_early = storeFailure();
+            else if (stored && stored->requestHash == m_request.fingerprint)
+                m_early = HttpResponse::rawJson(stored->status, stored->body);
+            else if (stored)
+                m_early = HttpResponse::error(
+                    ApiError{422, QStringLiteral("idempotency_key_reused"), QStringLiteral("This Idempotency-Key was used with a different request."), {}});
+        }
+        if (!m_early)
+            m_early = HttpResponse::error(*m_admission.refusal());
+        return;
+    }
+    // Obvious losers are refused from memory; everything else (and every yes) is PostgreSQL's decision.
+    if (const auto answer = context.holdFastPath.decide(m_request.showId, caller.owner(), key, m_request.fingerprint, m_request.seatIds)) {
+        m_admission.finish(answer->status, answer->body);
+        m_early = HttpResponse::rawJson(answer->status, answer->body);
+        return;
+    }
+    context.holdFastPath.rememberKey(caller.owner(), key);
+}
+
+store::HoldOutcome HoldAttempt::place()
+{
+    return m_context.holds.placeHold(m_caller.owner(), m_request.idempotencyKey, m_request.fingerprint, m_request.showId, m_request.seatIds,
+                                     m_context.config.holdTtlSeconds);
+}
+
+HttpResponse HoldAttempt::finish(const store::HoldOutcome &outcome, bool committed)
+{
+    if (!outcome.ok || !committed) {
+        m_admission.finish(503, {});
+        // The seat map may already show seats of a hold its transaction then lost: read the show again.
+        if (outcome.ok && outcome.status == 200)
+            m_context.seatMaps.markChanged(m_request.showId);
+        return storeFailure();
+    }
+    m_admission.finish(outcome.status, outcome.body);
+    if (outcome.status == 200) {
+        if (placedJustNow(outcome.body, m_context.config.holdTtlSeconds))
+            m_context.seatMaps.applyLocalWrite(m_request.showId, m_request.seatIds, 'h');
+        else
+            m_context.seatMaps.markChanged(m_request.showId); // a stored answer replayed: the seats may have moved since
+    }
+    return HttpResponse::rawJson(outcome.status, outcome.body);
+}
+
 void registerHoldRoutes(Router &router, ServerContext &context)
 {
     router.add(Method::Post, QStringLiteral("/api/v1/shows/{show_id}/hold"), Access::roles_(kAllRoles), [&context](RequestContext &request) {
@@ -53,56 +136,14 @@ void registerHoldRoutes(Router &router, ServerContext &context)
         const auto object = parseJsonObject(request.request.body());
         if (isError(object))
             return HttpResponse::error(std::get<ApiError>(object));
-        const auto seatIds = requiredStringArray(std::get<QJsonObject>(object), QStringLiteral("seat_ids"));
-        if (isError(seatIds))
-            return HttpResponse::error(std::get<ApiError>(seatIds));
-        const QStringList &seats = std::get<QStringList>(seatIds);
-        if (seats.size() > context.config.maxSeatsPerHold)
-            return HttpResponse::error(ApiError::badRequest(
-                QStringLiteral("too_many_seats"), QStringLiteral("One hold may take at most %1 seats.").arg(context.config.maxSeatsPerHold)));
-
-        // The fingerprint covers what the request means (show and the set of seats), not its formatting.
-        QStringList sorted = seats;
-        sorted.sort();
-        const QByteArray fingerprint = QCryptographicHash::hash(QByteArray::number(*showId) + '|' + sorted.join(QLatin1Char(',')).toUtf8(),
-                                                                QCryptographicHash::Sha256)
-                                           .toHex();
-        // A hot show sells only to callers the waiting room admitted (one live hold per admission).
-        AdmissionPass admission = context.waitingRoom.admitHold(*showId, request.caller(), request.header("Admission-Token"));
-        if (admission.refusal()) {
-            // A retry of the very request that placed the admission's live hold gets that request's answer, as
-            // every retried write does (rule 3), not a refusal for the hold it made itself.
-            if (admission.refusal()->code == QLatin1String("admission_hold_active") && !key.isEmpty()) {
-                bool ok = false;
-                const auto stored = store::IdempotencyRepository(context.database).storedReply(request.caller().owner(), QString::fromUtf8(key), &ok);
-                if (!ok)
-                    return storeFailure();
-                if (stored && stored->requestHash == fingerprint)
-                    return HttpResponse::rawJson(stored->status, stored->body);
-                if (stored)
-                    return HttpResponse::error(ApiError{422, QStringLiteral("idempotency_key_reused"),
-                                                        QStringLiteral("This Idempotency-Key was used with a different request."), {}});
-            }
-            return HttpResponse::error(*admission.refusal());
-        }
-        // Obvious losers are refused from memory; everything else (and every yes) is PostgreSQL's decision.
-        if (const auto answer = context.holdFastPath.decide(*showId, request.caller().owner(), QString::fromUtf8(key), fingerprint, seats)) {
-            admission.finish(answer->status, answer->body);
-            return HttpResponse::rawJson(answer->status, answer->body);
-        }
-        context.holdFastPath.rememberKey(request.caller().owner(), QString::fromUtf8(key));
-        const store::HoldOutcome outcome = context.holds.placeHold(request.caller().owner(), QString::fromUtf8(key), fingerprint, *showId,
-                                                                   seats, context.config.holdTtlSeconds);
-        if (!outcome.ok)
-            return storeFailure();
-        admission.finish(outcome.status, outcome.body);
-        if (outcome.status == 200) {
-            if (placedJustNow(outcome.body, context.config.holdTtlSeconds))
-                context.seatMaps.applyLocalWrite(*showId, seats, 'h');
-            else
-                context.seatMaps.markChanged(*showId); // a stored answer replayed: the seats may have moved since
-        }
-        return HttpResponse::rawJson(outcome.status, outcome.body);
+        auto parsed = parseHoldRequest(context, *showId, QString::fromUtf8(key), std::get<QJsonObject>(object), request.header("Admission-Token"));
+        if (isError(parsed))
+            return HttpResponse::error(std::get<ApiError>(parsed));
+        HoldAttempt attempt(context, request.caller(), std::move(std::get<HoldRequest>(parsed)));
+        if (attempt.earlyAnswer())
+            return *attempt.earlyAnswer();
+        // Autocommit: the statement's own transaction has committed when placeHold returns.
+        return attempt.finish(attempt.place(), true);
     });
 
     router.add(Method::Get, QStringLiteral("/api/v1/holds/{hold_id}"), Access::roles_(kAllRoles), [&context](RequestContext &request) {

@@ -3,6 +3,7 @@
 #include "core/jsonbody.h"
 #include "routes.h"
 #include "servercontext.h"
+#include "syncactions.h"
 
 namespace marquee::http {
 
@@ -76,6 +77,16 @@ Result<store::CustomerContact> customerContact(const QJsonObject &body)
 }
 } // namespace
 
+Result<QString> parseConfirmIntent(const QJsonObject &body)
+{
+    return requiredString(body, QStringLiteral("payment_intent_id"), 128);
+}
+
+HttpResponse confirmOrder(ServerContext &context, const store::Principal &caller, const QString &orderId, const QString &paymentIntentId)
+{
+    return reply(context.orderService.confirm(caller, orderId, paymentIntentId));
+}
+
 void registerOrderRoutes(Router &router, ServerContext &context)
 {
     router.add(Method::Post, QStringLiteral("/api/v1/orders"), Access::roles_(kAllRoles), [&context](RequestContext &request) {
@@ -115,10 +126,10 @@ void registerOrderRoutes(Router &router, ServerContext &context)
         const auto object = parseJsonObject(request.request.body());
         if (isError(object))
             return HttpResponse::error(std::get<ApiError>(object));
-        const auto intentId = requiredString(std::get<QJsonObject>(object), QStringLiteral("payment_intent_id"), 128);
+        const auto intentId = parseConfirmIntent(std::get<QJsonObject>(object));
         if (isError(intentId))
             return HttpResponse::error(std::get<ApiError>(intentId));
-        return reply(context.orderService.confirm(request.caller(), request.params.value(QStringLiteral("order_id")), std::get<QString>(intentId)));
+        return confirmOrder(context, request.caller(), request.params.value(QStringLiteral("order_id")), std::get<QString>(intentId));
     });
 }
 

@@ -140,6 +140,35 @@ bool Transaction::commit()
     return true;
 }
 
+namespace {
+bool runInTransaction(QSqlDatabase &db, bool active, const QString &sql)
+{
+    if (!active || !db.isOpen())
+        return false;
+    QSqlQuery query(db);
+    if (!query.exec(sql)) {
+        qCWarning(lcStore) << sql << "failed:" << query.lastError().text();
+        return false;
+    }
+    return true;
+}
+} // namespace
+
+bool Transaction::savepoint()
+{
+    return runInTransaction(m_db, m_active, QStringLiteral("SAVEPOINT mq_step"));
+}
+
+bool Transaction::releaseSavepoint()
+{
+    return runInTransaction(m_db, m_active, QStringLiteral("RELEASE SAVEPOINT mq_step"));
+}
+
+bool Transaction::rollbackToSavepoint()
+{
+    return runInTransaction(m_db, m_active, QStringLiteral("ROLLBACK TO SAVEPOINT mq_step"));
+}
+
 bool prepareQuery(QSqlQuery &query, const QString &sql)
 {
     if (query.prepare(sql))

@@ -66,6 +66,15 @@ public:
     bool isActive() const { return m_active; }
     bool commit();
     QString errorString() const { return m_db.lastError().text(); }
+    /**
+     * @brief Mark a point inside the transaction that rollbackToSavepoint() returns to, so one failed statement
+     * undoes only what followed the mark. False when the transaction is no longer usable.
+     */
+    bool savepoint();
+    /** @brief Keep what followed the mark (forget the mark). */
+    bool releaseSavepoint();
+    /** @brief Undo what followed the mark; the transaction goes on. False when it is no longer usable. */
+    bool rollbackToSavepoint();
 
 private:
     QSqlDatabase m_db;

@@ -44,6 +44,7 @@ const QHash<QString, QString> kDeclaredAccess = {
     {QStringLiteral("GET /api/v1/keys"), QStringLiteral("public")},
     {QStringLiteral("GET /api/v1/revocations"), QStringLiteral("K T C M A")},
     {QStringLiteral("POST /api/v1/checkin"), QStringLiteral("K T C M A")},
+    {QStringLiteral("POST /api/v1/sync/batch"), QStringLiteral("K T")},
     {QStringLiteral("GET /api/v1/events"), QStringLiteral("K T C M A")},
     {QStringLiteral("POST /api/v1/shows"), QStringLiteral("M A")},
     {QStringLiteral("PATCH /api/v1/shows/{show_id}"), QStringLiteral("M A")},

@@ -5,7 +5,9 @@
 // server's HoldRepository (no HTTP, no sync engine) by as many threads as the server has. Figures go to
 // docs/performance.md, section "Sync".
 //
-//   marquee-sync-bench [actions=10000] [in-flight=64] [server-threads=32] [rounds=1] [journal-samples=2000]
+//   marquee-sync-bench [actions=10000] [in-flight=64] [server-threads=32] [rounds=1] [journal-samples=2000] [batch=25]
+//                      [batches-in-flight=16]
+// batch = actions per POST /api/v1/sync/batch (1: one request per action, the engine before batching).
 #include "sync/apiclient.h"
 #include "sync/localstore.h"
 #include "sync/syncengine.h"
@@ -155,7 +157,7 @@ struct ReplayRun {
     int parked = 0;
 };
 
-ReplayRun replay(TestServer &server, const QString &token, const QString &dbPath, int actions, int inFlight)
+ReplayRun replay(TestServer &server, const QString &token, const QString &dbPath, int actions, int inFlight, int batch, int batchesInFlight)
 {
     const qint64 showId = createSyncShow(server, (actions + 99) / 100, 100);
     LocalStore store;
@@ -181,6 +183,8 @@ ReplayRun replay(TestServer &server, const QString &token, const QString &dbPath
     options.recoveryProbeMs = 20;
     options.followFeeds = false;
     options.maxInFlight = inFlight;
+    options.batchActions = batch;
+    options.batchesInFlight = batchesInFlight;
     SyncEngine engine(store, api, options);
     QElapsedTimer timer;
     timer.start();
@@ -211,6 +215,8 @@ int main(int argc, char **argv)
     const int serverThreads = argc > 3 ? std::atoi(argv[3]) : 32;
     const int rounds = argc > 4 ? std::atoi(argv[4]) : 1;
     const int journalSamples = argc > 5 ? std::atoi(argv[5]) : 2000;
+    const int batch = argc > 6 ? std::atoi(argv[6]) : 25;
+    const int batchesInFlight = argc > 7 ? std::atoi(argv[7]) : 16;
 
     QTemporaryDir dir;
     std::printf("load average before: %s\n", qPrintable(loadAverage()));
@@ -238,12 +244,13 @@ int main(int argc, char **argv)
     bool allHeld = true;
     for (int round = 1; round <= rounds; ++round) {
         const QString before = loadAverage();
-        const ReplayRun run = replay(server, token, dir.filePath(QStringLiteral("kiosk-%1.db").arg(round)), actions, inFlight);
+        const ReplayRun run = replay(server, token, dir.filePath(QStringLiteral("kiosk-%1.db").arg(round)), actions, inFlight, batch, batchesInFlight);
         const double anchor = anchorHoldsPerSecond(server, actions, serverThreads);
         const double rate = actions / (run.ms / 1000.0);
-        std::printf("replay round %d (load %s → %s): %d actions (%d in flight, server threads %d) in %.0f ms after reconnect = %.0f actions/s; "
-                    "holds on server %d, parked %d | anchor: repository holds with %d threads %.0f/s | ratio %.2f\n",
-                    round, qPrintable(before), qPrintable(loadAverage()), actions, inFlight, serverThreads, run.ms, rate, run.held, run.parked,
+        std::printf("replay round %d (load %s → %s): %d actions (%d in flight, batches of %d, %d batches in flight, server threads %d) in %.0f ms "
+                    "after reconnect = %.0f actions/s; holds on server %d, parked %d | anchor: repository holds with %d threads %.0f/s | ratio %.2f\n",
+                    round, qPrintable(before), qPrintable(loadAverage()), actions, inFlight, batch, batchesInFlight, serverThreads, run.ms, rate,
+                    run.held, run.parked,
                     serverThreads, anchor, rate / anchor);
         std::fflush(stdout);
         allHeld = allHeld && run.held == actions && run.parked == 0;

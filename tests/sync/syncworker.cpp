@@ -20,6 +20,8 @@ int main(int argc, char **argv)
     parser.addOption({QStringLiteral("url"), QStringLiteral("server base URL"), QStringLiteral("url")});
     parser.addOption({QStringLiteral("token"), QStringLiteral("device token"), QStringLiteral("token")});
     parser.addOption({QStringLiteral("in-flight"), QStringLiteral("parallel requests"), QStringLiteral("n"), QStringLiteral("4")});
+    parser.addOption({QStringLiteral("batch"), QStringLiteral("actions per POST /api/v1/sync/batch (1: one request per action)"), QStringLiteral("n"),
+                      QStringLiteral("25")});
     parser.process(app);
 
     LocalStore store;
@@ -37,6 +39,7 @@ int main(int argc, char **argv)
     options.backoffMaxMs = 500;
     options.followFeeds = false;
     options.maxInFlight = parser.value(QStringLiteral("in-flight")).toInt();
+    options.batchActions = parser.value(QStringLiteral("batch")).toInt();
     SyncEngine engine(store, api, options);
     QObject::connect(&engine, &SyncEngine::drained, &app, [&] {
         if (store.pendingCount() == 0) {

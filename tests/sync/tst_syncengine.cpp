@@ -40,6 +40,9 @@ protected:
         options.backoffMaxMs = 400;
         options.followFeeds = false;
         options.maxInFlight = 4;
+        // Batches on (as in the app), small enough that a replay takes several of them.
+        options.batchActions = 5;
+        options.batchesInFlight = 2;
     }
     void TearDown() override
     {
@@ -183,6 +186,42 @@ TEST_F(SyncEngineTest, CutMidResponseAppliesNothingTwice)
     expectExactlyOnce(keys);
 }
 
+TEST_F(SyncEngineTest, BatchWhoseAnswerIsCutIsResentAndAppliesNothingTwice)
+{
+    // Once online, no probe crosses the proxy for a minute: the cuts below hit batches, never a probe.
+    options.probeIntervalMs = 60000;
+    options.batchActions = 10;
+    startEngine();
+    proxy->setMode(FaultProxy::Mode::CutResponse, 2);
+    const QStringList keys = enqueueHolds(30);
+    ASSERT_TRUE(waitDrained());
+    EXPECT_EQ(proxy->faultsInjected(), 2);
+    // The server committed the batches whose answers were cut; their resends got the stored answers.
+    int resent = 0;
+    for (const QString &key : keys)
+        resent += store.actionByKey(key)->attempts > 1 ? 1 : 0;
+    EXPECT_GE(resent, 10) << "a whole batch should have gone again";
+    EXPECT_EQ(server->scalar(QStringLiteral("SELECT count(*) FROM idempotency_keys")).toInt(), keys.size());
+    expectExactlyOnce(keys);
+    // Invariants: every held seat belongs to exactly one live hold, and no seat is in two holds.
+    EXPECT_EQ(server->scalar(QStringLiteral("SELECT count(*) FROM show_seats ss WHERE ss.status = 'held' AND NOT EXISTS "
+                                            "(SELECT 1 FROM holds h WHERE h.hold_id = ss.held_by AND ss.seat_id = ANY (h.seat_ids))"))
+                  .toInt(),
+              0);
+    EXPECT_EQ(server->scalar(QStringLiteral("SELECT count(*) FROM (SELECT s FROM holds, unnest(seat_ids) s GROUP BY s HAVING count(*) > 1) d")).toInt(), 0);
+}
+
+TEST_F(SyncEngineTest, OneRequestPerActionWhenBatchingIsOff)
+{
+    options.batchActions = 1;
+    startEngine();
+    proxy->setMode(FaultProxy::Mode::CutResponse, 3);
+    const QStringList keys = enqueueHolds(12);
+    ASSERT_TRUE(waitDrained());
+    EXPECT_EQ(proxy->faultsInjected(), 3);
+    expectExactlyOnce(keys);
+}
+
 TEST_F(SyncEngineTest, DropForSecondsGoesOfflineAndResumes)
 {
     startEngine();
@@ -259,7 +298,9 @@ TEST_F(SyncEngineTest, KillNineMidReplayAndRestartGivesTheSameResult)
     const QStringList keys = enqueueHolds(kActions);
     const QString worker = QCoreApplication::applicationDirPath() + QStringLiteral("/marquee-sync-worker");
     const QStringList args{QStringLiteral("--db"), store.path(), QStringLiteral("--url"), QStringLiteral("http://127.0.0.1:%1").arg(server->port()),
-                           QStringLiteral("--token"), token, QStringLiteral("--in-flight"), QStringLiteral("4")};
+                           QStringLiteral("--token"), token, QStringLiteral("--in-flight"), QStringLiteral("4"),
+                           // small batches, so that both kills land while batches are on the wire
+                           QStringLiteral("--batch"), QStringLiteral("2")};
     auto doneCount = [&] { return store.actions(ActionState::Done, 100000).size(); };
 
     int kills = 0;
