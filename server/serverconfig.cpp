@@ -79,6 +79,7 @@ QString ServerConfig::usage()
         "  --fast-refusals on|off      refuse obvious hold losers from memory without the database (default on)\n"
         "  --max-live-subscribers N    WebSocket seat-map subscribers per process (default 20000, 0 = no limit)\n"
         "  --live-threads N            threads that send live seat-map deltas to WebSocket subscribers (default 1)\n"
+        "  --box-office-holds N        live holds per till or staff session on a show whose waiting room is on (default 8, 0 = no bound)\n"
         "  --rate-limit-token N        requests per second per bearer token, bursts of 2N (default 0 = off)\n"
         "  --rate-limit-address N      requests per second per client address, bursts of 2N (default 0 = off)\n"
         "  --max-connections N         open connections per process (default 10000, 0 = no limit)\n"
@@ -233,6 +234,9 @@ std::optional<ServerConfig> ServerConfig::fromArguments(const QStringList &input
             config.fastRefusals = value == QLatin1String("on");
         } else if (option == QLatin1String("--max-live-subscribers")) {
             if (!intValue(option, value, 0, 10000000, &config.maxLiveSubscribers))
+                return std::nullopt;
+        } else if (option == QLatin1String("--box-office-holds")) {
+            if (!intValue(option, value, 0, 10000, &config.boxOfficeHoldsPerCaller))
                 return std::nullopt;
         } else if (option == QLatin1String("--live-threads")) {
             if (!intValue(option, value, 1, 64, &config.liveThreads))

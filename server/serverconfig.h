@@ -58,6 +58,8 @@ struct ServerConfig {
      *  that switch its waiting room on automatically (0: only managers switch it on). */
     int waitingRoomTickMs = 250;
     int waitingRoomThreshold = 0;
+    /** @brief Live holds one till device or staff session may have on a show whose waiting room is on (0: no bound). */
+    int boxOfficeHoldsPerCaller = 8;
 
     /** @brief Default data directory: /var/lib/marquee for root, else the user's data location. */
     static QString defaultDataDirectory();

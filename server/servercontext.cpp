@@ -23,6 +23,7 @@ ServerContext::ServerContext(ServerConfig config_, store::DatabaseConfig databas
     , addressRateLimiter(config.rateLimitPerAddress)
     , connections(config.maxConnections, config.maxConnectionsPerAddress)
 {
+    waitingRoom.setBoxOfficeHoldLimit(this->config.boxOfficeHoldsPerCaller);
 }
 
 } // namespace marquee

@@ -372,8 +372,22 @@ AdmissionPass WaitingRoomService::admitHold(qint64 showId, const store::Principa
     }
     // The box office sells to the person at the counter, who is not in the online queue: tills and staff
     // sessions hold without an admission. Only self-service callers (kiosks and what sells on their tokens) queue.
-    if (caller.role != Role::Kiosk)
+    if (caller.role != Role::Kiosk) {
+        if (m_boxOfficeHoldLimit <= 0)
+            return pass;
+        // Counted before the hold, not reserved: two requests of one session at the same moment may both pass (a
+        // soft bound against abuse, not a rule about seats; those are PostgreSQL's).
+        const std::optional<int> live = m_repository.liveHolds(caller.owner(), showId);
+        if (!live)
+            pass.m_refusal = storeFailure();
+        else if (*live >= m_boxOfficeHoldLimit)
+            pass.m_refusal = refused(409, QStringLiteral("box_office_hold_limit"),
+                                     QStringLiteral("This till or session already has %1 live holds on show %2, the most the box office may "
+                                                    "have while its waiting room is on; sell or release one first.")
+                                         .arg(*live)
+                                         .arg(showId));
         return pass;
+    }
     const store::WaitingRoomRow &row = current->row;
     if (admissionToken.isEmpty()) {
         pass.m_refusal = refused(403, QStringLiteral("admission_required"),

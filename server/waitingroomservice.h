@@ -59,6 +59,12 @@ public:
     WaitingRoomService(store::WaitingRoomRepository &repository, const store::Database &database, int tickMs, int autoThresholdPerSecond);
     ~WaitingRoomService();
 
+    /**
+     * @brief At most @p limit live holds per box-office caller (till device or staff session) on a show whose
+     * waiting room is on; 0: no bound. The counter sells to one person at a time, so a handful is plenty; the bound
+     * keeps a stolen or runaway staff token from emptying a hot show past the queue.
+     */
+    void setBoxOfficeHoldLimit(int limit) { m_boxOfficeHoldLimit = limit; }
     /** @brief Start the background refresh-and-admit thread. */
     void start();
     void stop();
@@ -106,6 +112,7 @@ private:
     const store::Database &m_database;
     const int m_tickMs;
     const int m_autoThreshold;
+    int m_boxOfficeHoldLimit = 0;
 
     mutable QReadWriteLock m_roomsLock;
     QHash<qint64, Room> m_rooms;

@@ -214,6 +214,25 @@ WaitingRoomRepository::Claim WaitingRoomRepository::claimHold(qint64 entryId, QS
     return activeHold->isEmpty() ? Claim::InProgress : Claim::HoldActive;
 }
 
+std::optional<int> WaitingRoomRepository::liveHolds(const QString &owner, qint64 showId)
+{
+    // The same notion of a live hold as claimHold(); holds_owner (owner, created_at) finds the owner's holds.
+    QSqlQuery *statement = m_database.prepared(QStringLiteral(
+        "SELECT count(*) FROM holds WHERE owner = ? AND show_id = ? AND released_at IS NULL AND expires_at > clock_timestamp()"));
+    if (!statement)
+        return std::nullopt;
+    QSqlQuery &query = *statement;
+    query.addBindValue(owner);
+    query.addBindValue(showId);
+    if (!execQuery(query, "count live holds") || !query.next()) {
+        m_database.resetAfterError(query.lastError());
+        return std::nullopt;
+    }
+    const int count = query.value(0).toInt();
+    query.finish();
+    return count;
+}
+
 bool WaitingRoomRepository::finishHold(qint64 entryId, const QString &holdId)
 {
     QSqlQuery *statement = m_database.prepared(QStringLiteral(

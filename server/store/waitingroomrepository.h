@@ -83,6 +83,9 @@ public:
     Claim claimHold(qint64 entryId, QString *activeHold);
     /** @brief After the hold: record @p holdId (empty: the hold failed, free the slot). */
     bool finishHold(qint64 entryId, const QString &holdId);
+    /** @brief Live holds (not released, not expired; an order keeps its hold alive) of @p owner on @p showId;
+     *  std::nullopt on a database error. */
+    std::optional<int> liveHolds(const QString &owner, qint64 showId);
 
 private:
     const Database &m_database;

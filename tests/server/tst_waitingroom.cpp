@@ -470,6 +470,41 @@ TEST_F(WaitingRoom, BoxOfficeHoldsOnAHotShowWithoutAdmission)
     EXPECT_EQ(taken.json().value(QStringLiteral("error")).toString(), QStringLiteral("seats_unavailable"));
 }
 
+TEST_F(WaitingRoom, BoxOfficeHoldsAreBoundedPerSessionWhileTheRoomIsOn)
+{
+    // The default bound (ServerConfig::boxOfficeHoldsPerCaller): 8 live holds per till or staff session.
+    const int limit = server.context().config.boxOfficeHoldsPerCaller;
+    ASSERT_EQ(limit, 8);
+    enableRoom();
+    const auto cashier = server.client(server.staffToken(QStringLiteral("cashier")));
+    QStringList holdIds;
+    for (int i = 1; i <= limit; ++i) {
+        const HttpResult held = cashier->post(holdPath(showId), seatsBody({QStringLiteral("B%1").arg(i)}));
+        ASSERT_EQ(held.status, 200) << i << ": " << held.body.constData();
+        holdIds << held.json()[QStringLiteral("hold_id")].toString();
+    }
+    const HttpResult refused = cashier->post(holdPath(showId), seatsBody({QStringLiteral("C1")}));
+    EXPECT_EQ(refused.status, 409);
+    EXPECT_EQ(refused.json().value(QStringLiteral("error")).toString(), QStringLiteral("box_office_hold_limit"));
+    EXPECT_EQ(scalar(QStringLiteral("SELECT count(*) FROM show_seats WHERE show_id = %1 AND seat_id = 'C1' AND status = 'held'")).toInt(), 0)
+        << "a refused hold changes nothing";
+    // Another session has its own bound.
+    const auto other = server.client(server.staffToken(QStringLiteral("cashier")));
+    EXPECT_EQ(other->post(holdPath(showId), seatsBody({QStringLiteral("C2")})).status, 200);
+    // A released hold makes room again.
+    ASSERT_EQ(cashier->del("/api/v1/holds/" + holdIds.front().toLatin1()).status, 200);
+    EXPECT_EQ(cashier->post(holdPath(showId), seatsBody({QStringLiteral("C1")})).status, 200);
+    // With the room off, the bound does not apply (the counter then sells like everyone else).
+    ASSERT_EQ(manager->request("PUT", roomPath(showId), R"({"enabled": false})").status, 200);
+    bool offEverywhere = false;
+    for (int attempt = 0; attempt < 50 && !offEverywhere; ++attempt) {
+        offEverywhere = cashier->post(holdPath(showId), seatsBody({QStringLiteral("D%1").arg(attempt + 1)})).status == 200;
+        if (!offEverywhere)
+            QThread::msleep(100); // the room's state reaches memory on the next refresh
+    }
+    EXPECT_TRUE(offEverywhere);
+}
+
 TEST_F(WaitingRoom, LongPollIsAnsweredWhenTheCallerIsAdmittedOrAtItsDeadline)
 {
     // Opens in 2 s: the caller joins before, and one status request with wait=25 covers the opening, the shuffle
