@@ -3,10 +3,12 @@
 #include "moneyformat.h"
 #include "staffsingleton.h"
 #include "tillsupport.h"
+#include "core/isotime.h"
 
 #include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLocale>
 #include <QLoggingCategory>
 #include <QQmlEngine>
 #include <QStandardPaths>
@@ -85,6 +87,10 @@ DeskController::DeskController(const AppConfig &config, QObject *parent)
                            {QStringLiteral("queue_length"), tr("Queue"), Kind::Integer, 80},
                            {QStringLiteral("printer_state"), tr("Printer"), Kind::Text, 110},
                            {QStringLiteral("app_version"), tr("Version"), Kind::Text, 90},
+                           {QStringLiteral("reconciled_at"), tr("Reconciled"), Kind::Time, 170},
+                           {QStringLiteral("tickets_reconciled"), tr("Tickets ok / void / ?"), Kind::Text, 150},
+                           {QStringLiteral("payments_reconciled"), tr("Payments ok / refund / open"), Kind::Text, 180},
+                           {QStringLiteral("reconciliation_problems"), tr("Problems"), Kind::Integer, 90},
                            {QStringLiteral("enrolled_at"), tr("Enrolled"), Kind::Time, 170}});
     m_audit->setColumns({{QStringLiteral("at"), tr("When"), Kind::Time, 170},
                          {QStringLiteral("actor_name"), tr("Who"), Kind::Text, 140},
@@ -407,18 +413,50 @@ void DeskController::loadDevices()
             return;
         }
         QJsonArray rows;
+        QVariantList problems;
         for (const QJsonValue &value : reply.array()) {
             QJsonObject device = value.toObject();
             const QString printer = str(device, "printer_state");
             const bool online = device.value(QStringLiteral("online")).toBool();
+            // The kiosk's latest reconciliation (sent with its heartbeat): null until it has reconciled once.
+            const QJsonObject reconciliation = device.value(QStringLiteral("reconciliation")).toObject();
+            const qint64 problemCount = reconciliation.value(QStringLiteral("problems_total")).toInteger();
+            if (!reconciliation.isEmpty()) {
+                const QJsonObject tickets = reconciliation.value(QStringLiteral("tickets")).toObject();
+                const QJsonObject payments = reconciliation.value(QStringLiteral("payments")).toObject();
+                auto n = [](const QJsonObject &counts, const char *key) { return QString::number(counts.value(QLatin1String(key)).toInteger()); };
+                device.insert(QStringLiteral("reconciled_at"), reconciliation.value(QStringLiteral("finished_at")));
+                device.insert(QStringLiteral("tickets_reconciled"),
+                              QStringLiteral("%1 / %2 / %3").arg(n(tickets, "confirmed"), n(tickets, "voided"), n(tickets, "unknown")));
+                device.insert(QStringLiteral("payments_reconciled"), QStringLiteral("%1 / %2 / %3")
+                                                                         .arg(n(payments, "confirmed"), n(payments, "refund_due"),
+                                                                              QString::number(payments.value(QStringLiteral("pending")).toInteger()
+                                                                                              + payments.value(QStringLiteral("unknown")).toInteger())));
+                device.insert(QStringLiteral("reconciliation_problems"), problemCount);
+                const QString finished = QLocale().toString(fromIso(reconciliation.value(QStringLiteral("finished_at")).toString()).toLocalTime(),
+                                                            QLocale::ShortFormat);
+                for (const QJsonValue &item : reconciliation.value(QStringLiteral("problems")).toArray()) {
+                    const QJsonObject problem = item.toObject();
+                    problems.append(QVariantMap{{QStringLiteral("device"), str(device, "name")},
+                                                {QStringLiteral("kind"), str(problem, "kind") == QLatin1String("payment") ? tr("Payment") : tr("Ticket")},
+                                                {QStringLiteral("id"), str(problem, "id")},
+                                                {QStringLiteral("booking_ref"), str(problem, "booking_ref")},
+                                                {QStringLiteral("state"), str(problem, "state")},
+                                                {QStringLiteral("reason"), str(problem, "reason")},
+                                                {QStringLiteral("finished"), finished}});
+                }
+            }
             const QString health = device.value(QStringLiteral("revoked")).toBool() ? tr("revoked")
                 : !online                                                          ? tr("offline")
                 : (printer != QLatin1String("ok") && printer != QLatin1String("none") && !printer.isEmpty()) || device.value(QStringLiteral("queue_length")).toInt() > 0
+                        || problemCount > 0
                     ? tr("attention")
                     : tr("healthy");
             device.insert(QStringLiteral("health"), health);
             rows.append(device);
         }
+        m_reconciliationProblems = problems;
+        Q_EMIT devicesChanged();
         m_devices->setRows(rows);
     });
 }

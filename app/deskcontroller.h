@@ -49,6 +49,11 @@ class DeskController : public QObject
     Q_PROPERTY(JsonTableModel *shows READ shows CONSTANT)
     Q_PROPERTY(JsonTableModel *refunds READ refunds CONSTANT)
     Q_PROPERTY(JsonTableModel *devices READ devices CONSTANT)
+    /**
+     * @brief What the kiosks' latest reconciliations left for a person, every device's problem items:
+     * [{device, kind ("Ticket"/"Payment"), id, booking_ref, state, reason, finished}], payments first.
+     */
+    Q_PROPERTY(QVariantList reconciliationProblems READ reconciliationProblems NOTIFY devicesChanged)
     Q_PROPERTY(JsonTableModel *audit READ audit CONSTANT)
     Q_PROPERTY(JsonTableModel *shifts READ shifts CONSTANT)
     /** @brief The show whose occupancy is open, and its seats (for the heat map). */
@@ -88,6 +93,7 @@ public:
     JsonTableModel *shows() const { return m_shows; }
     JsonTableModel *refunds() const { return m_refunds; }
     JsonTableModel *devices() const { return m_devices; }
+    QVariantList reconciliationProblems() const { return m_reconciliationProblems; }
     JsonTableModel *audit() const { return m_audit; }
     JsonTableModel *shifts() const { return m_shifts; }
     SeatMapModel *occupancyMap() const { return m_occupancyMap; }
@@ -135,6 +141,7 @@ Q_SIGNALS:
     void totalsChanged();
     void occupancyChanged();
     void houseHoldsChanged();
+    void devicesChanged();
     void choicesChanged();
     /** @brief A show was created or changed (the id). */
     void showSaved(qint64 showId);
@@ -170,6 +177,7 @@ private:
     JsonTableModel *m_shows = nullptr;
     JsonTableModel *m_refunds = nullptr;
     JsonTableModel *m_devices = nullptr;
+    QVariantList m_reconciliationProblems;
     JsonTableModel *m_audit = nullptr;
     JsonTableModel *m_shifts = nullptr;
     SeatMapModel *m_occupancyMap = nullptr;

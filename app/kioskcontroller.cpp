@@ -71,8 +71,15 @@ KioskController::KioskController(const AppConfig &config, CardTerminal *terminal
             reconcileNow();
         }
     });
-    connect(m_reconciler.get(), &sync::Reconciler::finished, this, [this] { loadReconciliation(); });
+    connect(m_reconciler.get(), &sync::Reconciler::finished, this, [this] {
+        loadReconciliation();
+        sendHeartbeat(); // the manager desk sees what the reconciliation found without waiting a whole beat
+    });
     loadReconciliation();
+    m_printerState = m_config.escposTarget.isEmpty() ? QStringLiteral("none") : QStringLiteral("ok");
+    m_heartbeat.setInterval(kHeartbeatIntervalMs);
+    connect(&m_heartbeat, &QTimer::timeout, this, &KioskController::sendHeartbeat);
+    m_heartbeat.start();
     m_confirmPatience.setSingleShot(true);
     m_confirmPatience.setInterval(config.confirmPatienceMs);
     connect(&m_confirmPatience, &QTimer::timeout, this, &KioskController::confirmTakingTooLong);
@@ -241,6 +248,7 @@ void KioskController::onOnlineChanged(bool online)
     m_reconcileDue = m_reconcileDue || m_reconciliation.isEmpty() || m_offline;
     setOffline(false);
     m_offlineRetry.stop();
+    sendHeartbeat();
     if (m_fromCache || m_screen == QLatin1String("offline"))
         start(); // fresh programme; the offline screen gives way to the attract screen
     else if (m_message.contains(tr("offline")))
@@ -899,6 +907,7 @@ bool KioskController::printAndJournal(const BookingPrint &booking, QString *erro
         output = m_config.escposTarget;
         ok = sendToPrinter(escPosJob(booking), m_config.escposTarget, error);
     }
+    m_printerState = !ok ? QStringLiteral("error") : m_config.escposTarget.isEmpty() ? QStringLiteral("none") : QStringLiteral("ok");
     // Every print is journaled (a failed one too, for the reprint); printed tickets join the ticket journal
     // (a reprint of a journaled ticket counts as one).
     sync::PrintRecord job;
@@ -1136,6 +1145,20 @@ void KioskController::reconcileNow()
         return;
     m_reconciler->run();
     Q_EMIT reconciliationChanged();
+}
+
+void KioskController::sendHeartbeat()
+{
+    if (m_offline || m_heartbeatInFlight || !m_store.isOpen())
+        return;
+    const std::optional<QByteArray> report = m_store.lastReport();
+    const QJsonObject summary = report ? sync::ReconciliationReport::fleetSummary(QJsonDocument::fromJson(*report).object()) : QJsonObject();
+    m_heartbeatInFlight = true;
+    m_client->heartbeat(m_store.pendingCount(), m_printerState, version(), summary, [this](const sync::ApiResult &result) {
+        m_heartbeatInFlight = false;
+        if (!result.ok())
+            qCInfo(lcKiosk) << "heartbeat not taken:" << result.describe();
+    });
 }
 
 void KioskController::loadReconciliation()

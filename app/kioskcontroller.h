@@ -233,6 +233,11 @@ private:
     void onOnlineChanged(bool online);
     void setOffline(bool offline);
     void loadReconciliation();
+    /**
+     * @brief POST /api/v1/devices/heartbeat with the queue length, the printer's state and the latest
+     * reconciliation summary, so the manager desk's fleet page shows them (skipped while offline).
+     */
+    void sendHeartbeat();
     /** @brief Queue counts from the store (also what was queued while offline, which the engine has not looked at). */
     void refreshQueueCounts();
     /** @brief Print @p booking (PDF, then ESC/POS if configured) and journal the job and its tickets. */
@@ -265,6 +270,8 @@ private:
     /** @brief Cache key prefix of a print context (LocalStore cache table), by payment intent. */
     static inline const QString kPrintContextKey = QStringLiteral("print-context/");
     /** @brief The error of a print job that was never tried: the customer had been sent to the box office. */
+    /** @brief Heartbeat cadence; the fleet page counts a device offline after two minutes without one. */
+    static constexpr int kHeartbeatIntervalMs = 30000;
     static constexpr const char *kNotCollected = "not printed: confirmed after the customer was sent to the box office";
     bool m_recovered = false; ///< interrupted payments are looked at once per start of the app
     KioskApi *m_api = nullptr;
@@ -277,6 +284,9 @@ private:
     QTimer m_holdTick;
     QTimer m_offlineRetry;
     QTimer m_confirmPatience; ///< how long the customer waits for the booking after the card was approved
+    QTimer m_heartbeat;
+    bool m_heartbeatInFlight = false;
+    QString m_printerState; ///< for the heartbeat: "ok", "error" after a failed print, "none" without a ticket printer
     QString m_screen = QStringLiteral("attract");
     bool m_busy = false;
     QString m_message;

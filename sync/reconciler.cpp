@@ -81,6 +81,43 @@ QJsonObject ReconciliationReport::toJson() const
     };
 }
 
+QJsonObject ReconciliationReport::fleetSummary(const QJsonObject &report, int maxProblems)
+{
+    const QJsonObject counts = report.value(QStringLiteral("summary")).toObject();
+    auto count = [&counts](const char *name) { return counts.value(QLatin1String(name)).toInteger(); };
+    QJsonArray problems;
+    qint64 total = 0;
+    auto collect = [&](const char *section, const char *kind, const char *idField) {
+        for (const QJsonValue &value : report.value(QLatin1String(section)).toArray()) {
+            const QJsonObject line = value.toObject();
+            if (line.value(QStringLiteral("state")).toString() == QLatin1String("confirmed"))
+                continue;
+            ++total;
+            if (problems.size() < maxProblems)
+                problems.append(QJsonObject{{QStringLiteral("kind"), QLatin1String(kind)},
+                                            {QStringLiteral("id"), line.value(QLatin1String(idField)).toString().left(64)},
+                                            {QStringLiteral("booking_ref"), line.value(QStringLiteral("booking_ref")).toString().left(32)},
+                                            {QStringLiteral("state"), line.value(QStringLiteral("state")).toString()},
+                                            {QStringLiteral("reason"), line.value(QStringLiteral("reason")).toString().left(300)}});
+        }
+    };
+    // Payments first: money owed back to a customer matters more than a ticket whose state is unknown.
+    collect("payments", "payment", "payment_intent_id");
+    collect("tickets", "ticket", "ticket_id");
+    const QDateTime finished = QDateTime::fromString(report.value(QStringLiteral("finished_at")).toString(), Qt::ISODateWithMs);
+    return QJsonObject{{QStringLiteral("finished_at"), finished.toUTC().toString(Qt::ISODateWithMs)},
+                       {QStringLiteral("complete"), report.value(QStringLiteral("complete")).toBool()},
+                       {QStringLiteral("tickets"), QJsonObject{{QStringLiteral("confirmed"), count("tickets_confirmed")},
+                                                               {QStringLiteral("voided"), count("tickets_voided")},
+                                                               {QStringLiteral("unknown"), count("tickets_unknown")}}},
+                       {QStringLiteral("payments"), QJsonObject{{QStringLiteral("confirmed"), count("payments_confirmed")},
+                                                                {QStringLiteral("refund_due"), count("payments_refund_due")},
+                                                                {QStringLiteral("pending"), count("payments_pending")},
+                                                                {QStringLiteral("unknown"), count("payments_unknown")}}},
+                       {QStringLiteral("problems"), problems},
+                       {QStringLiteral("problems_total"), total}};
+}
+
 Reconciler::Reconciler(LocalStore &store, ApiClient &api, QObject *parent)
     : QObject(parent)
     , m_store(store)

@@ -41,6 +41,12 @@ struct ReconciliationReport {
     int paymentCount(const QString &paymentState) const;
     /** @brief The report as JSON (stored in the LocalStore for the manager role). */
     QJsonObject toJson() const;
+    /**
+     * @brief What the manager desk sees of a stored report (toJson()), sent with the device heartbeat:
+     * {finished_at, complete, tickets: {confirmed, voided, unknown}, payments: {confirmed, refund_due, pending,
+     * unknown}, problems: the first @p maxProblems lines that are not confirmed, problems_total}.
+     */
+    static QJsonObject fleetSummary(const QJsonObject &report, int maxProblems = 50);
 };
 
 /**

@@ -4,7 +4,8 @@ import QtQuick.Layouts
 import Marquee.App
 import Marquee.Ui
 
-/*! Kiosk and till fleet: last heartbeat, offline queue length, printer state, version. */
+/*! Kiosk and till fleet: last heartbeat, offline queue length, printer state, version, and what each kiosk's latest
+    reconciliation with the server found (sent with its heartbeat). */
 ColumnLayout {
     spacing: 20
     readonly property var healths: { Desk.devices.count; return Desk.devices.values("health") }
@@ -15,6 +16,7 @@ ColumnLayout {
         StatTile { Layout.fillWidth: true; label: qsTr("Need attention"); value: String(parent.parent.healths.filter(h => h === "attention").length); caption: qsTr("printer problem or queued sales"); accentColor: Theme.warning }
         StatTile { Layout.fillWidth: true; label: qsTr("Offline"); value: String(parent.parent.healths.filter(h => h === "offline").length); caption: qsTr("no heartbeat for 2 minutes"); accentColor: Theme.danger }
         StatTile { Layout.fillWidth: true; label: qsTr("Devices"); value: String(Desk.devices.count); accentColor: Pos.info }
+        StatTile { objectName: "reconciliationProblemsTile"; Layout.fillWidth: true; label: qsTr("Reconciliation problems"); value: String(Desk.reconciliationProblems.length); caption: qsTr("refunds due, voided or unknown tickets"); accentColor: Desk.reconciliationProblems.length > 0 ? Theme.warning : Theme.success }
     }
     Card {
         Layout.fillWidth: true
@@ -25,6 +27,47 @@ ColumnLayout {
             model: Desk.devices
             exportName: "fleet"
             onExportRequested: Desk.exportTable(Desk.devices, "fleet")
+        }
+    }
+    Card {
+        objectName: "reconciliationCard"
+        Layout.fillWidth: true
+        Layout.preferredHeight: 220
+        title: qsTr("Reconciliation — what the kiosks' latest comparisons with the server left for a person")
+        ColumnLayout {
+            anchors.fill: parent
+            spacing: 6
+            Text {
+                visible: Desk.reconciliationProblems.length === 0
+                text: qsTr("Nothing to do: every printed ticket and approved payment the kiosks reported is confirmed.")
+                font.pixelSize: Pos.fontBody; font.family: Theme.fontFamily; color: Theme.textMuted
+            }
+            Flickable {
+                Layout.fillWidth: true
+                Layout.fillHeight: true
+                clip: true
+                contentHeight: problemList.height
+                // A plain Column between the layout and the Repeater (the Qt 6.4 layout use-after-free, see DeskOccupancy).
+                Column {
+                    id: problemList
+                    width: parent.width
+                    spacing: 6
+                    Repeater {
+                        model: Desk.reconciliationProblems
+                        delegate: RowLayout {
+                            required property var modelData
+                            width: problemList.width
+                            spacing: 12
+                            Rectangle { width: 12; height: 12; radius: 3; color: modelData.state === "refund_due" || modelData.state === "voided" ? Theme.warning : Theme.textMuted }
+                            Text { Layout.preferredWidth: 160; text: modelData.device; elide: Text.ElideRight; font.pixelSize: Pos.fontBody; font.bold: true; font.family: Theme.fontFamily; color: Theme.text }
+                            Text { Layout.preferredWidth: 90; text: modelData.kind; font.pixelSize: Pos.fontBody; font.family: Theme.fontFamily; color: Theme.text }
+                            Text { Layout.preferredWidth: 110; text: modelData.state.replace("_", " "); font.pixelSize: Pos.fontBody; font.bold: true; font.family: Theme.fontFamily; color: Theme.text }
+                            Text { Layout.preferredWidth: 110; text: modelData.booking_ref; font.pixelSize: Pos.fontBody; font.family: Theme.fontFamily; color: Theme.text }
+                            Text { Layout.fillWidth: true; text: modelData.reason + " · " + modelData.finished; elide: Text.ElideRight; font.pixelSize: Pos.fontBody; font.family: Theme.fontFamily; color: Theme.textMuted }
+                        }
+                    }
+                }
+            }
         }
     }
 }

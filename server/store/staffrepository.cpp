@@ -78,12 +78,19 @@ std::optional<QJsonArray> StaffRepository::audit(const AuditQuery &filter)
 bool StaffRepository::recordHeartbeat(qint64 deviceId, const Heartbeat &heartbeat)
 {
     QSqlQuery *statement = m_database.prepared(QStringLiteral(
-        "UPDATE devices SET last_seen_at = now(), queue_length = ?, printer_state = ?, app_version = ? WHERE device_id = ?"));
+        "UPDATE devices SET last_seen_at = now(), queue_length = ?, printer_state = ?, app_version = ?, "
+        "       reconciliation = coalesce(?::jsonb, reconciliation), "
+        "       reconciliation_received_at = CASE WHEN ?::boolean THEN now() ELSE reconciliation_received_at END "
+        " WHERE device_id = ?"));
     if (!statement)
         return false;
     statement->addBindValue(heartbeat.queueLength);
     statement->addBindValue(nonNull(heartbeat.printerState));
     statement->addBindValue(nonNull(heartbeat.appVersion));
+    statement->addBindValue(heartbeat.reconciliation
+                                ? QVariant(QString::fromUtf8(QJsonDocument(*heartbeat.reconciliation).toJson(QJsonDocument::Compact)))
+                                : QVariant(QMetaType::fromType<QString>()));
+    statement->addBindValue(heartbeat.reconciliation.has_value());
     statement->addBindValue(deviceId);
     const bool ok = execQuery(*statement, "record heartbeat");
     if (!ok)
@@ -96,7 +103,7 @@ std::optional<QJsonArray> StaffRepository::devices(int onlineWindowSeconds)
     QSqlQuery query(m_database.connection());
     prepareQuery(query, QStringLiteral(
         "SELECT device_id, name, role, created_at, last_seen_at, queue_length, printer_state, app_version, revoked_at IS NOT NULL, "
-        "       coalesce(last_seen_at > now() - make_interval(secs => ?), false) "
+        "       coalesce(last_seen_at > now() - make_interval(secs => ?), false), reconciliation::text, reconciliation_received_at "
         "  FROM devices ORDER BY name"));
     query.addBindValue(onlineWindowSeconds);
     if (!execQuery(query, "list devices"))
@@ -112,7 +119,12 @@ std::optional<QJsonArray> StaffRepository::devices(int onlineWindowSeconds)
                                 {QStringLiteral("printer_state"), query.value(6).toString()},
                                 {QStringLiteral("app_version"), query.value(7).toString()},
                                 {QStringLiteral("revoked"), query.value(8).toBool()},
-                                {QStringLiteral("online"), query.value(9).toBool()}});
+                                {QStringLiteral("online"), query.value(9).toBool()},
+                                {QStringLiteral("reconciliation"), query.value(10).isNull()
+                                     ? QJsonValue()
+                                     : QJsonValue(QJsonDocument::fromJson(query.value(10).toString().toUtf8()).object())},
+                                {QStringLiteral("reconciliation_received_at"),
+                                 query.value(11).isNull() ? QJsonValue() : QJsonValue(toIsoUtc(query.value(11).toDateTime()))}});
     }
     return rows;
 }

@@ -25,6 +25,8 @@ struct Heartbeat {
     int queueLength = 0;
     QString printerState;
     QString appVersion;
+    /** @brief The device's latest reconciliation summary (checked by the route); absent: the stored one stays. */
+    std::optional<QJsonObject> reconciliation;
 };
 
 /** @brief Filters of the audit report. */

@@ -2,7 +2,9 @@
 // Manager routes: creating and editing shows, device heartbeats and the fleet, the append-only audit log.
 #include "testserver.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <functional>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <gtest/gtest.h>
@@ -188,6 +190,119 @@ TEST_F(ManagerRoutes, HeartbeatsFeedTheFleetView)
         }
     }
     EXPECT_EQ(online, 1); // the bad heartbeats changed nothing, the other devices never reported
+}
+
+TEST_F(ManagerRoutes, KioskSendsItsReconciliationSummaryAndManagersReadIt)
+{
+    const QString kioskToken = server.deviceToken();
+    auto kiosk = server.client(kioskToken);
+    auto other = server.client(server.deviceToken(QStringLiteral("till")));
+    const QJsonObject summary{
+        {QStringLiteral("finished_at"), QStringLiteral("2026-11-30T06:00:00.000+01:00")},
+        {QStringLiteral("complete"), false},
+        {QStringLiteral("tickets"), QJsonObject{{QStringLiteral("confirmed"), 7}, {QStringLiteral("voided"), 1}, {QStringLiteral("unknown"), 1}}},
+        {QStringLiteral("payments"),
+         QJsonObject{{QStringLiteral("confirmed"), 4}, {QStringLiteral("refund_due"), 1}, {QStringLiteral("pending"), 0}, {QStringLiteral("unknown"), 0}}},
+        {QStringLiteral("problems"),
+         QJsonArray{QJsonObject{{QStringLiteral("kind"), QStringLiteral("payment")}, {QStringLiteral("id"), QStringLiteral("pi_42")},
+                                {QStringLiteral("booking_ref"), QString()}, {QStringLiteral("state"), QStringLiteral("refund_due")},
+                                {QStringLiteral("reason"), QStringLiteral("The seats could not be kept (hold_lost).")},
+                                {QStringLiteral("injected"), QStringLiteral("dropped by the server")}},
+                    QJsonObject{{QStringLiteral("kind"), QStringLiteral("ticket")}, {QStringLiteral("id"), QStringLiteral("t-1")},
+                                {QStringLiteral("booking_ref"), QStringLiteral("MQ7K2P")}, {QStringLiteral("state"), QStringLiteral("voided")},
+                                {QStringLiteral("reason"), QStringLiteral("The booking was refunded.")}}}},
+        {QStringLiteral("problems_total"), 3}};
+    QJsonObject beat{{QStringLiteral("queue_length"), 0}, {QStringLiteral("printer_state"), QStringLiteral("ok")},
+                     {QStringLiteral("app_version"), QStringLiteral("0.2.0")}, {QStringLiteral("reconciliation"), summary}};
+    ASSERT_EQ(kiosk->post("/api/v1/devices/heartbeat", beat).status, 200);
+    EXPECT_EQ(other->post("/api/v1/devices/heartbeat", QJsonObject{{QStringLiteral("queue_length"), 0}, {QStringLiteral("printer_state"), QStringLiteral("ok")},
+                                                                    {QStringLiteral("app_version"), QStringLiteral("0.2.0")}})
+                  .status,
+              200);
+    auto reconciliationOf = [&](const QString &version, const char *role) {
+        const HttpResult fleet = manager->get("/api/v1/devices");
+        EXPECT_EQ(fleet.status, 200);
+        for (const QJsonValue &device : fleet.jsonArray()) {
+            if (device[QStringLiteral("app_version")].toString() == version && device[QStringLiteral("role")].toString() == QLatin1String(role))
+                return device.toObject();
+        }
+        return QJsonObject();
+    };
+    const QJsonObject stored = reconciliationOf(QStringLiteral("0.2.0"), "kiosk");
+    ASSERT_FALSE(stored.isEmpty());
+    const QJsonObject got = stored[QStringLiteral("reconciliation")].toObject();
+    EXPECT_EQ(got[QStringLiteral("finished_at")].toString(), QStringLiteral("2026-11-30T05:00:00.000Z"));
+    EXPECT_FALSE(got[QStringLiteral("complete")].toBool());
+    EXPECT_EQ(got[QStringLiteral("tickets")][QStringLiteral("voided")].toInt(), 1);
+    EXPECT_EQ(got[QStringLiteral("tickets")][QStringLiteral("unknown")].toInt(), 1);
+    EXPECT_EQ(got[QStringLiteral("payments")][QStringLiteral("refund_due")].toInt(), 1);
+    EXPECT_EQ(got[QStringLiteral("problems_total")].toInt(), 3);
+    ASSERT_EQ(got[QStringLiteral("problems")].toArray().size(), 2);
+    EXPECT_EQ(got[QStringLiteral("problems")][0][QStringLiteral("id")].toString(), QStringLiteral("pi_42"));
+    EXPECT_FALSE(got[QStringLiteral("problems")][0].toObject().contains(QStringLiteral("injected"))); // only the known fields are kept
+    EXPECT_EQ(got[QStringLiteral("problems")][1][QStringLiteral("booking_ref")].toString(), QStringLiteral("MQ7K2P"));
+    EXPECT_FALSE(stored[QStringLiteral("reconciliation_received_at")].toString().isEmpty());
+    // The till never reconciled: null, not an empty report.
+    EXPECT_TRUE(reconciliationOf(QStringLiteral("0.2.0"), "till")[QStringLiteral("reconciliation")].isNull());
+    // Admins read it too; devices and cashiers do not.
+    EXPECT_EQ(server.client(server.staffToken(QStringLiteral("admin")))->get("/api/v1/devices").status, 200);
+    EXPECT_EQ(kiosk->get("/api/v1/devices").status, 403);
+    EXPECT_EQ(server.client(server.staffToken(QStringLiteral("cashier")))->get("/api/v1/devices").status, 403);
+
+    // A later heartbeat without a summary keeps the stored one.
+    QJsonObject plain = beat;
+    plain.remove(QStringLiteral("reconciliation"));
+    plain[QStringLiteral("queue_length")] = 2;
+    ASSERT_EQ(kiosk->post("/api/v1/devices/heartbeat", plain).status, 200);
+    EXPECT_EQ(reconciliationOf(QStringLiteral("0.2.0"), "kiosk")[QStringLiteral("reconciliation")], stored[QStringLiteral("reconciliation")]);
+
+    // Malformed summaries are refused whole: 400 and nothing of the heartbeat is recorded.
+    const QString before = server.scalar(QStringLiteral("SELECT queue_length || '/' || reconciliation::text FROM devices WHERE reconciliation IS NOT NULL")).toString();
+    auto withSummary = [&](const std::function<void(QJsonObject &)> &edit) {
+        QJsonObject broken = summary;
+        edit(broken);
+        QJsonObject body = beat;
+        body[QStringLiteral("queue_length")] = 9;
+        body[QStringLiteral("reconciliation")] = broken;
+        return body;
+    };
+    QJsonArray tooMany;
+    for (int i = 0; i < 51; ++i)
+        tooMany.append(summary[QStringLiteral("problems")][1]);
+    const std::vector<std::pair<const char *, QJsonObject>> bad = {
+        {"not an object", QJsonObject{{QStringLiteral("queue_length"), 9}, {QStringLiteral("printer_state"), QStringLiteral("ok")},
+                                      {QStringLiteral("app_version"), QStringLiteral("0.2.0")}, {QStringLiteral("reconciliation"), QStringLiteral("all fine")}}},
+        {"bad time", withSummary([](QJsonObject &s) { s[QStringLiteral("finished_at")] = QStringLiteral("yesterday"); })},
+        {"negative count", withSummary([](QJsonObject &s) {
+             s[QStringLiteral("tickets")] = QJsonObject{{QStringLiteral("confirmed"), -1}, {QStringLiteral("voided"), 0}, {QStringLiteral("unknown"), 0}};
+         })},
+        {"count as text", withSummary([](QJsonObject &s) {
+             s[QStringLiteral("payments")] = QJsonObject{{QStringLiteral("confirmed"), QStringLiteral("4")}, {QStringLiteral("refund_due"), 0},
+                                                         {QStringLiteral("pending"), 0}, {QStringLiteral("unknown"), 0}};
+         })},
+        {"missing count", withSummary([](QJsonObject &s) { s[QStringLiteral("tickets")] = QJsonObject{{QStringLiteral("confirmed"), 1}}; })},
+        {"unknown state", withSummary([](QJsonObject &s) {
+             QJsonArray problems = s[QStringLiteral("problems")].toArray();
+             QJsonObject first = problems[0].toObject();
+             first[QStringLiteral("state")] = QStringLiteral("lost");
+             problems[0] = first;
+             s[QStringLiteral("problems")] = problems;
+         })},
+        {"too many problems", withSummary([&](QJsonObject &s) {
+             s[QStringLiteral("problems")] = tooMany;
+             s[QStringLiteral("problems_total")] = 51;
+         })},
+        {"total below the list", withSummary([](QJsonObject &s) { s[QStringLiteral("problems_total")] = 1; })},
+        {"complete as text", withSummary([](QJsonObject &s) { s[QStringLiteral("complete")] = QStringLiteral("yes"); })},
+    };
+    for (const auto &[name, body] : bad) {
+        const HttpResult r = kiosk->post("/api/v1/devices/heartbeat", body);
+        EXPECT_EQ(r.status, 400) << name << ": " << r.body.toStdString();
+        EXPECT_FALSE(r.json()[QStringLiteral("message")].toString().isEmpty()) << name;
+    }
+    EXPECT_EQ(server.scalar(QStringLiteral("SELECT queue_length || '/' || reconciliation::text FROM devices WHERE reconciliation IS NOT NULL")).toString(), before);
+    // Staff cannot post a kiosk's report.
+    EXPECT_EQ(manager->post("/api/v1/devices/heartbeat", beat).status, 403);
 }
 
 TEST_F(ManagerRoutes, AuditLogIsAppendOnlyAndFilterable)

@@ -6,6 +6,7 @@
 #include "deskcontroller.h"
 #include "staffapp.h"
 #include "stafftesthelpers.h"
+#include "sync/reconciler.h"
 #include "tillcontroller.h"
 
 #include <QDir>
@@ -323,7 +324,25 @@ TEST(StaffUi, ManagerDeskEveryPage)
     const QString manager = cinema.server.elevatedStaffToken(QStringLiteral("manager"));
     const QString till = cinema.server.deviceToken(QStringLiteral("till"));
     const QString kiosk = cinema.server.deviceToken(QStringLiteral("kiosk"));
-    cinema.server.client(kiosk)->post("/api/v1/devices/heartbeat", QJsonObject{{"queue_length", 0}, {"printer_state", "ok"}, {"app_version", "0.1.0"}});
+    // The kiosk's latest reconciliation after an outage, as the kiosk sends it (ReconciliationReport::fleetSummary
+    // of its stored report): a refund due, a voided and an unknown ticket need a person; the rest is confirmed.
+    sync::ReconciliationReport report;
+    report.startedAt = QDateTime::currentDateTimeUtc().addSecs(-65);
+    report.finishedAt = QDateTime::currentDateTimeUtc().addSecs(-60);
+    report.complete = false;
+    for (int i = 1; i <= 6; ++i)
+        report.tickets.append({QStringLiteral("tk-%1").arg(i), QStringLiteral("MQ4F%1").arg(i), 1, QStringLiteral("F%1").arg(i), QStringLiteral("confirmed"), {}});
+    report.tickets.append({QStringLiteral("tk-7"), QStringLiteral("MQ9R2T"), 1, QStringLiteral("C4"), QStringLiteral("voided"),
+                           QStringLiteral("The booking was refunded at the box office.")});
+    report.tickets.append({QStringLiteral("tk-8"), QStringLiteral("MQ3H8W"), 1, QStringLiteral("C5"), QStringLiteral("unknown"),
+                           QStringLiteral("The server could not be asked.")});
+    report.payments.append({QStringLiteral("pi_ok"), QStringLiteral("o-1"), 2500, QStringLiteral("EUR"), QStringLiteral("MQ4F1"), QStringLiteral("confirmed"), {}});
+    report.payments.append({QStringLiteral("pi_7XQ2"), QStringLiteral("o-2"), 1250, QStringLiteral("EUR"), QString(), QStringLiteral("refund_due"),
+                            QStringLiteral("The seats could not be kept (hold_lost); the payment is refunded to the card.")});
+    const HttpResult beat = cinema.server.client(kiosk)->post(
+        "/api/v1/devices/heartbeat", QJsonObject{{"queue_length", 0}, {"printer_state", "ok"}, {"app_version", "0.1.0"},
+                                                 {"reconciliation", sync::ReconciliationReport::fleetSummary(report.toJson())}});
+    ASSERT_EQ(beat.status, 200) << beat.body.constData();
     cinema.server.client(till)->post("/api/v1/devices/heartbeat", QJsonObject{{"queue_length", 3}, {"printer_state", "paper_low"}, {"app_version", "0.1.0"}});
     // Sales over the last two weeks: centre seats first, then outwards (so the heat map has a story), some days
     // busier than others; created_at is moved back to spread them over the range.
@@ -393,6 +412,16 @@ TEST(StaffUi, ManagerDeskEveryPage)
         desk.setPage(QStringLiteral("shows"));
         shoot(window, QStringLiteral("desk-04-shows"));
         desk.setPage(QStringLiteral("fleet"));
+        ASSERT_TRUE(waitFor([&] { return desk.devices()->count() >= 2 && !desk.busy(); }));
+        // The kiosk's reconciliation reached the manager: its three problem items, the refund first.
+        const QVariantList problems = desk.reconciliationProblems();
+        ASSERT_EQ(problems.size(), 3);
+        EXPECT_EQ(problems[0].toMap().value(QStringLiteral("state")).toString(), QStringLiteral("refund_due"));
+        EXPECT_EQ(problems[1].toMap().value(QStringLiteral("booking_ref")).toString(), QStringLiteral("MQ9R2T"));
+        EXPECT_EQ(problems[2].toMap().value(QStringLiteral("state")).toString(), QStringLiteral("unknown"));
+        QQuickItem *card = itemNamed(window, QStringLiteral("reconciliationCard"));
+        ASSERT_NE(card, nullptr);
+        EXPECT_TRUE(card->isVisible());
         shoot(window, QStringLiteral("desk-05-fleet"));
         desk.setPage(QStringLiteral("shifts"));
         shoot(window, QStringLiteral("desk-06-shifts"));
