@@ -31,6 +31,8 @@ struct ServerConfig {
     qint64 maxBodyBytes = 64 * 1024;
     /** @brief Refuse obvious losers of a hold race from the in-memory seat statuses (HoldFastPath). */
     bool fastRefusals = true;
+    /** @brief Decide concurrent holds for one show together, one transaction per batch (HoldBatcher). */
+    bool holdBatching = true;
     int fastRefusalMaxAgeMs = 1000; ///< statuses older than this are not trusted for a refusal
     int maxLiveSubscribers = 20000; ///< WebSocket seat-map subscribers per process; 0: no limit
     /** @brief Threads that write live seat-map deltas to WebSocket subscribers (off the HTTP worker threads). */

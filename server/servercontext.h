@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "holdbatcher.h"
 #include "holdfastpath.h"
 #include "http/connectionlimiter.h"
 #include "http/ratelimiter.h"
@@ -37,6 +38,7 @@ struct ServerContext {
     store::EventRepository events;
     SeatMapService seatMaps;
     HoldFastPath holdFastPath;
+    HoldBatcher holdBatcher;
     store::OrderRepository orders;
     store::PaymentRepository payments;
     store::BookingRepository bookings;

@@ -104,6 +104,12 @@ store::HoldOutcome HoldAttempt::place()
                                      m_context.config.holdTtlSeconds);
 }
 
+store::HoldOutcome HoldAttempt::placeBatched()
+{
+    return m_context.holdBatcher.place(m_request.showId, {m_caller.owner(), m_request.idempotencyKey, m_request.fingerprint, m_request.seatIds},
+                                       m_context.config.holdTtlSeconds);
+}
+
 HttpResponse HoldAttempt::finish(const store::HoldOutcome &outcome, bool committed)
 {
     if (!outcome.ok || !committed) {
@@ -142,8 +148,9 @@ void registerHoldRoutes(Router &router, ServerContext &context)
         HoldAttempt attempt(context, request.caller(), std::move(std::get<HoldRequest>(parsed)));
         if (attempt.earlyAnswer())
             return *attempt.earlyAnswer();
-        // Autocommit: the statement's own transaction has committed when placeHold returns.
-        return attempt.finish(attempt.place(), true);
+        // Group commit (HoldBatcher): decided with concurrent holds of this show in one transaction, which has
+        // committed when placeBatched returns.
+        return attempt.finish(attempt.placeBatched(), true);
     });
 
     router.add(Method::Get, QStringLiteral("/api/v1/holds/{hold_id}"), Access::roles_(kAllRoles), [&context](RequestContext &request) {

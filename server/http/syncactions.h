@@ -50,6 +50,8 @@ public:
     const std::optional<HttpResponse> &earlyAnswer() const { return m_early; }
     /** @brief Ask PostgreSQL (only without an early answer). */
     store::HoldOutcome place();
+    /** @brief As place(), but through the HoldBatcher in its own transaction (never inside a caller's one). */
+    store::HoldOutcome placeBatched();
     /**
      * @brief The response for @p outcome after its transaction ended: @p committed false means the batch
      * transaction holding it rolled back, so nothing of it stays and the caller may retry.

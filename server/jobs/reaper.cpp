@@ -41,7 +41,7 @@ void Reaper::run()
                 m_freed += freed;
                 qCDebug(lcJobs) << "reaper freed" << freed << "seats";
             }
-        } while (freed == batch && !m_stop);
+        } while (freed >= batch && !m_stop); // a full batch of holds frees at least as many seats
         for (int slept = 0; slept < m_intervalMs && !m_stop; slept += 10)
             QThread::msleep(10);
     }

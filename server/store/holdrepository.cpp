@@ -5,7 +5,10 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLoggingCategory>
 #include <QUuid>
+
+Q_DECLARE_LOGGING_CATEGORY(lcStore)
 
 namespace marquee::store {
 
@@ -20,12 +23,64 @@ QString placeHoldStatement(bool asyncCommit)
                        : QStringLiteral("SELECT o_status, o_body::text FROM mq_place_hold(?, ?, ?, ?, ?::text[], ?)");
 }
 
+QString placeHoldsStatement(bool asyncCommit)
+{
+    return asyncCommit ? QStringLiteral("SELECT h.o_index, h.o_status, h.o_body::text "
+                                        "  FROM mq_place_holds(?, ?, ?::text[], ?::text[], ?::text[], ?::text[], ?::integer[]) h, "
+                                        "       set_config('synchronous_commit', 'off', true)")
+                       : QStringLiteral("SELECT o_index, o_status, o_body::text "
+                                        "  FROM mq_place_holds(?, ?, ?::text[], ?::text[], ?::text[], ?::text[], ?::integer[])");
+}
+
 } // namespace
 
 HoldRepository::HoldRepository(const Database &database, bool asyncCommit)
     : m_database(database)
     , m_placeHoldSql(placeHoldStatement(asyncCommit))
+    , m_placeHoldsSql(placeHoldsStatement(asyncCommit))
 {
+}
+
+std::vector<HoldOutcome> HoldRepository::placeHolds(qint64 showId, const std::vector<HoldRequest> &requests, int ttlSeconds)
+{
+    QStringList owners, keys, hashes, seats, counts;
+    for (const HoldRequest &request : requests) {
+        owners << request.owner;
+        keys << request.idempotencyKey;
+        hashes << QString::fromLatin1(request.requestHash);
+        seats << request.seatIds;
+        counts << QString::number(request.seatIds.size());
+    }
+    QSqlQuery *statement = m_database.prepared(m_placeHoldsSql);
+    if (!statement)
+        return {};
+    QSqlQuery &query = *statement;
+    query.addBindValue(showId);
+    query.addBindValue(ttlSeconds);
+    query.addBindValue(toPgTextArray(owners));
+    query.addBindValue(toPgTextArray(keys));
+    query.addBindValue(toPgTextArray(hashes));
+    query.addBindValue(toPgTextArray(seats));
+    query.addBindValue(QLatin1Char('{') + counts.join(QLatin1Char(',')) + QLatin1Char('}'));
+    if (!execQuery(query, "place holds")) {
+        m_database.resetAfterError(query.lastError());
+        return {};
+    }
+    std::vector<HoldOutcome> outcomes(requests.size());
+    qsizetype answered = 0;
+    while (query.next()) {
+        const int index = query.value(0).toInt() - 1;
+        if (index < 0 || index >= qsizetype(outcomes.size()) || outcomes[index].ok)
+            break;
+        outcomes[index] = HoldOutcome{true, query.value(1).toInt(), query.value(2).toString().toUtf8()};
+        ++answered;
+    }
+    query.finish();
+    if (answered != qsizetype(outcomes.size())) {
+        qCWarning(lcStore) << "place holds: answers for" << answered << "of" << outcomes.size() << "requests";
+        return {};
+    }
+    return outcomes;
 }
 
 HoldOutcome HoldRepository::placeHold(const QString &owner, const QString &idempotencyKey, const QByteArray &requestHash,
@@ -75,10 +130,12 @@ std::optional<QJsonObject> HoldRepository::hold(const QString &owner, const QStr
     prepareQuery(query, QStringLiteral(
         "SELECT h.hold_id::text, h.show_id, array_to_json(h.seat_ids)::text, "
         "       to_char(coalesce((SELECT max(ss.hold_expires_at) FROM show_seats ss WHERE ss.show_id = h.show_id "
-        "                  AND ss.held_by = h.hold_id AND ss.status = 'held'), h.expires_at) AT TIME ZONE 'UTC', "
+        "                  AND ss.seat_id = ANY (h.seat_ids) AND ss.held_by = h.hold_id AND ss.status = 'held'), h.expires_at) "
+        "               AT TIME ZONE 'UTC', "
         "               'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'), "
         "       h.released_at IS NOT NULL, "
-        "       EXISTS (SELECT 1 FROM show_seats ss WHERE ss.show_id = h.show_id AND ss.held_by = h.hold_id "
+        "       EXISTS (SELECT 1 FROM show_seats ss WHERE ss.show_id = h.show_id AND ss.seat_id = ANY (h.seat_ids) "
+        "                AND ss.held_by = h.hold_id "
         "                AND ss.status = 'held' AND ss.hold_expires_at > now()), "
         "       to_char(h.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') "
         "  FROM holds h WHERE h.hold_id = ?::uuid AND h.owner = ?"));

@@ -34,6 +34,19 @@ public:
      */
     HoldOutcome placeHold(const QString &owner, const QString &idempotencyKey, const QByteArray &requestHash, qint64 showId,
                           const QStringList &seatIds, int ttlSeconds);
+    /** @brief One hold request of a batch (the arguments of placeHold without show and TTL). */
+    struct HoldRequest {
+        QString owner;
+        QString idempotencyKey;
+        QByteArray requestHash;
+        QStringList seatIds;
+    };
+    /**
+     * @brief Decide @p requests for @p showId in one transaction and one round trip (mq_place_holds): each
+     * request all-or-nothing and answered exactly as placeHold would answer it alone, in order. Empty on a
+     * database error (then nothing of the batch was changed).
+     */
+    std::vector<HoldOutcome> placeHolds(qint64 showId, const std::vector<HoldRequest> &requests, int ttlSeconds);
     /** @brief Outcome of a release. */
     struct Release {
         bool ok = false;    ///< false on a database error
@@ -60,12 +73,13 @@ public:
      * batch). A key that is already stored keeps its record. False on a database error (nothing stored).
      */
     bool storeAnswers(const std::vector<StoredAnswer> &answers);
-    /** @brief Free the seats of expired holds, at most @p batch seats; -1 on error. */
+    /** @brief Free the seats of expired holds, at most @p batch holds; the number of seats freed, -1 on error. */
     int reapExpired(int batch);
 
 private:
     const Database &m_database;
     const QString m_placeHoldSql;
+    const QString m_placeHoldsSql;
 };
 
 } // namespace marquee::store
