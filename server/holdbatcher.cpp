@@ -9,23 +9,24 @@ Q_DECLARE_LOGGING_CATEGORY(lcStore)
 
 namespace marquee {
 
-HoldBatcher::HoldBatcher(store::HoldRepository &holds, bool enabled)
+HoldBatcher::HoldBatcher(store::HoldRepository &holds, int maxInFlight)
     : m_holds(holds)
-    , m_enabled(enabled)
+    , m_maxInFlight(maxInFlight)
 {
 }
 
 store::HoldOutcome HoldBatcher::place(qint64 showId, const store::HoldRepository::HoldRequest &request, int ttlSeconds)
 {
-    if (!m_enabled)
+    if (m_maxInFlight <= 0)
         return m_holds.placeHold(request.owner, request.idempotencyKey, request.requestHash, showId, request.seatIds, ttlSeconds);
 
-    Pending pending{&request, ttlSeconds, {}, false};
+    Pending pending{&request, ttlSeconds, {}, false, false};
     QMutexLocker lock(&m_mutex);
     ShowQueue &queue = m_shows[showId];
     queue.waiting.push_back(&pending);
     while (!pending.done) {
-        if (queue.inFlight) {
+        // Only a request still waiting may lead: one already in someone's batch just waits for its answer.
+        if (pending.taken || queue.inFlight >= m_maxInFlight) {
             m_batchDone.wait(&m_mutex);
             continue;
         }
@@ -33,20 +34,22 @@ store::HoldOutcome HoldBatcher::place(qint64 showId, const store::HoldRepository
         const auto take = std::min<qsizetype>(queue.waiting.size(), kMaxBatch);
         std::vector<Pending *> batch(queue.waiting.begin(), queue.waiting.begin() + take);
         queue.waiting.erase(queue.waiting.begin(), queue.waiting.begin() + take);
-        queue.inFlight = true;
+        for (Pending *member : batch)
+            member->taken = true;
+        ++queue.inFlight;
         lock.unlock();
         decide(showId, batch);
         lock.relock();
         for (Pending *member : batch)
             member->done = true;
-        queue.inFlight = false;
+        --queue.inFlight;
         ++m_batches;
         m_batchedRequests += batch.size();
         // Wakes the members of this batch and whoever waits to lead the next one.
         m_batchDone.wakeAll();
     }
     // Looked up again: once this request is done, another thread may have erased the queue it was in.
-    if (const auto it = m_shows.find(showId); it != m_shows.end() && it->second.waiting.empty() && !it->second.inFlight)
+    if (const auto it = m_shows.find(showId); it != m_shows.end() && it->second.waiting.empty() && it->second.inFlight == 0)
         m_shows.erase(it);
     return pending.outcome;
 }

@@ -77,7 +77,8 @@ QString ServerConfig::usage()
         "  --notification-spool DIR    write ticket e-mail/SMS messages for confirmed bookings to DIR\n"
         "  --relay-interval-ms N       how often the outbox relay looks for new events (default 500)\n"
         "  --fast-refusals on|off      refuse obvious hold losers from memory without the database (default on)\n"
-        "  --hold-batching on|off      decide concurrent holds for one show in one transaction (default on)\n"
+        "  --hold-batches N            decide concurrent holds for one show together, one transaction per batch,\n"
+        "                              at most N batches of a show at a time (default 4, 0 = one transaction per hold)\n"
         "  --max-live-subscribers N    WebSocket seat-map subscribers per process (default 20000, 0 = no limit)\n"
         "  --live-threads N            threads that send live seat-map deltas to WebSocket subscribers (default 1)\n"
         "  --box-office-holds N        live holds per till or staff session on a show whose waiting room is on (default 8, 0 = no bound)\n"
@@ -233,12 +234,9 @@ std::optional<ServerConfig> ServerConfig::fromArguments(const QStringList &input
                 return std::nullopt;
             }
             config.fastRefusals = value == QLatin1String("on");
-        } else if (option == QLatin1String("--hold-batching")) {
-            if (value != QLatin1String("on") && value != QLatin1String("off")) {
-                *error = QStringLiteral("--hold-batching is on or off, got %1").arg(value);
+        } else if (option == QLatin1String("--hold-batches")) {
+            if (!intValue(option, value, 0, 64, &config.holdBatches))
                 return std::nullopt;
-            }
-            config.holdBatching = value == QLatin1String("on");
         } else if (option == QLatin1String("--max-live-subscribers")) {
             if (!intValue(option, value, 0, 10000000, &config.maxLiveSubscribers))
                 return std::nullopt;

@@ -31,8 +31,9 @@ struct ServerConfig {
     qint64 maxBodyBytes = 64 * 1024;
     /** @brief Refuse obvious losers of a hold race from the in-memory seat statuses (HoldFastPath). */
     bool fastRefusals = true;
-    /** @brief Decide concurrent holds for one show together, one transaction per batch (HoldBatcher). */
-    bool holdBatching = true;
+    /** @brief Concurrent holds for one show are decided together, one transaction per batch, at most this many
+     *  batches of a show at a time (HoldBatcher); 0: every hold in its own transaction. */
+    int holdBatches = 4;
     int fastRefusalMaxAgeMs = 1000; ///< statuses older than this are not trusted for a refusal
     int maxLiveSubscribers = 20000; ///< WebSocket seat-map subscribers per process; 0: no limit
     /** @brief Threads that write live seat-map deltas to WebSocket subscribers (off the HTTP worker threads). */

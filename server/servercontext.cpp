@@ -13,7 +13,7 @@ ServerContext::ServerContext(ServerConfig config_, store::DatabaseConfig databas
     , events(database)
     , seatMaps(catalog)
     , holdFastPath(seatMaps, holds, config.fastRefusals, config.fastRefusalMaxAgeMs)
-    , holdBatcher(holds, config.holdBatching)
+    , holdBatcher(holds, config.holdBatches)
     , orders(database)
     , payments(database)
     , bookings(database, tickets)
