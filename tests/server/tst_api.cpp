@@ -167,8 +167,9 @@ TEST(Api, SeatMapShapeStatusesAndEtag)
         const bool premium = seat[QStringLiteral("row")].toString() != QLatin1String("A");
         EXPECT_EQ(seat[QStringLiteral("tier")].toString(), premium ? QStringLiteral("premium") : QStringLiteral("standard"));
         EXPECT_EQ(seat[QStringLiteral("price_minor")].toInteger(), premium ? 1800 : 1250);
-        if (seatId == QLatin1String("A1"))
+        if (seatId == QLatin1String("A1")) {
             EXPECT_EQ(stringList(seat[QStringLiteral("attributes")]), QStringList{QStringLiteral("wheelchair")});
+        }
     }
     EXPECT_EQ(ids.size(), 12);
 

@@ -227,8 +227,9 @@ quint64 fightOverOverlappingHolds(const Fight &fight)
     // The run must really have been a fight: successes, refusals, releases and lapses all happened.
     EXPECT_GE(ok, 50);
     EXPECT_GE(conflicts, 50);
-    if (fight.releaseOneIn <= 10)
+    if (fight.releaseOneIn <= 10) {
         EXPECT_GE(released, 5);
+    }
     EXPECT_EQ(qsizetype(holds.size()), ok) << "every 200 and only a 200 creates a hold";
     std::printf("[          ] %d holds granted (%d released early), %d refused with 409\n", ok, released, conflicts);
 

@@ -143,8 +143,9 @@ TEST_F(ManagerRoutes, EditNeverTouchesHeldOrSoldSeats)
             EXPECT_EQ(seat[QStringLiteral("price_minor")].toInt(), 1400);
             checked = true;
         }
-        if (seat[QStringLiteral("seat_id")].toString() == QLatin1String("B3"))
+        if (seat[QStringLiteral("seat_id")].toString() == QLatin1String("B3")) {
             EXPECT_EQ(seat[QStringLiteral("status")].toString(), QStringLiteral("held"));
+        }
     }
     EXPECT_TRUE(checked);
     EXPECT_EQ(server.scalar(QStringLiteral("SELECT reason FROM audit_log WHERE action = 'show.update'")).toString(), QStringLiteral("evening price"));

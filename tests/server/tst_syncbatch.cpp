@@ -186,8 +186,9 @@ TEST_F(SyncBatchTest, BadInputIsRefusedWholeAndAppliesNothing)
         const HttpResult r = kiosk->request("POST", "/api/v1/sync/batch", c.body);
         EXPECT_EQ(r.status, c.status) << c.name << ": " << r.body.toStdString();
         EXPECT_FALSE(r.json().value(QStringLiteral("message")).toString().isEmpty()) << c.name;
-        if (c.error)
+        if (c.error) {
             EXPECT_EQ(r.json().value(QStringLiteral("error")).toString(), QLatin1String(c.error)) << c.name;
+        }
         EXPECT_EQ(databaseState(server), before) << c.name;
     }
     // The refused action is named, so the kiosk can send it alone (and park it on its own endpoint's answer).
