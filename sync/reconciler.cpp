@@ -246,6 +246,16 @@ void Reconciler::checkPayment(int index)
                                   bookingRef.isEmpty() ? payment.bookingRef : bookingRef, state, reason});
         QTimer::singleShot(0, this, &Reconciler::next);
     };
+    // A confirm still in the queue (its key is the intent id) decides this payment when it is replayed: its answer
+    // carries the booking and the tickets the kiosk needs to print. Deciding it here from the order's state alone
+    // would mark it confirmed without them (a reconnect can reach this while the confirm waits out its backoff).
+    if (payment.state == QLatin1String("awaiting_confirm")) {
+        const std::optional<PendingAction> queued = m_store.actionByKey(payment.intentId);
+        if (queued && queued->state == ActionState::Pending) {
+            conclude(QStringLiteral("pending"), QStringLiteral("the confirm is still queued"), {});
+            return;
+        }
+    }
     m_api.order(payment.orderId, [this, payment, conclude](const ApiResult &result) {
         if (!result.ok()) {
             if (result.kind == ApiResult::Kind::NetworkError || result.retryable())

@@ -238,6 +238,47 @@ TEST_F(NetworkEndToEnd, LinkLostAfterTheTerminalApprovedIsConfirmedOnReconnectAn
     EXPECT_EQ(count(server, QStringLiteral("SELECT count(*) FROM show_seats WHERE show_id = %1 AND status = 'booked'").arg(showId)), 2);
 }
 
+TEST_F(NetworkEndToEnd, AReconciliationLeavesAPaymentWhoseConfirmIsStillQueuedToItsReplay)
+{
+    // The server confirmed the order already (its payment webhook came first) while the kiosk's own confirm still
+    // waits in the queue, e.g. out its backoff after a reconnect. Only the replay's answer carries the tickets the
+    // kiosk must print, so the reconciliation must not mark the payment confirmed on the order's state alone.
+    TestServer server(serverOptions());
+    PaySimProcess sim(server, {});
+    const qint64 showId = createSyncShow(server, 2, 4);
+    m_token = server.deviceToken();
+    const QJsonObject created = order(server, showId, {QStringLiteral("A1")});
+    const QString orderId = created.value(QStringLiteral("order_id")).toString();
+    const QString intentId = created.value(QStringLiteral("payment_intent_id")).toString();
+    ASSERT_EQ(sim.pay(intentId, QStringLiteral("tok_visa")).status, 200);
+    ASSERT_TRUE(waitUntil([&] {
+        return server.scalar(QStringLiteral("SELECT state FROM orders WHERE order_id = '%1'").arg(orderId)).toString() == QLatin1String("CONFIRMED");
+    }, 20000)) << "the webhook confirms the order on the server";
+
+    ASSERT_TRUE(m_store.open(m_dir.filePath(QStringLiteral("kiosk.db"))));
+    ApiClient api(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(server.port())));
+    api.setToken(m_token);
+    SyncEngine::Options options;
+    options.followFeeds = false;
+    SyncEngine engine(m_store, api, options); // not started: the confirm stays queued
+    ASSERT_TRUE(engine.queueConfirm(orderId, intentId, created.value(QStringLiteral("amount_minor")).toInteger(),
+                                    created.value(QStringLiteral("currency")).toString()));
+
+    Reconciler reconciler(m_store, api);
+    ReconciliationReport report = reconciler.runBlocking();
+    ASSERT_EQ(report.payments.size(), 1);
+    EXPECT_EQ(report.payments.first().state, QStringLiteral("pending"));
+    EXPECT_EQ(m_store.payment(intentId)->state, QStringLiteral("awaiting_confirm"));
+
+    // Once the replay has answered, the same reconciliation confirms it, with the booking the replay recorded.
+    engine.start();
+    ASSERT_TRUE(waitUntil([&] { return m_store.payment(intentId)->state == QLatin1String("confirmed"); }, 30000));
+    EXPECT_FALSE(m_store.payment(intentId)->bookingRef.isEmpty());
+    report = reconciler.runBlocking();
+    ASSERT_EQ(report.payments.size(), 1);
+    EXPECT_EQ(report.payments.first().state, QStringLiteral("confirmed"));
+}
+
 TEST_F(NetworkEndToEnd, HoldLostWhileOfflineEndsInARefundNeverALostPayment)
 {
     TestServer server(serverOptions(1)); // the payment window (and with it the frozen hold) lasts one second
