@@ -154,7 +154,8 @@ QList<qint64> SeatMapService::dueLiveRefreshes(qint64 nowMs)
             continue;
         }
         const qint64 sinceLast = nowMs - it->lastRefreshMs;
-        if (!it->refreshing && sinceLast >= kLiveMinGapMs && (it->changes > it->covered || sinceLast >= kLivePollMs))
+        const bool lapseDue = it->lapseDueMs > 0 && nowMs >= it->lapseDueMs;
+        if (!it->refreshing && sinceLast >= kLiveMinGapMs && (it->changes > it->covered || sinceLast >= kLivePollMs || lapseDue))
             due << it.key();
         ++it;
     }
@@ -204,10 +205,14 @@ SeatMapService::Outcome SeatMapService::refreshLive(qint64 showId)
     const auto it = m_live.find(showId);
     if (it != m_live.end()) {
         it->refreshing = false;
-        if (outcome == Outcome::Ok)
+        if (outcome == Outcome::Ok) {
             it->covered = std::max(it->covered, it->runningCovers);
-        else if (outcome == Outcome::NotFound)
+            // The database's now() is taken about when the query began; if this clock runs behind it, the re-read
+            // comes a little early, sees the hold still live and is told the remaining time again.
+            it->lapseDueMs = statuses->firstLapseInMs < 0 ? 0 : start.localMs + statuses->firstLapseInMs + 1;
+        } else if (outcome == Outcome::NotFound) {
             m_live.erase(it); // nothing to follow
+        }
     }
     return outcome;
 }

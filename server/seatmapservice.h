@@ -130,6 +130,9 @@ private:
         quint64 covered = 0;       ///< changes included in the feed's statuses
         quint64 runningCovers = 0;
         bool refreshing = false;
+        /// Local time at which the first hold the last read saw lapses (0: none held): re-read then, so that a lapse
+        /// reaches subscribers when it happens rather than at the next poll or reaper sweep.
+        qint64 lapseDueMs = 0;
     };
     QHash<qint64, LiveShow> m_live;
     QHash<qint64, QStringList> m_seatIds;

@@ -167,7 +167,7 @@ void registerHoldRoutes(Router &router, ServerContext &context)
             return storeFailure();
         if (!released.found)
             return holdNotFound();
-        context.seatMaps.markChanged(released.showId);
+        // The freed seats reached the seat maps and live subscribers from the release itself (store::SeatWrites).
         return HttpResponse::json(200, QJsonObject{{QStringLiteral("hold_id"), request.params.value(QStringLiteral("hold_id"))},
                                                    {QStringLiteral("state"), QStringLiteral("released")}});
     });

@@ -197,7 +197,7 @@ void registerTillRoutes(Router &router, ServerContext &context)
             return storeFailure();
         if (!released.found)
             return HttpResponse::error(ApiError::notFound(QStringLiteral("hold_not_found"), QStringLiteral("There is no house hold with this id.")));
-        context.seatMaps.markChanged(released.showId);
+        // The freed seats reached the seat maps and live subscribers from the release itself (store::SeatWrites).
         return HttpResponse::noBody(204);
     });
 }

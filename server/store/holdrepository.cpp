@@ -109,16 +109,24 @@ HoldOutcome HoldRepository::placeHold(const QString &owner, const QString &idemp
 HoldRepository::Release HoldRepository::releaseHold(const QString &owner, const QString &holdId)
 {
     if (QUuid::fromString(holdId).isNull())
-        return {true, false, 0};
+        return {true, false, 0, {}};
     const SeatFreeing::Scope freeing(m_database.seatFreeing());
-    QSqlQuery query(m_database.connection());
-    if (!prepareQuery(query, QStringLiteral("SELECT mq_release_hold(?, ?::uuid)")))
+    QSqlQuery *statement = m_database.prepared(QStringLiteral("SELECT o_show_id, o_freed FROM mq_release_hold(?, ?::uuid)"));
+    if (!statement)
         return {};
+    QSqlQuery &query = *statement;
     query.addBindValue(owner);
     query.addBindValue(holdId);
-    if (!execQuery(query, "release hold") || !query.next())
+    if (!execQuery(query, "release hold") || !query.next()) {
+        m_database.resetAfterError(query.lastError());
         return {};
-    return {true, !query.value(0).isNull(), query.value(0).toLongLong()};
+    }
+    Release release{true, !query.value(0).isNull(), query.value(0).toLongLong(), fromPgTextArray(query.value(1).toString())};
+    query.finish();
+    // One statement, committed when it returned: subscribers get the freed seats now, not from a later re-read.
+    if (release.found)
+        m_database.seatWrites().committed(release.showId, release.freedSeats, 'a');
+    return release;
 }
 
 std::optional<QJsonObject> HoldRepository::hold(const QString &owner, const QString &holdId, bool *ok)
@@ -201,12 +209,26 @@ bool HoldRepository::storeAnswers(const std::vector<StoredAnswer> &answers)
 
 int HoldRepository::reapExpired(int batch)
 {
-    QSqlQuery query(m_database.connection());
-    prepareQuery(query, QStringLiteral("SELECT mq_reap_expired_holds(?)"));
-    query.addBindValue(batch);
-    if (!execQuery(query, "reap expired holds") || !query.next())
+    QSqlQuery *statement = m_database.prepared(QStringLiteral("SELECT o_show_id, o_freed FROM mq_reap_expired_holds(?)"));
+    if (!statement)
         return -1;
-    return query.value(0).toInt();
+    QSqlQuery &query = *statement;
+    query.addBindValue(batch);
+    if (!execQuery(query, "reap expired holds")) {
+        m_database.resetAfterError(query.lastError());
+        return -1;
+    }
+    std::vector<std::pair<qint64, QStringList>> freedByShow;
+    int freed = 0;
+    while (query.next()) {
+        freedByShow.emplace_back(query.value(0).toLongLong(), fromPgTextArray(query.value(1).toString()));
+        freed += int(freedByShow.back().second.size());
+    }
+    query.finish();
+    // Committed (one statement): a lapse reaches subscribers from this sweep, not only from the next re-read.
+    for (const auto &[showId, seatIds] : freedByShow)
+        m_database.seatWrites().committed(showId, seatIds, 'a');
+    return freed;
 }
 
 } // namespace marquee::store

@@ -52,8 +52,12 @@ public:
         bool ok = false;    ///< false on a database error
         bool found = false; ///< false when the hold is unknown or not the owner's
         qint64 showId = 0;
+        QStringList freedSeats; ///< the seats this call freed, ascending (none when already released or lapsed)
     };
-    /** @brief Release at once; releasing a released or expired hold again succeeds and changes nothing. */
+    /**
+     * @brief Release at once; releasing a released or expired hold again succeeds and changes nothing. The seats it
+     * freed are told to SeatWrites (the live seat feed) once committed.
+     */
     Release releaseHold(const QString &owner, const QString &holdId);
     /**
      * @brief The hold as its owner sees it: {hold_id, show_id, seat_ids, expires_at, state}, where state is
@@ -73,7 +77,10 @@ public:
      * batch). A key that is already stored keeps its record. False on a database error (nothing stored).
      */
     bool storeAnswers(const std::vector<StoredAnswer> &answers);
-    /** @brief Free the seats of expired holds, at most @p batch holds; the number of seats freed, -1 on error. */
+    /**
+     * @brief Free the seats of expired holds, at most @p batch holds; the number of seats freed, -1 on error. The
+     * freed seats of each show are told to SeatWrites (the live seat feed) once committed.
+     */
     int reapExpired(int batch);
 
 private:

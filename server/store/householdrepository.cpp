@@ -80,7 +80,8 @@ std::optional<QJsonArray> HouseHoldRepository::list(qint64 showId)
 HoldRepository::Release HouseHoldRepository::release(const Principal &manager, const QString &holdId, const QString &reason)
 {
     if (QUuid::fromString(holdId).isNull() || holdId.size() != 36)
-        return {true, false, 0};
+        return {true, false, 0, {}};
+    const SeatFreeing::Scope freeing(m_database.seatFreeing()); // outlives the transaction: see SeatFreeing
     QSqlDatabase db = m_database.connection();
     Transaction tx(db);
     if (!tx.isActive())
@@ -92,15 +93,16 @@ HoldRepository::Release HouseHoldRepository::release(const Principal &manager, c
     if (!execQuery(live, "find house hold"))
         return {};
     if (!live.next())
-        return {true, false, 0};
+        return {true, false, 0, {}};
     const bool wasLive = live.value(0).toBool();
     QSqlQuery release(db);
-    prepareQuery(release, QStringLiteral("SELECT mq_release_hold(?, ?::uuid)"));
+    prepareQuery(release, QStringLiteral("SELECT o_show_id, o_freed FROM mq_release_hold(?, ?::uuid)"));
     release.addBindValue(owner());
     release.addBindValue(holdId);
     if (!execQuery(release, "release house hold") || !release.next())
         return {};
     const qint64 showId = release.value(0).toLongLong();
+    const QStringList freed = fromPgTextArray(release.value(1).toString());
     // Releasing twice is harmless and audited once.
     if (wasLive
         && !StaffRepository::appendAudit(db, manager, {QStringLiteral("house_hold.release"), QStringLiteral("hold:%1").arg(holdId), reason,
@@ -108,7 +110,8 @@ HoldRepository::Release HouseHoldRepository::release(const Principal &manager, c
         return {};
     if (!tx.commit())
         return {};
-    return {true, true, showId};
+    m_database.seatWrites().committed(showId, freed, 'a');
+    return {true, true, showId, freed};
 }
 
 } // namespace marquee::store

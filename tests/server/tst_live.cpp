@@ -4,9 +4,11 @@
 // reconnect; and clear errors for bad shows, versions, paths and tokens.
 #include "servertesthelpers.h"
 
+#include <QElapsedTimer>
 #include <QEventLoop>
 #include <QJsonDocument>
 #include <QNetworkRequest>
+#include <QThread>
 #include <QTimer>
 #include <QUrlQuery>
 #include <QWebSocket>
@@ -14,6 +16,8 @@
 #include <atomic>
 #include <functional>
 #include <gtest/gtest.h>
+#include <iostream>
+#include <mutex>
 #include <netinet/in.h>
 #include <poll.h>
 #include <random>
@@ -524,4 +528,190 @@ TEST(Live, ASlowSubscriberIsCutOffWithoutHoldingBackTheOthersAndResumes)
     back.setStatuses(allAvailable); // what it had at fastFirst: nothing sold yet
     EXPECT_TRUE(back.waitFor([&] { return back.statuses() == truth; }, 15000));
     EXPECT_FALSE(back.closed());
+}
+
+namespace {
+
+/** @brief True when a delta @p client received set @p seat to @p status. */
+bool replays(const LiveClient &client, const QString &seat, const QString &status)
+{
+    for (const QJsonObject &message : client.messages()) {
+        if (message.value(QStringLiteral("type")).toString() != QLatin1String("delta"))
+            continue;
+        for (const QJsonValue &change : message.value(QStringLiteral("changes")).toArray()) {
+            if (change[QStringLiteral("seat_id")].toString() == seat && change[QStringLiteral("status")].toString() == status)
+                return true;
+        }
+    }
+    return false;
+}
+
+/** @brief Sell @p seats for cash at the box office; the booking id. */
+QString sellForCash(HttpClient &cashier, qint64 showId, const QStringList &seats)
+{
+    const HttpResult held = cashier.post(holdPath(showId), seatsBody(seats));
+    if (held.status != 200)
+        return {};
+    const HttpResult created = cashier.post("/api/v1/orders", QJsonObject{{QStringLiteral("hold_id"), held.json()[QStringLiteral("hold_id")]},
+                                                                          {QStringLiteral("payment_method"), QStringLiteral("cash")}});
+    if (created.status != 201)
+        return {};
+    const HttpResult confirmed = cashier.post("/api/v1/orders/" + created.json()[QStringLiteral("order_id")].toString().toUtf8() + "/confirm",
+                                              QJsonObject{{QStringLiteral("payment_intent_id"), created.json()[QStringLiteral("payment_intent_id")]}});
+    return confirmed.status == 200 ? confirmed.json()[QStringLiteral("booking_id")].toString() : QString();
+}
+
+} // namespace
+
+TEST(Live, ReleasesAndRefundsAreSentAtOnceAndReplayedOnResume)
+{
+    // A release (DELETE /holds/{id}) and a cancelled, refunded booking free seats: each reaches a subscriber as an
+    // `available` delta, and a client that was away and resumes from a version before them gets them replayed.
+    TestServer server;
+    const qint64 showId = server.createShow(2, 10);
+    const QString token = server.deviceToken();
+    auto kiosk = server.client(token);
+    auto cashier = server.client(server.elevatedStaffToken(QStringLiteral("cashier")));
+    const QStringList order = seatOrder(*kiosk, showId);
+
+    LiveClient live(server.port(), livePath(showId), token);
+    live.setSeatOrder(order);
+    ASSERT_TRUE(live.waitFor([&] { return live.version() >= 0; }));
+    const qint64 first = live.version();
+    const QMap<QString, QString> atFirst = live.statuses();
+    const QString epoch = live.epoch();
+
+    const HttpResult held = kiosk->post(holdPath(showId), seatsBody({QStringLiteral("A1"), QStringLiteral("A2")}));
+    ASSERT_EQ(held.status, 200) << held.body.constData();
+    ASSERT_TRUE(live.waitForStatus(QStringLiteral("A2"), QStringLiteral("held")));
+    ASSERT_EQ(kiosk->del("/api/v1/holds/" + held.json()[QStringLiteral("hold_id")].toString().toLatin1()).status, 200);
+    QElapsedTimer sinceRelease;
+    sinceRelease.start();
+    ASSERT_TRUE(live.waitFor([&] { return live.status(QStringLiteral("A1")) == QLatin1String("available") && live.status(QStringLiteral("A2")) == QLatin1String("available"); }, 5000))
+        << "the release did not reach the subscriber within 5 s";
+    std::cout << "release → available delta after " << sinceRelease.elapsed() << " ms\n";
+
+    const QString bookingId = sellForCash(*cashier, showId, {QStringLiteral("B5"), QStringLiteral("B6")});
+    ASSERT_FALSE(bookingId.isEmpty());
+    ASSERT_TRUE(live.waitForStatus(QStringLiteral("B6"), QStringLiteral("booked")));
+    const HttpResult cancelled = cashier->post("/api/v1/bookings/" + bookingId.toUtf8() + "/cancel", QJsonObject{{QStringLiteral("reason"), QStringLiteral("refund please")}});
+    ASSERT_EQ(cancelled.status, 200) << cancelled.body.constData();
+    EXPECT_GT(cancelled.json().value(QStringLiteral("refund")).toObject().value(QStringLiteral("amount_minor")).toInteger(), 0);
+    QElapsedTimer sinceRefund;
+    sinceRefund.start();
+    ASSERT_TRUE(live.waitFor([&] { return live.status(QStringLiteral("B5")) == QLatin1String("available") && live.status(QStringLiteral("B6")) == QLatin1String("available"); }, 5000))
+        << "the refund did not reach the subscriber within 5 s";
+    std::cout << "refund → available delta after " << sinceRefund.elapsed() << " ms\n";
+    EXPECT_TRUE(consecutive(live.deltaVersions(), first));
+    const QMap<QString, QString> truth = seatStatuses(*kiosk, showId);
+    EXPECT_EQ(live.statuses(), truth);
+
+    // Away since before the hold: the resume replays held → available and booked → available, no snapshot.
+    LiveClient resumed(server.port(), livePath(showId, "since=" + QByteArray::number(first) + "&epoch=" + epoch.toLatin1()), token);
+    resumed.setSeatOrder(order);
+    resumed.setStatuses(atFirst);
+    ASSERT_TRUE(resumed.waitFor([&] { return resumed.version() >= live.version(); }));
+    EXPECT_EQ(resumed.messages().front().value(QStringLiteral("type")).toString(), QStringLiteral("resumed"));
+    EXPECT_TRUE(consecutive(resumed.deltaVersions(), first));
+    EXPECT_TRUE(replays(resumed, QStringLiteral("A1"), QStringLiteral("held")));
+    EXPECT_TRUE(replays(resumed, QStringLiteral("A1"), QStringLiteral("available")));
+    EXPECT_TRUE(replays(resumed, QStringLiteral("B5"), QStringLiteral("booked")));
+    EXPECT_TRUE(replays(resumed, QStringLiteral("B5"), QStringLiteral("available")));
+    EXPECT_EQ(resumed.statuses(), truth);
+}
+
+TEST(Live, AnExpiredHoldIsSentAsAvailableAndReplayedOnResume)
+{
+    TestServer::Options options;
+    options.holdTtlSeconds = 1;
+    TestServer server(options);
+    const qint64 showId = server.createShow(2, 10);
+    const QString token = server.deviceToken();
+    auto kiosk = server.client(token);
+    const QStringList order = seatOrder(*kiosk, showId);
+
+    LiveClient live(server.port(), livePath(showId), token);
+    live.setSeatOrder(order);
+    ASSERT_TRUE(live.waitFor([&] { return live.version() >= 0; }));
+    const qint64 first = live.version();
+    const QMap<QString, QString> atFirst = live.statuses();
+
+    const HttpResult held = kiosk->post(holdPath(showId), seatsBody({QStringLiteral("A3"), QStringLiteral("A4")}));
+    ASSERT_EQ(held.status, 200) << held.body.constData();
+    const QDateTime expiresAt = QDateTime::fromString(held.json()[QStringLiteral("expires_at")].toString(), Qt::ISODateWithMs);
+    ASSERT_TRUE(expiresAt.isValid());
+    // Held and then available (the hold lives only a second, so both may arrive between two looks).
+    ASSERT_TRUE(live.waitFor([&] { return replays(live, QStringLiteral("A4"), QStringLiteral("held")); }));
+    ASSERT_TRUE(live.waitFor([&] { return live.status(QStringLiteral("A3")) == QLatin1String("available") && live.status(QStringLiteral("A4")) == QLatin1String("available"); }, 6000))
+        << "the lapse did not reach the subscriber within 5 s of the hold's TTL";
+    std::cout << "lapse → available delta " << expiresAt.msecsTo(QDateTime::currentDateTimeUtc()) << " ms after expires_at\n";
+    EXPECT_TRUE(consecutive(live.deltaVersions(), first));
+    // The reaper frees the rows too (the status was already `available` to readers: no second delta needed).
+    ASSERT_TRUE(live.waitFor([&] {
+        return server.scalar(QStringLiteral("SELECT count(*) FROM show_seats WHERE show_id = %1 AND status = 'held'").arg(showId)).toInt() == 0;
+    }));
+
+    LiveClient resumed(server.port(), livePath(showId, "since=" + QByteArray::number(first) + "&epoch=" + live.epoch().toLatin1()), token);
+    resumed.setSeatOrder(order);
+    resumed.setStatuses(atFirst);
+    ASSERT_TRUE(resumed.waitFor([&] { return resumed.version() >= live.version(); }));
+    EXPECT_EQ(resumed.messages().front().value(QStringLiteral("type")).toString(), QStringLiteral("resumed"));
+    EXPECT_TRUE(replays(resumed, QStringLiteral("A3"), QStringLiteral("held")));
+    EXPECT_TRUE(replays(resumed, QStringLiteral("A3"), QStringLiteral("available")));
+    EXPECT_EQ(resumed.statuses(), seatStatuses(*kiosk, showId));
+}
+
+TEST(Live, AReleaseAndAnExpirySweepTellTheSeatsTheyFreed)
+{
+    // The contract under the deltas above, without timing: the release route and the reaper's sweep hand the seats
+    // they freed to store::SeatWrites themselves (nothing else is asked to re-read the show).
+    TestServer::Options options;
+    options.holdTtlSeconds = 1;
+    options.reaperIntervalMs = 600000; // the sweep is run below, by hand
+    TestServer server(options);
+    const qint64 showId = server.createShow(2, 10);
+    auto kiosk = server.client(server.deviceToken());
+    struct Told {
+        qint64 showId;
+        QStringList seatIds;
+        char code;
+    };
+    std::mutex mutex;
+    std::vector<Told> told;
+    server.context().database.seatWrites().setSink([&](qint64 show, const QStringList &seats, char code) {
+        std::lock_guard lock(mutex);
+        told.push_back({show, seats, code});
+    });
+    const auto toldSoFar = [&] {
+        std::lock_guard lock(mutex);
+        return told;
+    };
+
+    const HttpResult held = kiosk->post(holdPath(showId), seatsBody({QStringLiteral("B2"), QStringLiteral("A9")}));
+    ASSERT_EQ(held.status, 200) << held.body.constData();
+    const QByteArray releasePath = "/api/v1/holds/" + held.json()[QStringLiteral("hold_id")].toString().toLatin1();
+    ASSERT_EQ(kiosk->del(releasePath).status, 200);
+    std::vector<Told> afterRelease = toldSoFar();
+    ASSERT_EQ(afterRelease.size(), 1u);
+    EXPECT_EQ(afterRelease[0].showId, showId);
+    EXPECT_EQ(afterRelease[0].seatIds, (QStringList{QStringLiteral("A9"), QStringLiteral("B2")}));
+    EXPECT_EQ(afterRelease[0].code, 'a');
+    // Releasing again frees nothing and tells nothing.
+    ASSERT_EQ(kiosk->del(releasePath).status, 200);
+    EXPECT_EQ(toldSoFar().size(), 1u);
+
+    const HttpResult lapsing = kiosk->post(holdPath(showId), seatsBody({QStringLiteral("A5")}));
+    ASSERT_EQ(lapsing.status, 200) << lapsing.body.constData();
+    const HttpResult other = kiosk->post(holdPath(showId), seatsBody({QStringLiteral("A6")}));
+    ASSERT_EQ(other.status, 200);
+    QThread::msleep(1300); // both lapse
+    EXPECT_EQ(server.context().holds.reapExpired(1000), 2);
+    const std::vector<Told> afterSweep = toldSoFar();
+    ASSERT_EQ(afterSweep.size(), 2u);
+    EXPECT_EQ(afterSweep[1].showId, showId);
+    EXPECT_EQ(afterSweep[1].seatIds, (QStringList{QStringLiteral("A5"), QStringLiteral("A6")}));
+    EXPECT_EQ(afterSweep[1].code, 'a');
+    EXPECT_EQ(server.context().holds.reapExpired(1000), 0); // nothing left, nothing told
+    EXPECT_EQ(toldSoFar().size(), 2u);
+    server.context().database.seatWrites().setSink(nullptr);
 }
