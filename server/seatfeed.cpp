@@ -25,6 +25,7 @@ SeatFeed::SeatFeed(const store::SeatFreeing &freeing)
     : m_freeing(freeing)
     , m_epoch(randomEpoch())
 {
+    m_clock.start();
 }
 
 SeatFeed::QueryStart SeatFeed::beginQuery()
@@ -113,10 +114,11 @@ bool SeatFeed::applyLocalWrite(qint64 showId, const QStringList &seatIds, char c
     return true;
 }
 
-void SeatFeed::setBatching(std::function<void(qint64 showId)> wake)
+void SeatFeed::setBatching(int windowMs, BatchWake wake)
 {
     QMutexLocker lock(&m_mutex);
     m_batchWake = std::move(wake);
+    m_batchWindowMs = std::max(0, windowMs);
     if (!m_batchWake) {
         for (auto it = m_shows.begin(); it != m_shows.end(); ++it)
             flushPendingLocked(it.key(), *it); // nobody would flush them any more
@@ -125,7 +127,10 @@ void SeatFeed::setBatching(std::function<void(qint64 showId)> wake)
 
 void SeatFeed::recordChangesLocked(qint64 showId, Show &show, const std::vector<int> &changes)
 {
-    if (!m_batchWake) {
+    const qint64 now = m_clock.elapsed();
+    // Leading edge: a change after a quiet spell goes out now, so a lone change (the common case outside a rush)
+    // does not wait for the window nor for another thread's timer; only changes close behind it are batched.
+    if (!m_batchWake || (show.pending.empty() && now - show.lastDeltaMs >= m_batchWindowMs)) {
         commitDeltaLocked(showId, show, changes);
         return;
     }
@@ -137,7 +142,7 @@ void SeatFeed::recordChangesLocked(qint64 showId, Show &show, const std::vector<
         }
     }
     if (wasIdle && !show.pending.empty())
-        m_batchWake(showId);
+        m_batchWake(showId, int(std::clamp<qint64>(show.lastDeltaMs + m_batchWindowMs - now, 0, m_batchWindowMs)));
 }
 
 bool SeatFeed::flushPending(qint64 showId)
@@ -166,6 +171,7 @@ void SeatFeed::commitDeltaLocked(qint64 showId, Show &show, const std::vector<in
     // Serialised once here; every subscriber on every thread is sent these same bytes.
     static const QByteArray names[] = {"available\"}", "held\"}", "booked\"}"};
     const qint64 version = ++show.version;
+    show.lastDeltaMs = m_clock.elapsed();
     QByteArray text = "{\"type\":\"delta\",\"show_id\":" + QByteArray::number(showId) + ",\"version\":" + QByteArray::number(version) + ",\"changes\":[";
     text.reserve(text.size() + qsizetype(changes.size()) * 48);
     for (size_t i = 0; i < changes.size(); ++i) {

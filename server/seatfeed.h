@@ -5,11 +5,13 @@
 #include "store/seatfreeing.h"
 
 #include <QByteArray>
+#include <QElapsedTimer>
 #include <QHash>
 #include <QMutex>
 #include <QStringList>
 #include <deque>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -52,14 +54,18 @@ public:
      * @return true when some seat's status changed (a delta was sent, or is pending when batching)
      */
     bool applyLocalWrite(qint64 showId, const QStringList &seatIds, char code);
+    /** @brief Asked to call flushPending(@p showId) in @p delayMs milliseconds; see setBatching(). */
+    using BatchWake = std::function<void(qint64 showId, int delayMs)>;
     /**
-     * @brief Batch changes into fewer deltas: with @p wake set, changes of a show accumulate until flushPending()
-     * turns them into one delta (a burst of holds becomes one frame per subscriber). @p wake is called, with the
-     * feed's lock held, when a show gets its first pending change; it must only schedule the flush (not block,
-     * not call back into the feed). Without it (the default) every change is its own delta at once; switching it
-     * off sends what is pending.
+     * @brief Batch changes into fewer deltas: at most one delta per show every @p windowMs, except that a change
+     * arriving when the show's last delta is older than that goes out at once (a lone change waits for nothing;
+     * a burst of holds becomes one frame per subscriber per window). Changes inside the window accumulate until
+     * flushPending(), which @p wake is asked to schedule for the window's end; @p wake is called with the feed's
+     * lock held when a show gets its first pending change, and must only schedule (not block, not call back into
+     * the feed). Without @p wake (the default) every change is its own delta at once; switching it off sends what
+     * is pending.
      */
-    void setBatching(std::function<void(qint64 showId)> wake);
+    void setBatching(int windowMs, BatchWake wake);
     /** @brief Send the pending changes of @p showId as one delta now. @return true when a delta was sent. */
     bool flushPending(qint64 showId);
     /** @brief True when the feed has statuses of @p showId (a refresh has been published). */
@@ -120,6 +126,7 @@ private:
         QHash<int, int> subscribers;  ///< listener → number of its subscriptions to this show
         std::vector<int> pending;     ///< seats changed since the last delta (batching only), unordered
         std::vector<bool> isPending;  ///< per seat: listed in `pending`
+        qint64 lastDeltaMs = std::numeric_limits<qint64>::min() / 2; ///< monotonic time of the last delta
     };
     QByteArray snapshotMessage(qint64 showId, const Show &show) const;
     /** @brief @p changes (seat indexes, codes already updated) happened: the next delta at once, or pending when
@@ -136,7 +143,9 @@ private:
     mutable QMutex m_mutex;
     QHash<qint64, Show> m_shows;
     QHash<int, Listener> m_listeners;
-    std::function<void(qint64)> m_batchWake;
+    BatchWake m_batchWake;
+    int m_batchWindowMs = 0;
+    QElapsedTimer m_clock; ///< monotonic, for the batching window
     int m_nextListener = 1;
     quint64 m_sequence = 0;
 };

@@ -17,6 +17,30 @@ Q_DECLARE_LOGGING_CATEGORY(lcHttp)
 
 namespace marquee::http {
 
+namespace {
+/** @brief @p payload as one unmasked WebSocket text frame, as a server sends it (RFC 6455 §5.2). */
+QByteArray textFrame(const QByteArray &payload)
+{
+    const quint64 length = quint64(payload.size());
+    QByteArray frame;
+    frame.reserve(payload.size() + 10);
+    frame += char(0x81); // FIN, opcode 1 (text)
+    if (length < 126) {
+        frame += char(length);
+    } else if (length <= 0xffff) {
+        frame += char(126);
+        frame += char(length >> 8);
+        frame += char(length & 0xff);
+    } else {
+        frame += char(127);
+        for (int shift = 56; shift >= 0; shift -= 8)
+            frame += char((length >> shift) & 0xff);
+    }
+    frame += payload;
+    return frame;
+}
+} // namespace
+
 /** @brief The subscribers of one fan-out thread; lives on that thread, reached by queued calls. */
 class LiveFanout::Worker : public QObject
 {
@@ -66,7 +90,8 @@ public:
         if (start.kind == SeatFeed::Start::Kind::FutureVersion)
             return refuse(socket, BadRequest, QStringLiteral("invalid_version"),
                           QStringLiteral("Version %1 of this feed does not exist yet (the current one is %2).").arg(sinceVersion).arg(start.version));
-        m_subscribers.insert(socket, Subscriber{showId, start.version});
+        // LiveHub made the TCP socket the WebSocket's child; deltas are written to it as ready-made frames.
+        m_subscribers.insert(socket, Subscriber{showId, start.version, socket->findChild<QTcpSocket *>()});
         m_byShow[showId].append(socket);
         for (const QByteArray &message : start.messages)
             socket->sendTextMessage(QString::fromUtf8(message));
@@ -79,6 +104,7 @@ private:
     struct Subscriber {
         qint64 showId = 0;
         qint64 version = 0; ///< the last version this client was sent
+        QTcpSocket *tcp = nullptr; ///< under the WebSocket (its child)
     };
 
     void deliver(qint64 showId, qint64 version, const QByteArray &message)
@@ -87,7 +113,7 @@ private:
         if (it == m_byShow.constEnd())
             return;
         const QList<QWebSocket *> sockets = *it; // a copy: a slow socket is dropped from the list on the way
-        QString text; // converted once for every subscriber of this thread
+        QByteArray frame; // framed once for every subscriber of this thread
         for (QWebSocket *socket : sockets) {
             Subscriber &subscriber = m_subscribers[socket];
             if (version <= subscriber.version)
@@ -106,11 +132,19 @@ private:
                 socket->abort();
                 continue;
             }
-            if (text.isEmpty())
-                text = QString::fromUtf8(message);
             subscriber.version = version;
-            socket->sendTextMessage(text);
-            socket->flush(); // written now, not on a later pass of the event loop over every socket
+            if (!subscriber.tcp) {
+                socket->sendTextMessage(QString::fromUtf8(message));
+                socket->flush();
+                continue;
+            }
+            // The same bytes for every subscriber: no per-socket UTF-16 → UTF-8 conversion nor framing, as
+            // QWebSocket::sendTextMessage would do. QWebSocket writes its own frames (the first messages, pongs)
+            // whole into this same socket, so frames never interleave.
+            if (frame.isEmpty())
+                frame = textFrame(message);
+            subscriber.tcp->write(frame);
+            subscriber.tcp->flush(); // written now, not on a later pass of the event loop over every socket
         }
     }
 
@@ -151,17 +185,17 @@ LiveFanout::LiveFanout(SeatFeed &feed, int threads, qint64 maxBufferedBytes)
         m_threads.push_back(std::move(thread));
     }
     Worker *batcher = m_workers.front();
-    m_feed.setBatching([this, batcher](qint64 showId) {
+    m_feed.setBatching(kBatchWindowMs, [this, batcher](qint64 showId, int delayMs) {
         // With the feed's lock held: only post. The timer starts on the batching thread itself.
-        QMetaObject::invokeMethod(batcher, [this, batcher, showId] {
-            QTimer::singleShot(kBatchWindowMs, Qt::PreciseTimer, batcher, [this, showId] { m_feed.flushPending(showId); });
+        QMetaObject::invokeMethod(batcher, [this, batcher, showId, delayMs] {
+            QTimer::singleShot(delayMs, Qt::PreciseTimer, batcher, [this, showId] { m_feed.flushPending(showId); });
         }, Qt::QueuedConnection);
     });
 }
 
 LiveFanout::~LiveFanout()
 {
-    m_feed.setBatching(nullptr); // sends what is pending; nothing is posted to the workers from now on
+    m_feed.setBatching(0, nullptr); // sends what is pending; nothing is posted to the workers from now on
     for (size_t i = 0; i < m_workers.size(); ++i) {
         Worker *worker = m_workers[i];
         QMetaObject::invokeMethod(worker, [worker] { worker->stop(); }, Qt::BlockingQueuedConnection);

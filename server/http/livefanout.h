@@ -23,9 +23,10 @@ namespace marquee::http {
  *
  * The HTTP worker that completed a handshake checks the request (LiveHub) and hands the socket over with
  * adopt(); from then on the socket lives on one fan-out thread, which subscribes it to the SeatFeed, sends the
- * first messages and every later delta. The feed batches changes (SeatFeed::setBatching): the first change of a
- * show schedules a flush kBatchWindowMs later on fan-out thread 0, and everything that changed meanwhile goes out
- * as one delta, converted once and written to every socket of a thread with one flush each.
+ * first messages and every later delta. The feed batches changes (SeatFeed::setBatching): a change after a quiet
+ * spell goes out at once; changes within kBatchWindowMs behind a delta wait for a flush at the window's end
+ * (scheduled on fan-out thread 0) and go out together as one delta. A delta is framed once per thread and the same
+ * bytes are written to every socket of that thread, with one flush each.
  *
  * A subscriber whose unsent data exceeds the bound is cut off at once (its buffer freed); it reconnects with
  * `since` and gets what it missed, so one slow reader never holds back the others nor the server's memory.
@@ -33,7 +34,7 @@ namespace marquee::http {
 class LiveFanout
 {
 public:
-    /** @brief How long a show's first change waits for more before they go out as one delta. */
+    /** @brief At most one delta per show per this many milliseconds, except a change after a quiet spell. */
     static constexpr int kBatchWindowMs = 5;
 
     /** @brief WebSocket close codes sent after an `error` message (4000–4999 are the application's own). */

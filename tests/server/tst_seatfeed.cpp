@@ -149,21 +149,39 @@ TEST_F(SeatFeedTest, BatchingTurnsABurstIntoOneDeltaAndASubscriberStartsAfterIt)
     publishRead(feed.beginQuery(), "aaaa");
     const SeatFeed::Start first = feed.subscribe(listener, kShow, -1, {});
     std::vector<qint64> wakes;
-    feed.setBatching([&](qint64 show) { wakes.push_back(show); });
+    std::vector<int> delays;
+    // A window far longer than this test runs: every change after the first counts as "close behind" it.
+    constexpr int kWindowMs = 600000;
+    feed.setBatching(kWindowMs, [&](qint64 show, int delayMs) {
+        wakes.push_back(show);
+        delays.push_back(delayMs);
+    });
 
-    // Three writes, one of them undone within the window: nothing is sent yet, the flush is asked for once.
+    // After a quiet spell the first change goes out at once, without a flush being asked for.
+    EXPECT_TRUE(feed.applyLocalWrite(kShow, {QStringLiteral("A\"3")}, 'h'));
+    std::vector<Delta> sent = taken();
+    ASSERT_EQ(sent.size(), 1u);
+    EXPECT_EQ(sent[0].version, first.version + 1);
+    EXPECT_EQ(sent[0].changes, (QMap<QString, QString>{{QStringLiteral("A\"3"), QStringLiteral("held")}}));
+    EXPECT_TRUE(wakes.empty());
+
+    // Three writes close behind it, one of them undone: nothing is sent yet, the flush is asked for once, for the
+    // end of the window the first delta opened.
     EXPECT_TRUE(feed.applyLocalWrite(kShow, {QStringLiteral("A1")}, 'h'));
     EXPECT_TRUE(feed.applyLocalWrite(kShow, {QStringLiteral("B1"), QStringLiteral("A2")}, 'h'));
     EXPECT_TRUE(feed.applyLocalWrite(kShow, {QStringLiteral("A2")}, 'a'));
     EXPECT_TRUE(taken().empty());
     EXPECT_EQ(wakes, std::vector<qint64>{kShow});
+    ASSERT_EQ(delays.size(), 1u);
+    EXPECT_GT(delays[0], kWindowMs - 60000);
+    EXPECT_LE(delays[0], kWindowMs);
     // Memory already knows them (refusals do not wait for the batch).
     EXPECT_EQ(feed.certainlyTaken(kShow, {QStringLiteral("B1")}, 1000), QStringList{QStringLiteral("B1")});
 
     EXPECT_TRUE(feed.flushPending(kShow));
-    std::vector<Delta> sent = taken();
+    sent = taken();
     ASSERT_EQ(sent.size(), 1u);
-    EXPECT_EQ(sent[0].version, first.version + 1);
+    EXPECT_EQ(sent[0].version, first.version + 2);
     EXPECT_EQ(sent[0].changes, (QMap<QString, QString>{{QStringLiteral("A1"), QStringLiteral("held")},
                                                        {QStringLiteral("A2"), QStringLiteral("available")},
                                                        {QStringLiteral("B1"), QStringLiteral("held")}}));
@@ -176,15 +194,15 @@ TEST_F(SeatFeedTest, BatchingTurnsABurstIntoOneDeltaAndASubscriberStartsAfterIt)
     const SeatFeed::Start late = feed.subscribe(listener, kShow, -1, {});
     sent = taken();
     ASSERT_EQ(sent.size(), 1u);
-    EXPECT_EQ(sent[0].version, first.version + 2);
-    EXPECT_EQ(late.version, first.version + 2);
+    EXPECT_EQ(sent[0].version, first.version + 3);
+    EXPECT_EQ(late.version, first.version + 3);
     ASSERT_EQ(late.messages.size(), 1u);
     EXPECT_TRUE(late.messages[0].contains("\"statuses\":\"habh\"")) << late.messages[0].constData();
 
     // Switching batching off sends what is still pending.
     EXPECT_TRUE(feed.applyLocalWrite(kShow, {QStringLiteral("A1")}, 'a'));
     EXPECT_TRUE(taken().empty());
-    feed.setBatching(nullptr);
+    feed.setBatching(0, nullptr);
     sent = taken();
     ASSERT_EQ(sent.size(), 1u);
     EXPECT_EQ(sent[0].changes, (QMap<QString, QString>{{QStringLiteral("A1"), QStringLiteral("available")}}));
