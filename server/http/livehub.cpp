@@ -89,6 +89,13 @@ void LiveHub::accept(std::unique_ptr<QWebSocket> owned)
     if (!tcp)
         return LiveFanout::refuse(socket, QWebSocketProtocol::CloseCodeBadOperation, QStringLiteral("unavailable"),
                                   QStringLiteral("The server could not take over this connection; reconnect."));
+    // Qt's QWebSocketServer (inside QAbstractHttpServer, on this thread) stays connected to the TCP socket's
+    // disconnected() and answers it with tcp->deleteLater(). Once the socket lives on a fan-out thread that call
+    // is queued here and runs later, on a socket the fan-out thread may already have deleted with its WebSocket:
+    // a use-after-free that crashed the fan-out thread when many subscribers left at once (the test
+    // Live.ManySubscribers… under load). From here on the WebSocket alone owns the TCP socket; QWebSocket itself
+    // follows it through stateChanged() and destroyed(), not disconnected().
+    QObject::disconnect(tcp, &QAbstractSocket::disconnected, nullptr, nullptr);
     socket->setParent(nullptr);
     tcp->setParent(socket);
     // Qt's handshake code may still have a queued call for the TCP socket in this thread's event queue (it reads
