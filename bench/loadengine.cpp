@@ -278,7 +278,10 @@ private:
                 const int64_t now = monoNs();
                 const bool measured = now >= m_measureFrom && now <= m_measureTo;
                 if (measured) {
-                    m_stats.latencyUs.push_back(uint32_t(std::min<int64_t>((now - c.sentNs) / 1000, UINT32_MAX)));
+                    const auto latencyUs = uint32_t(std::min<int64_t>((now - c.sentNs) / 1000, UINT32_MAX));
+                    m_stats.latencyUs.push_back(latencyUs);
+                    m_stats.latencyUsByStatus[status].push_back(latencyUs);
+                    m_stats.recordServerTiming(status, headerValue(head, "Server-Timing"));
                     ++m_stats.statuses[status];
                     m_stats.bytesIn += headEnd + 4 + bodyLength;
                 } else {
