@@ -391,7 +391,8 @@ private:
     }
     int64_t pollDelay(const QJsonObject &json) const
     {
-        return std::clamp<int64_t>(json.value(QStringLiteral("poll_after_ms")).toInteger(1000), 100, m_options.maxPollMs);
+        const int64_t suggested = std::max<int64_t>(json.value(QStringLiteral("poll_after_ms")).toInteger(1000), 100);
+        return m_options.maxPollMs > 0 ? std::min<int64_t>(suggested, m_options.maxPollMs) : suggested;
     }
     void schedule(uint32_t i, int64_t dueMs)
     {

@@ -25,7 +25,7 @@ struct FlashSaleOptions {
     int maxInFlight = 2000;
     int groupMin = 1;
     int groupMax = 4;
-    int maxPollMs = 10000;           ///< the longest a user waits between polls, whatever the server suggests
+    int maxPollMs = 0;               ///< the longest a user waits between polls, whatever the server suggests; 0: as it suggests
     /// Connections reserved for long polls (status with wait=): a user whose eta is within longPollSeconds parks a
     /// status request there and learns of its admission at once. 0: plain polling only.
     int longPollClients = 0;

@@ -71,6 +71,7 @@ QString ServerConfig::usage()
         "  --reconciler-interval-ms N  how often stuck orders are resolved (default 5000, 0 = off)\n"
         "  --waiting-room-tick-ms N    waiting-room admission and refresh period (default 250)\n"
         "  --waiting-room-threshold N  hold attempts per second on one show that switch its waiting room on (default 0 = off)\n"
+        "  --waiting-room-max-poll-ms N  longest poll interval suggested to users far back in a queue (default 10000)\n"
         "  --reconcile-min-age SECONDS leave orders younger than this to their clients (default 30)\n"
         "  --event-webhook URL         send every outbox event to URL (repeatable), at least once, signed\n"
         "  --event-webhook-secret S    HMAC-SHA256 secret for the X-Signature of event webhooks\n"
@@ -221,6 +222,9 @@ std::optional<ServerConfig> ServerConfig::fromArguments(const QStringList &input
                 return std::nullopt;
         } else if (option == QLatin1String("--waiting-room-threshold")) {
             if (!intValue(option, value, 0, 1000000, &config.waitingRoomThreshold))
+                return std::nullopt;
+        } else if (option == QLatin1String("--waiting-room-max-poll-ms")) {
+            if (!intValue(option, value, 1000, 3600000, &config.waitingRoomMaxPollMs))
                 return std::nullopt;
         } else if (option == QLatin1String("--hold-commit")) {
             if (value != QLatin1String("async") && value != QLatin1String("sync")) {

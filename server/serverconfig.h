@@ -61,6 +61,9 @@ struct ServerConfig {
      *  that switch its waiting room on automatically (0: only managers switch it on). */
     int waitingRoomTickMs = 250;
     int waitingRoomThreshold = 0;
+    /** @brief The longest poll interval a status answer suggests to users far back in a queue (see
+     *  WaitingRoomService::setMaxPollMs): fewer polls from a huge queue, later sold-out notice for its far end. */
+    int waitingRoomMaxPollMs = 10000;
     /** @brief Live holds one till device or staff session may have on a show whose waiting room is on (0: no bound). */
     int boxOfficeHoldsPerCaller = 8;
 

@@ -25,6 +25,7 @@ ServerContext::ServerContext(ServerConfig config_, store::DatabaseConfig databas
     , connections(config.maxConnections, config.maxConnectionsPerAddress)
 {
     waitingRoom.setBoxOfficeHoldLimit(this->config.boxOfficeHoldsPerCaller);
+    waitingRoom.setMaxPollMs(this->config.waitingRoomMaxPollMs);
 }
 
 } // namespace marquee

@@ -19,7 +19,8 @@ namespace marquee {
 namespace {
 constexpr int kMaxCachedEntries = 4'000'000; // ~200 MB at worst; the cache is only an optimisation
 constexpr int kMinPollMs = 1000;
-constexpr int kMaxPollMs = 10000;
+constexpr int kBeforeOpeningMaxPollMs = 10000;
+constexpr int kRankLoadChunk = 100000; // ranks loaded into memory per tick (~100 ms of the background thread)
 
 qint64 nowMs()
 {
@@ -116,6 +117,7 @@ WaitingRoomService::WaitingRoomService(store::WaitingRoomRepository &repository,
     , m_database(database)
     , m_tickMs(tickMs)
     , m_autoThreshold(autoThresholdPerSecond)
+    , m_joins(repository)
 {
 }
 
@@ -177,6 +179,63 @@ void WaitingRoomService::refreshAndTick()
     }
     if (changed)
         reload();
+    loadRanks();
+}
+
+void WaitingRoomService::loadRanks()
+{
+    // Ranks never change once assigned, so the background thread copies every newly assigned one into memory and a
+    // status poll needs no database round trip even on its first question (2,000,000 entries are ~100 MB).
+    QList<QPair<qint64, qint64>> wanted; // show, ranked_upto
+    {
+        QReadLocker locker(&m_roomsLock);
+        for (const Room &room : std::as_const(m_rooms))
+            if (room.row.enabled && room.row.opened && !room.row.soldOut)
+                wanted.push_back({room.row.showId, room.row.rankedUpto});
+    }
+    for (const auto &[showId, rankedUpto] : wanted) {
+        qint64 loaded = 0;
+        {
+            QMutexLocker locker(&m_entriesLock);
+            loaded = m_ranksLoaded.value(showId);
+            if (m_entries.size() + (rankedUpto - loaded) > kMaxCachedEntries)
+                continue; // beyond the cache's bound: polls read their entry as before
+        }
+        if (rankedUpto <= loaded)
+            continue;
+        const qint64 upto = std::min<qint64>(rankedUpto, loaded + kRankLoadChunk);
+        const auto ranks = m_repository.ranks(showId, loaded, upto);
+        if (!ranks)
+            continue; // the next tick tries again
+        QMutexLocker locker(&m_entriesLock);
+        m_entries.reserve(m_entries.size() + qsizetype(ranks->size()));
+        for (const auto &[entryId, rank] : *ranks)
+            if (!m_entries.contains(entryId)) // a status poll may have cached it already, with its admission time
+                m_entries.insert(entryId, CachedEntry{rank, 0});
+        m_ranksLoaded.insert(showId, upto);
+    }
+}
+
+double WaitingRoomService::etaSeconds(const store::WaitingRoomRow &row, qint64 position)
+{
+    return double(position) / std::max(row.admitRatePerSecond, 0.1);
+}
+
+qint64 WaitingRoomService::unrankedPollMs(const store::WaitingRoomRow &row) const
+{
+    if (!row.opened) // the place is drawn at the opening: ask right after it
+        return pollAfterMs(std::min<qint64>(row.opensAt.toMSecsSinceEpoch() - nowMs(), kBeforeOpeningMaxPollMs));
+    // Ranked at the next tick, behind everyone ranked so far and not yet admitted: poll as that position would.
+    return pollAfterMs(qint64(etaSeconds(row, row.rankedUpto - row.admittedUpto) * 1000 / 3));
+}
+
+qint64 WaitingRoomService::pollAfterMs(qint64 ms) const
+{
+    // Spread by up to ±10 %: users who joined together would otherwise keep polling together, in waves.
+    const qint64 bounded = std::clamp<qint64>(ms, kMinPollMs, m_maxPollMs);
+    const qint64 spread = bounded / 10;
+    return spread > 0 ? std::max<qint64>(kMinPollMs, bounded - spread + qint64(QRandomGenerator::global()->bounded(quint32(2 * spread + 1))))
+                      : bounded;
 }
 
 void WaitingRoomService::reload()
@@ -259,7 +318,7 @@ Result<QJsonObject> WaitingRoomService::join(qint64 showId, const store::Princip
     const QString owner = caller.owner();
     if (owner.contains(QLatin1Char('.')))
         return ApiError::internal();
-    const qint64 entryId = m_repository.join(showId, owner);
+    const qint64 entryId = m_joins.join(showId, owner); // answered once committed, with others joining at once
     if (entryId < 0)
         return storeFailure();
     if (entryId == 0) // switched off or sold out since the last refresh
@@ -271,7 +330,7 @@ Result<QJsonObject> WaitingRoomService::join(qint64 showId, const store::Princip
                        {QStringLiteral("position"), QJsonValue::Null},
                        {QStringLiteral("state"), current->row.opened ? QStringLiteral("queued") : QStringLiteral("before_opening")},
                        {QStringLiteral("opens_at"), toIsoUtc(current->row.opensAt)},
-                       {QStringLiteral("poll_after_ms"), kMinPollMs}};
+                       {QStringLiteral("poll_after_ms"), unrankedPollMs(current->row)}};
     return answer;
 }
 
@@ -294,7 +353,7 @@ Result<QJsonObject> WaitingRoomService::status(qint64 showId, const store::Princ
     QJsonObject answer{{QStringLiteral("position"), QJsonValue::Null},
                        {QStringLiteral("admitted"), false},
                        {QStringLiteral("eta_s"), QJsonValue::Null},
-                       {QStringLiteral("poll_after_ms"), kMaxPollMs}};
+                       {QStringLiteral("poll_after_ms"), m_maxPollMs}};
     if (row.soldOut || !row.enabled) {
         // Answered from memory: once the last seat is booked every poll says so without touching the database.
         answer.insert(QStringLiteral("state"), row.soldOut ? QStringLiteral("sold_out") : QStringLiteral("closed"));
@@ -312,7 +371,9 @@ Result<QJsonObject> WaitingRoomService::status(qint64 showId, const store::Princ
         }
     }
     const bool needAdmissionTime = known && cached.rank <= row.admittedUpto && cached.admittedAtMs == 0;
-    if (!known || needAdmissionTime) {
+    // Before the opening no entry has a rank (the shuffle at the opening assigns them), and the token's MAC proves
+    // the entry was issued: nothing to ask the database.
+    if ((!known && row.opened) || needAdmissionTime) {
         bool ok = false;
         const auto entry = m_repository.entry(entryId, &ok);
         if (!ok)
@@ -323,27 +384,27 @@ Result<QJsonObject> WaitingRoomService::status(qint64 showId, const store::Princ
             cached = CachedEntry{*entry->rank, entry->admittedAt.isValid() ? entry->admittedAt.toMSecsSinceEpoch() : 0};
             known = true;
             QMutexLocker locker(&m_entriesLock);
-            if (m_entries.size() >= kMaxCachedEntries)
+            if (m_entries.size() >= kMaxCachedEntries) {
                 m_entries.clear();
+                m_ranksLoaded.clear();
+            }
             m_entries.insert(entryId, cached);
         }
     }
     if (!known) {
         answer.insert(QStringLiteral("state"), row.opened ? QStringLiteral("queued") : QStringLiteral("before_opening"));
         answer.insert(QStringLiteral("opens_at"), toIsoUtc(row.opensAt));
-        const qint64 untilOpening = row.opened ? 0 : row.opensAt.toMSecsSinceEpoch() - nowMs();
-        answer.insert(QStringLiteral("poll_after_ms"), std::clamp<qint64>(untilOpening, kMinPollMs, kMaxPollMs));
+        answer.insert(QStringLiteral("poll_after_ms"), unrankedPollMs(row));
         return answer;
     }
     if (cached.rank > row.admittedUpto) {
         const qint64 position = cached.rank - row.admittedUpto;
-        const double rate = std::max(row.admitRatePerSecond, 0.1);
-        const double eta = double(position) / rate;
+        const double eta = etaSeconds(row, position);
         answer.insert(QStringLiteral("state"), QStringLiteral("waiting"));
         answer.insert(QStringLiteral("position"), position);
         answer.insert(QStringLiteral("eta_s"), qint64(std::ceil(eta)));
         // Far back polls rarely; near the front often: the poll rate of a queue stays proportional to admissions.
-        answer.insert(QStringLiteral("poll_after_ms"), std::clamp<qint64>(qint64(eta * 1000 / 3), kMinPollMs, kMaxPollMs));
+        answer.insert(QStringLiteral("poll_after_ms"), pollAfterMs(qint64(eta * 1000 / 3)));
         return answer;
     }
     const qint64 expiresMs = cached.admittedAtMs + qint64(row.admissionTtlSeconds) * 1000;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/jsonbody.h"
+#include "joinbatcher.h"
 #include "store/authrepository.h"
 #include "store/waitingroomrepository.h"
 
@@ -9,6 +10,7 @@
 #include <QMutex>
 #include <QReadWriteLock>
 #include <QThread>
+#include <algorithm>
 #include <atomic>
 #include <memory>
 
@@ -65,6 +67,15 @@ public:
      * keeps a stolen or runaway staff token from emptying a hot show past the queue.
      */
     void setBoxOfficeHoldLimit(int limit) { m_boxOfficeHoldLimit = limit; }
+    /**
+     * @brief The longest poll_after_ms a status answer suggests (default 10 s). Users far back are told to poll
+     * about every third of their eta, up to this: a larger bound means fewer polls from a huge queue and a later
+     * sold-out notice for its far end (it learns at its next poll).
+     */
+    void setMaxPollMs(int ms) { m_maxPollMs = std::max(ms, 1000); }
+    /** @brief Joins inserted so far and the INSERTs (batches) that carried them. */
+    quint64 joinBatches() const { return m_joins.batches(); }
+    quint64 batchedJoins() const { return m_joins.batchedJoins(); }
     /** @brief Start the background refresh-and-admit thread. */
     void start();
     void stop();
@@ -106,6 +117,10 @@ private:
     void reload();
     QJsonObject roomJson(const store::WaitingRoomRow &row) const;
     void noteDemand(qint64 showId);
+    void loadRanks();
+    qint64 pollAfterMs(qint64 ms) const;
+    qint64 unrankedPollMs(const store::WaitingRoomRow &row) const;
+    static double etaSeconds(const store::WaitingRoomRow &row, qint64 position);
     void finishHold(qint64 entryId, const QString &holdId);
 
     store::WaitingRoomRepository &m_repository;
@@ -113,12 +128,15 @@ private:
     const int m_tickMs;
     const int m_autoThreshold;
     int m_boxOfficeHoldLimit = 0;
+    int m_maxPollMs = 10000;
+    JoinBatcher m_joins;
 
     mutable QReadWriteLock m_roomsLock;
     QHash<qint64, Room> m_rooms;
 
     QMutex m_entriesLock;
     QHash<qint64, CachedEntry> m_entries;
+    QHash<qint64, qint64> m_ranksLoaded; ///< per show: ranks 1..n are in m_entries (loaded by the background thread)
 
     QMutex m_demandLock;
     struct Demand {

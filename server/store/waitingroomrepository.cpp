@@ -2,6 +2,7 @@
 #include "waitingroomrepository.h"
 
 #include <QUuid>
+#include <algorithm>
 
 namespace marquee::store {
 
@@ -119,23 +120,54 @@ bool WaitingRoomRepository::enableAutomatically(qint64 showId, const QByteArray 
     return transaction.commit();
 }
 
-qint64 WaitingRoomRepository::join(qint64 showId, const QString &owner)
+std::optional<std::vector<qint64>> WaitingRoomRepository::join(qint64 showId, const QStringList &owners)
 {
+    // Rows are inserted in the order of the array (ORDER BY its ordinality), so the identity values, drawn as each
+    // row is inserted, ascend in that order: the i-th smallest id returned is owners[i]'s.
     QSqlQuery *statement = m_database.prepared(QStringLiteral(
         "INSERT INTO waiting_room_entries (show_id, owner) "
-        "SELECT show_id, ? FROM waiting_rooms WHERE show_id = ? AND enabled AND NOT sold_out RETURNING entry_id"));
+        "SELECT r.show_id, o.owner FROM waiting_rooms r, unnest(?::text[]) WITH ORDINALITY AS o(owner, n) "
+        " WHERE r.show_id = ? AND r.enabled AND NOT r.sold_out ORDER BY o.n RETURNING entry_id"));
     if (!statement)
-        return -1;
+        return std::nullopt;
     QSqlQuery &query = *statement;
-    query.addBindValue(owner);
+    query.addBindValue(toPgTextArray(owners));
     query.addBindValue(showId);
     if (!execQuery(query, "join waiting room")) {
         m_database.resetAfterError(query.lastError());
-        return -1;
+        return std::nullopt;
     }
-    const qint64 entryId = query.next() ? query.value(0).toLongLong() : 0;
+    std::vector<qint64> entryIds;
+    entryIds.reserve(size_t(owners.size()));
+    while (query.next())
+        entryIds.push_back(query.value(0).toLongLong());
     query.finish();
-    return entryId;
+    std::sort(entryIds.begin(), entryIds.end());
+    if (!entryIds.empty() && entryIds.size() != size_t(owners.size()))
+        return std::nullopt; // cannot happen (one room row, all or none); never hand out a wrong id
+    return entryIds;
+}
+
+std::optional<std::vector<std::pair<qint64, qint64>>> WaitingRoomRepository::ranks(qint64 showId, qint64 afterRank, qint64 uptoRank)
+{
+    QSqlQuery *statement = m_database.prepared(QStringLiteral(
+        "SELECT entry_id, rank FROM waiting_room_entries WHERE show_id = ? AND rank > ? AND rank <= ?"));
+    if (!statement)
+        return std::nullopt;
+    QSqlQuery &query = *statement;
+    query.addBindValue(showId);
+    query.addBindValue(afterRank);
+    query.addBindValue(uptoRank);
+    if (!execQuery(query, "waiting room ranks")) {
+        m_database.resetAfterError(query.lastError());
+        return std::nullopt;
+    }
+    std::vector<std::pair<qint64, qint64>> ranks;
+    ranks.reserve(size_t(uptoRank - afterRank));
+    while (query.next())
+        ranks.emplace_back(query.value(0).toLongLong(), query.value(1).toLongLong());
+    query.finish();
+    return ranks;
 }
 
 std::optional<WaitingRoomEntry> WaitingRoomRepository::entry(qint64 entryId, bool *ok)

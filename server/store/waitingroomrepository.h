@@ -67,8 +67,14 @@ public:
                          const AuditEntry &audit, WaitingRoomRow *result);
     /** @brief Switch a room on for a show whose demand passed the threshold (no-op when it has one); false on error. */
     bool enableAutomatically(qint64 showId, const QByteArray &newSecret);
-    /** @brief A new entry (one INSERT); 0 when the room is off, sold out or missing; -1 on a database error. */
-    qint64 join(qint64 showId, const QString &owner);
+    /**
+     * @brief New entries for @p owners, in that order, in one INSERT (one commit): their entry ids, ascending in
+     * the order of @p owners (the identity column is arrival order). Empty when the room is off, sold out or
+     * missing; std::nullopt on a database error (then none of them joined).
+     */
+    std::optional<std::vector<qint64>> join(qint64 showId, const QStringList &owners);
+    /** @brief Ranks assigned in (@p afterRank, @p uptoRank] of a room: pairs of entry id and rank; std::nullopt on error. */
+    std::optional<std::vector<std::pair<qint64, qint64>>> ranks(qint64 showId, qint64 afterRank, qint64 uptoRank);
     /** @brief One entry by id; std::nullopt when unknown; @p ok false on a database error. */
     std::optional<WaitingRoomEntry> entry(qint64 entryId, bool *ok);
     /** @brief Run one admission step of the room (mq_waiting_room_tick); empty on error. */

@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // The virtual waiting room (issue 6 §4) against real PostgreSQL and real HTTP: join, status, admission, the shuffle
 // at the opening, FIFO after it, admission tokens on holds, sell-out, restart and two instances on one database.
+#include "serverprocess.h"
 #include "servertesthelpers.h"
 
 #include <QMessageAuthenticationCode>
+#include <QDeadlineTimer>
+#include <QSet>
 #include <QThread>
 #include <QUrl>
 #include <algorithm>
 #include <cmath>
+#include <atomic>
 #include <functional>
+#include <limits>
 #include <numeric>
 #include <thread>
 
@@ -537,4 +542,173 @@ TEST_F(WaitingRoom, LongPollIsAnsweredWhenTheCallerIsAdmittedOrAtItsDeadline)
         EXPECT_EQ(refused.status, 400) << bad.constData();
         EXPECT_EQ(refused.json().value(QStringLiteral("error")).toString(), QStringLiteral("invalid_wait"));
     }
+}
+
+TEST_F(WaitingRoom, ConcurrentJoinsAreGroupCommittedEachWithItsOwnDurableEntry)
+{
+    enableRoom({{QStringLiteral("opens_at"), isoIn(3600 * 1000)}});
+    constexpr int kClients = 8;
+    constexpr int kJoinsEach = 40;
+    std::vector<QString> deviceTokens;
+    for (int c = 0; c < kClients; ++c)
+        deviceTokens.push_back(server.deviceToken());
+    const quint64 batchesBefore = server.context().waitingRoom.joinBatches();
+    std::vector<std::vector<QString>> tokens(kClients);
+    std::vector<std::thread> clients;
+    for (int c = 0; c < kClients; ++c) {
+        clients.emplace_back([&, c] {
+            HttpClient client(QStringLiteral("127.0.0.1"), server.port());
+            client.setToken(deviceTokens[size_t(c)]);
+            for (int i = 0; i < kJoinsEach; ++i) {
+                const HttpResult joined = client.post(joinPath(showId), {});
+                if (joined.status == 200)
+                    tokens[size_t(c)].push_back(joined.json().value(QStringLiteral("queue_token")).toString());
+            }
+        });
+    }
+    for (std::thread &client : clients)
+        client.join();
+
+    // Every join answered, each with its own entry, bound to its own caller and committed before the answer.
+    QSet<qint64> entryIds;
+    for (int c = 0; c < kClients; ++c) {
+        ASSERT_EQ(tokens[size_t(c)].size(), size_t(kJoinsEach));
+        for (const QString &token : tokens[size_t(c)]) {
+            const qint64 entryId = token.section(QLatin1Char('.'), 2, 2).toLongLong();
+            entryIds.insert(entryId);
+            EXPECT_EQ(server.scalar(QStringLiteral("SELECT owner FROM waiting_room_entries WHERE entry_id = %1 AND show_id = %2")
+                                        .arg(entryId)
+                                        .arg(showId))
+                          .toString(),
+                      token.section(QLatin1Char('.'), 3, 3));
+        }
+    }
+    EXPECT_EQ(entryIds.size(), kClients * kJoinsEach);
+    EXPECT_EQ(scalar(QStringLiteral("SELECT count(*) FROM waiting_room_entries WHERE show_id = %1")).toInt(), kClients * kJoinsEach);
+    const quint64 batches = server.context().waitingRoom.joinBatches() - batchesBefore;
+    EXPECT_GE(batches, 1u);
+    EXPECT_LE(batches, quint64(kClients * kJoinsEach));
+    std::printf("%d joins from %d connections in %llu INSERTs\n", kClients * kJoinsEach, kClients, static_cast<unsigned long long>(batches));
+    // Each caller's own status works for each of its tokens, and not for another caller's.
+    HttpClient first(QStringLiteral("127.0.0.1"), server.port());
+    first.setToken(deviceTokens[0]);
+    EXPECT_EQ(first.get(statusPath(showId, tokens[0].back())).json().value(QStringLiteral("state")).toString(), QStringLiteral("before_opening"));
+    EXPECT_EQ(first.get(statusPath(showId, tokens[1].back())).status, 403);
+}
+
+TEST_F(WaitingRoom, UsersFarBackAreToldToPollRarelyUpToTheServersBound)
+{
+    server.context().waitingRoom.setMaxPollMs(120000);
+    // Admission paused (every admitted user still choosing, in-flight bound 1): positions stay put.
+    enableRoom({{QStringLiteral("min_admit_per_s"), 0.5}, {QStringLiteral("max_in_flight"), 1}});
+    QStringList tokens;
+    for (int i = 0; i < 400; ++i)
+        tokens << join(*kiosk);
+    const HttpResult last = pollUntil(*kiosk, statusPath(showId, tokens.last()),
+                                      [](const QJsonObject &s) { return !s.value(QStringLiteral("position")).isNull(); });
+    ASSERT_FALSE(last.json().value(QStringLiteral("position")).isNull()) << last.body.constData();
+    const QJsonObject front = kiosk->get(statusPath(showId, tokens[1])).json();
+    const QJsonObject back = kiosk->get(statusPath(showId, tokens.last())).json();
+    ASSERT_EQ(front.value(QStringLiteral("state")).toString(), QStringLiteral("waiting")) << QJsonDocument(front).toJson().constData();
+    const qint64 frontPoll = front.value(QStringLiteral("poll_after_ms")).toInteger();
+    const qint64 backPoll = back.value(QStringLiteral("poll_after_ms")).toInteger();
+    // A third of the eta (position / admission rate), spread by up to 10 %, within [1 s, the bound].
+    const double backEtaMs = back.value(QStringLiteral("eta_s")).toDouble() * 1000;
+    EXPECT_GE(backPoll, std::min(120000.0, backEtaMs / 3) * 0.9 - 1000);
+    EXPECT_LE(backPoll, 120000 * 1.1);
+    EXPECT_GE(frontPoll, 1000);
+    EXPECT_LT(frontPoll, backPoll);
+    EXPECT_GT(back.value(QStringLiteral("position")).toInteger(), front.value(QStringLiteral("position")).toInteger());
+}
+
+TEST(WaitingRoomCrash, JoinsAnsweredBeforeAKillAreAllInTheQueueAfterTheRestartInArrivalOrder)
+{
+    TestServer setup;
+    const qint64 showId = setup.createShow(4, 10);
+    auto manager = setup.client(setup.staffToken(QStringLiteral("manager")));
+    // Open now, admitting almost nobody: one shopper at a time, at the floor rate.
+    ASSERT_EQ(manager->request("PUT", roomPath(showId),
+                               QJsonDocument(QJsonObject{{QStringLiteral("enabled"), true},
+                                                         {QStringLiteral("min_admit_per_s"), 0.05},
+                                                         {QStringLiteral("max_in_flight"), 1}})
+                                   .toJson())
+                  .status,
+              200);
+    constexpr int kClients = 8;
+    std::vector<QString> deviceTokens;
+    for (int c = 0; c < kClients; ++c)
+        deviceTokens.push_back(setup.deviceToken());
+
+    const quint16 port = freePort();
+    std::vector<std::vector<QString>> acknowledged(kClients);
+    {
+        ServerProcess child(setup.databaseUrl(), port, setup.dataDirectory());
+        ASSERT_TRUE(child.waitReady()) << child.output().constData();
+        std::atomic<bool> stop{false};
+        std::vector<std::thread> clients;
+        for (int c = 0; c < kClients; ++c) {
+            clients.emplace_back([&, c] {
+                HttpClient client(QStringLiteral("127.0.0.1"), port);
+                client.setToken(deviceTokens[size_t(c)]);
+                while (!stop) {
+                    const HttpResult joined = client.post(joinPath(showId), {});
+                    if (joined.status == 200)
+                        acknowledged[size_t(c)].push_back(joined.json().value(QStringLiteral("queue_token")).toString());
+                    else if (joined.status == 0)
+                        break; // the server is gone; what it answered before is what counts
+                }
+            });
+        }
+        QThread::msleep(1500);
+        child.kill9(); // joins in flight at this moment get no answer: they may or may not be in the queue
+        stop = true;
+        for (std::thread &client : clients)
+            client.join();
+    }
+    size_t answered = 0;
+    for (const auto &tokens : acknowledged)
+        answered += tokens.size();
+    ASSERT_GT(answered, 20u) << "too few joins before the kill to show anything";
+
+    ServerProcess restarted(setup.databaseUrl(), port, setup.dataDirectory());
+    ASSERT_TRUE(restarted.waitReady()) << restarted.output().constData();
+    // Every answered join is in the queue, with its rank, and its token works on the restarted server.
+    qint64 firstEntry = std::numeric_limits<qint64>::max();
+    QString firstToken;
+    int firstClient = 0;
+    int lost = 0;
+    for (int c = 0; c < kClients; ++c) {
+        HttpClient client(QStringLiteral("127.0.0.1"), port);
+        client.setToken(deviceTokens[size_t(c)]);
+        for (const QString &token : acknowledged[size_t(c)]) {
+            const qint64 entryId = token.section(QLatin1Char('.'), 2, 2).toLongLong();
+            if (setup.scalar(QStringLiteral("SELECT count(*) FROM waiting_room_entries WHERE entry_id = %1").arg(entryId)).toInt() != 1)
+                ++lost;
+            if (entryId < firstEntry) {
+                firstEntry = entryId;
+                firstToken = token;
+                firstClient = c;
+            }
+        }
+        const HttpResult status = pollUntil(client, statusPath(showId, acknowledged[size_t(c)].back()), [](const QJsonObject &s) {
+            return !s.value(QStringLiteral("position")).isNull() || isAdmitted(s);
+        });
+        EXPECT_EQ(status.status, 200) << status.body.constData();
+        EXPECT_TRUE(!status.json().value(QStringLiteral("position")).isNull() || isAdmitted(status.json())) << status.body.constData();
+    }
+    EXPECT_EQ(lost, 0) << "answered joins missing after the kill";
+    // Arrivals after the opening are ranked first-in-first-out: ranks 1..n follow the entry ids, none skipped or twice.
+    QDeadlineTimer deadline(10000);
+    while (!deadline.hasExpired() && setup.scalar(QStringLiteral("SELECT count(*) FROM waiting_room_entries WHERE show_id = %1 AND rank IS NULL").arg(showId)).toInt() > 0)
+        QThread::msleep(50);
+    EXPECT_EQ(setup.scalar(QStringLiteral("SELECT count(*) FROM (SELECT rank, row_number() OVER (ORDER BY entry_id) AS n FROM waiting_room_entries "
+                                          "WHERE show_id = %1) r WHERE rank IS DISTINCT FROM n")
+                               .arg(showId))
+                  .toInt(),
+              0);
+    // The first to join is the first admitted, after the restart too.
+    HttpClient client(QStringLiteral("127.0.0.1"), port);
+    client.setToken(deviceTokens[size_t(firstClient)]);
+    const HttpResult admitted = pollUntil(client, statusPath(showId, firstToken), isAdmitted, 30000);
+    EXPECT_TRUE(isAdmitted(admitted.json())) << admitted.body.constData();
 }
