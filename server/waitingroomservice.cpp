@@ -19,7 +19,6 @@ namespace marquee {
 namespace {
 constexpr int kMaxCachedEntries = 4'000'000; // ~200 MB at worst; the cache is only an optimisation
 constexpr int kMinPollMs = 1000;
-constexpr int kBeforeOpeningMaxPollMs = 10000;
 constexpr int kRankLoadChunk = 100000; // ranks loaded into memory per tick (~100 ms of the background thread)
 
 qint64 nowMs()
@@ -223,8 +222,8 @@ double WaitingRoomService::etaSeconds(const store::WaitingRoomRow &row, qint64 p
 
 qint64 WaitingRoomService::unrankedPollMs(const store::WaitingRoomRow &row) const
 {
-    if (!row.opened) // the place is drawn at the opening: ask right after it
-        return pollAfterMs(std::min<qint64>(row.opensAt.toMSecsSinceEpoch() - nowMs(), kBeforeOpeningMaxPollMs));
+    if (!row.opened) // the place is drawn at the opening: ask right after it (a moved opening is seen within the bound)
+        return pollAfterMs(row.opensAt.toMSecsSinceEpoch() - nowMs());
     // Ranked at the next tick, behind everyone ranked so far and not yet admitted: poll as that position would.
     return pollAfterMs(qint64(etaSeconds(row, row.rankedUpto - row.admittedUpto) * 1000 / 3));
 }
