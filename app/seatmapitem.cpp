@@ -273,10 +273,14 @@ QSGNode *SeatMapItem::updateSoftwareNode(QSGNode *old)
     if (!node)
         node = window()->createImageNode();
     const qreal dpr = window()->effectiveDevicePixelRatio();
-    QImage image(QSize(int(width() * dpr), int(height() * dpr)), QImage::Format_ARGB32_Premultiplied);
-    image.setDevicePixelRatio(dpr);
-    image.fill(Qt::transparent);
-    QPainter p(&image);
+    const QSize pixels(int(width() * dpr), int(height() * dpr));
+    QImage &canvas = m_canvases[m_nextCanvas];
+    m_nextCanvas = 1 - m_nextCanvas;
+    if (canvas.size() != pixels)
+        canvas = QImage(pixels, QImage::Format_ARGB32_Premultiplied);
+    canvas.setDevicePixelRatio(dpr);
+    canvas.fill(Qt::transparent);
+    QPainter p(&canvas);
     p.setRenderHint(QPainter::Antialiasing);
     p.translate(m_offset);
     p.scale(m_scale, m_scale);
@@ -323,7 +327,7 @@ QSGNode *SeatMapItem::updateSoftwareNode(QSGNode *old)
         }
     }
     p.end();
-    node->setTexture(window()->createTextureFromImage(image));
+    node->setTexture(window()->createTextureFromImage(canvas));
     node->setOwnsTexture(true);
     node->setRect(boundingRect());
     ++m_uploads;

@@ -4,6 +4,7 @@
 #include "seatmapmodel.h"
 
 #include <QElapsedTimer>
+#include <QImage>
 #include <QPointer>
 #include <QQuickItem>
 #include <vector>
@@ -105,6 +106,13 @@ private:
     QColor m_stageColor = QColor(0xDDE3F0);
     QColor m_selectedColor = QColor(0xFF4F8B);
     int m_uploads = 0;
+    // The software path's canvases, kept between frames (touched only during sync). A fresh window-sized image
+    // per frame cost ~30 ms of page faults whenever malloc handed it new pages (the first frames, the first zoom
+    // step; marquee-appbench, docs/performance.md). Two, used in turn: the texture on screen shares the pixels of
+    // the one painted last frame (QPixmap::fromImage does not copy), so painting it again would detach it into a
+    // fresh copy.
+    QImage m_canvases[2];
+    int m_nextCanvas = 0;
 
     // pointer state
     QPointF m_pressPosition;

@@ -28,6 +28,7 @@
 #include <QQmlApplicationEngine>
 #include <QQmlComponent>
 #include <QQuickWindow>
+#include <QSGRendererInterface>
 #include <QTimer>
 #include <QWebSocket>
 #include <QWebSocketServer>
@@ -223,7 +224,7 @@ int main(int argc, char **argv)
         std::printf("cinema 400 seats, zooming, %d frames: sync+render median %.3f ms, p95 %.3f ms (min %.3f, max %.3f); frames over 8 ms: %s; anchor (window with one rectangle) median %.3f ms; ratio %.2f; backend %s\n",
                     frames, median(seatFrames), quantile(seatFrames, 0.95), *std::min_element(seatFrames.begin(), seatFrames.end()), *std::max_element(seatFrames.begin(), seatFrames.end()),
                     slowFrames(seatFrames, 8.0).c_str(), median(anchorFrames), median(seatFrames) / std::max(1e-6, median(anchorFrames)),
-                    qPrintable(QQuickWindow::sceneGraphBackend().isEmpty() ? QStringLiteral("default (software when offscreen)") : QQuickWindow::sceneGraphBackend()));
+                    window->rendererInterface()->graphicsApi() == QSGRendererInterface::Software ? "software scene graph" : "OpenGL (RHI)");
     }
 
     // --- 2. 100-seat change through the live path on the 40,000-seat map ------------------------------------------
