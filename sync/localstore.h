@@ -50,11 +50,12 @@ struct PaymentRecord {
     QString currency;
     QString terminalResult;  ///< "approved", "declined" or "unknown"
     QString state;           ///< "awaiting_confirm", "confirmed", "refund_due", "failed"
-    QString bookingId;
-    QString bookingRef;
-    QString note;            ///< what happened last, for the customer and the manager
-    QDateTime createdAt;
-    QDateTime updatedAt;
+    // Known only later (or stamped by the store): brace-initialised so a record can be written with its first six.
+    QString bookingId{};
+    QString bookingRef{};
+    QString note{};          ///< what happened last, for the customer and the manager
+    QDateTime createdAt{};
+    QDateTime updatedAt{};
 };
 
 /** @brief A printed ticket; never deleted. */

@@ -105,24 +105,15 @@ void applyHolds(ServerContext &context, const store::Principal &caller, std::vec
     for (HoldRequest &request : requests)
         attempts.emplace_back(context, caller, std::move(request));
     std::vector<store::HoldOutcome> outcomes(attempts.size());
-    bool committed = false;
-    {
-        QSqlDatabase db = context.database.connection();
-        store::Transaction transaction(db);
-        bool usable = transaction.isActive();
-        for (size_t i = 0; i < attempts.size(); ++i) {
-            if (attempts[i].earlyAnswer() || !usable)
-                continue;
-            if (!transaction.savepoint()) {
-                usable = false;
-                continue;
-            }
-            outcomes[i] = attempts[i].place();
-            // A failed statement leaves the transaction aborted until it returns to the savepoint.
-            usable = outcomes[i].ok ? transaction.releaseSavepoint() : transaction.rollbackToSavepoint();
-        }
-        committed = usable && transaction.commit();
-    }
+    std::vector<size_t> toPlace; // the attempts that reach the database, in batch order
+    for (size_t i = 0; i < attempts.size(); ++i)
+        if (!attempts[i].earlyAnswer())
+            toPlace.push_back(i);
+    const bool committed = context.database.commitEachBehindSavepoint(toPlace.size(), [&](size_t step) {
+        const size_t i = toPlace[step];
+        outcomes[i] = attempts[i].place();
+        return outcomes[i].ok;
+    });
     for (size_t i = 0; i < attempts.size(); ++i)
         responses.push_back(attempts[i].earlyAnswer() ? *attempts[i].earlyAnswer() : attempts[i].finish(outcomes[i], committed));
 }

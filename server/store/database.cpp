@@ -169,6 +169,21 @@ bool Transaction::rollbackToSavepoint()
     return runInTransaction(m_db, m_active, QStringLiteral("ROLLBACK TO SAVEPOINT mq_step"));
 }
 
+bool Database::commitEachBehindSavepoint(size_t count, const std::function<bool(size_t step)> &step) const
+{
+    Transaction transaction(connection());
+    bool usable = transaction.isActive();
+    for (size_t i = 0; i < count && usable; ++i) {
+        if (!transaction.savepoint()) {
+            usable = false;
+            break;
+        }
+        // A failed statement leaves the transaction aborted until it returns to the savepoint.
+        usable = step(i) ? transaction.releaseSavepoint() : transaction.rollbackToSavepoint();
+    }
+    return usable && transaction.commit();
+}
+
 bool prepareQuery(QSqlQuery &query, const QString &sql)
 {
     if (query.prepare(sql))

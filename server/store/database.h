@@ -10,6 +10,8 @@
 #include <QSqlQuery>
 #include <QString>
 
+#include <functional>
+
 namespace marquee::store {
 
 /**
@@ -31,6 +33,15 @@ public:
     bool ping() const;
     /** @brief Close and forget this thread's connection (call before a thread ends). */
     void closeThreadConnection() const;
+    /**
+     * @brief Run @p count steps in one transaction on this thread's connection, each behind its own savepoint,
+     * so that they share one commit (one WAL flush) instead of paying one each.
+     *
+     * A step returns whether its statements succeeded; one that failed (a deadlock, say) is rolled back alone and
+     * the others go on. Once the transaction itself is broken the remaining steps are not run. Returns true when
+     * the transaction committed: then every step that returned true is applied; on false none of them is.
+     */
+    bool commitEachBehindSavepoint(size_t count, const std::function<bool(size_t step)> &step) const;
     /**
      * @brief This thread's prepared statement for @p sql, prepared once per connection and then reused.
      *

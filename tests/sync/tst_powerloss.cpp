@@ -49,8 +49,9 @@ TEST(PowerLoss, NoCommittedActionOrJournalEntryIsLost)
                 ASSERT_TRUE(store.recordPayment(p));
                 intents.append(p.intentId);
             }
-            if (i % 7 == 0)
+            if (i % 7 == 0) {
                 ASSERT_TRUE(store.markDone(store.actionByKey(a.idempotencyKey)->id, 200, "{}"));
+            }
             if (i == 30) {
                 // The lights go out mid-session, connection open, WAL not checkpointed: everything committed so far
                 // must be in the durable files.
