@@ -80,18 +80,20 @@ DeskController::DeskController(const AppConfig &config, QObject *parent)
                            {QStringLiteral("action"), tr("Action"), Kind::Text, 200},
                            {QStringLiteral("target"), tr("Booking"), Kind::Text, 280},
                            {QStringLiteral("reason"), tr("Reason"), Kind::Text, 260}});
-    m_devices->setColumns({{QStringLiteral("name"), tr("Device"), Kind::Text, 200},
-                           {QStringLiteral("role"), tr("Role"), Kind::Text, 80},
-                           {QStringLiteral("health"), tr("Health"), Kind::Text, 110},
-                           {QStringLiteral("last_seen_at"), tr("Last seen"), Kind::Time, 170},
+    // Wide enough for every header (the reconciliation titles were cut off) and together no wider than the desk's
+    // table at 1920 pixels; device names and times give up the room they did not use.
+    m_devices->setColumns({{QStringLiteral("name"), tr("Device"), Kind::Text, 150},
+                           {QStringLiteral("role"), tr("Role"), Kind::Text, 70},
+                           {QStringLiteral("health"), tr("Health"), Kind::Text, 100},
+                           {QStringLiteral("last_seen_at"), tr("Last seen"), Kind::Time, 160},
                            {QStringLiteral("queue_length"), tr("Queue"), Kind::Integer, 80},
-                           {QStringLiteral("printer_state"), tr("Printer"), Kind::Text, 110},
-                           {QStringLiteral("app_version"), tr("Version"), Kind::Text, 90},
-                           {QStringLiteral("reconciled_at"), tr("Reconciled"), Kind::Time, 170},
-                           {QStringLiteral("tickets_reconciled"), tr("Tickets ok / void / ?"), Kind::Text, 150},
-                           {QStringLiteral("payments_reconciled"), tr("Payments ok / refund / open"), Kind::Text, 180},
-                           {QStringLiteral("reconciliation_problems"), tr("Problems"), Kind::Integer, 90},
-                           {QStringLiteral("enrolled_at"), tr("Enrolled"), Kind::Time, 170}});
+                           {QStringLiteral("printer_state"), tr("Printer"), Kind::Text, 100},
+                           {QStringLiteral("app_version"), tr("Version"), Kind::Text, 80},
+                           {QStringLiteral("reconciled_at"), tr("Reconciled"), Kind::Time, 160},
+                           {QStringLiteral("tickets_reconciled"), tr("Tickets ok / void / ?"), Kind::Text, 185},
+                           {QStringLiteral("payments_reconciled"), tr("Payments ok / refund / open"), Kind::Text, 230},
+                           {QStringLiteral("reconciliation_problems"), tr("Problems"), Kind::Integer, 105},
+                           {QStringLiteral("enrolled_at"), tr("Enrolled"), Kind::Time, 160}});
     m_audit->setColumns({{QStringLiteral("at"), tr("When"), Kind::Time, 170},
                          {QStringLiteral("actor_name"), tr("Who"), Kind::Text, 140},
                          {QStringLiteral("actor_role"), tr("Role"), Kind::Text, 90},

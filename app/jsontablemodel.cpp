@@ -152,6 +152,15 @@ QString JsonTableModel::cellText(int row, int column) const
     return formatted(m_rows[m_visible[row]], m_columns[column]);
 }
 
+namespace {
+int alignmentOf(const JsonTableModel::Column &column)
+{
+    // Numbers right-aligned so their digits line up; the header of a column aligns like its values.
+    using Kind = JsonTableModel::Kind;
+    return column.kind == Kind::Text || column.kind == Kind::Time ? int(Qt::AlignLeft | Qt::AlignVCenter) : int(Qt::AlignRight | Qt::AlignVCenter);
+}
+} // namespace
+
 QVariant JsonTableModel::data(const QModelIndex &index, int role) const
 {
     if (!index.isValid() || index.row() >= m_visible.size())
@@ -172,8 +181,7 @@ QVariant JsonTableModel::data(const QModelIndex &index, int role) const
     case RawRole:
         return row.value(column.key).toVariant();
     case Qt::TextAlignmentRole:
-        return column.kind == Kind::Text || column.kind == Kind::Time ? int(Qt::AlignLeft | Qt::AlignVCenter)
-                                                                        : int(Qt::AlignRight | Qt::AlignVCenter);
+        return alignmentOf(column);
     default:
         return {};
     }
@@ -181,8 +189,12 @@ QVariant JsonTableModel::data(const QModelIndex &index, int role) const
 
 QVariant JsonTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation == Qt::Horizontal && role == Qt::DisplayRole && section >= 0 && section < m_columns.size())
-        return m_columns[section].title;
+    if (orientation == Qt::Horizontal && section >= 0 && section < m_columns.size()) {
+        if (role == Qt::DisplayRole)
+            return m_columns[section].title;
+        if (role == Qt::TextAlignmentRole)
+            return alignmentOf(m_columns[section]);
+    }
     return QAbstractTableModel::headerData(section, orientation, role);
 }
 

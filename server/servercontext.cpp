@@ -20,6 +20,7 @@ ServerContext::ServerContext(ServerConfig config_, store::DatabaseConfig databas
     , orderService(config.payments, orders, payments, bookings)
     , waitingRooms(database)
     , waitingRoom(waitingRooms, database, config.waitingRoomTickMs, config.waitingRoomThreshold)
+    , occupancyReports(database)
     , tokenRateLimiter(config.rateLimitPerToken)
     , addressRateLimiter(config.rateLimitPerAddress)
     , connections(config.maxConnections, config.maxConnectionsPerAddress)

@@ -3,6 +3,7 @@
 
 #include "holdbatcher.h"
 #include "holdfastpath.h"
+#include "occupancyreports.h"
 #include "http/connectionlimiter.h"
 #include "http/ratelimiter.h"
 #include "payments/orderservice.h"
@@ -45,6 +46,7 @@ struct ServerContext {
     payments::OrderService orderService;
     store::WaitingRoomRepository waitingRooms;
     WaitingRoomService waitingRoom;
+    OccupancyReports occupancyReports;
     /** @brief Protection (issue 6 §5), shared by every worker thread; all decided without the database. */
     http::RateLimiter tokenRateLimiter;
     http::RateLimiter addressRateLimiter;

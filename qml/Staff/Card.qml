@@ -28,14 +28,20 @@ Rectangle {
         ColumnLayout {
             spacing: 2
             Layout.fillWidth: true
+            // The texts fill the width: a layout whose children do not fill cannot grow past their width, and the
+            // space left over would land between the title and the actions instead of pushing the actions right.
             Text {
+                Layout.fillWidth: true
                 text: card.title
+                elide: Text.ElideRight
                 font.pixelSize: Pos.fontHeading; font.bold: true; font.family: Theme.fontFamily
                 color: Theme.text
             }
             Text {
+                Layout.fillWidth: true
                 visible: card.subtitle.length > 0
                 text: card.subtitle
+                elide: Text.ElideRight
                 font.pixelSize: Pos.fontCaption; font.family: Theme.fontFamily
                 color: Theme.textMuted
             }

@@ -82,7 +82,17 @@ ColumnLayout {
                     anchors.leftMargin: 12
                     anchors.rightMargin: 12
                     verticalAlignment: Text.AlignVCenter
-                    text: (table.model.titles[index] || "") + (table.model.sortColumn === index ? (table.model.sortAscending ? "  ▲" : "  ▼") : "")
+                    // Aligned like the column's values; on a right-aligned column the sort arrow goes first so
+                    // the title's right edge stays in line with the numbers.
+                    readonly property bool alignsRight: { table.model.titles; return (table.model.headerData(index, Qt.Horizontal, Qt.TextAlignmentRole) & Qt.AlignRight) !== 0 }
+                    readonly property string arrow: table.model.sortColumn === index ? (table.model.sortAscending ? "▲" : "▼") : ""
+                    horizontalAlignment: alignsRight ? Text.AlignRight : Text.AlignLeft
+                    text: {
+                        const title = table.model.titles[index] || ""
+                        if (arrow.length === 0)
+                            return title
+                        return alignsRight ? arrow + "  " + title : title + "  " + arrow
+                    }
                     elide: Text.ElideRight
                     font.pixelSize: Pos.fontCaption; font.bold: true; font.letterSpacing: 0.6; font.family: Theme.fontFamily
                     color: table.model.sortColumn === index ? Theme.text : Theme.textMuted

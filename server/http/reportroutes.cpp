@@ -90,13 +90,16 @@ void registerReportRoutes(Router &router, ServerContext &context)
         const auto showId = optionalId(query, QStringLiteral("show_id"));
         if (!showId || !*showId)
             return invalidQuery(QStringLiteral("'show_id' is required and must be a positive integer."));
-        store::ReportRepository reports(context.database);
-        const auto result = reports.occupancy(*showId);
-        if (!result)
+        QByteArray json;
+        switch (context.occupancyReports.report(*showId, &json)) {
+        case OccupancyReports::Outcome::Error:
             return storeFailure();
-        if (result->isEmpty())
+        case OccupancyReports::Outcome::NotFound:
             return HttpResponse::error(ApiError::notFound(QStringLiteral("show_not_found"), QStringLiteral("There is no show with this id.")));
-        return HttpResponse::rawJson(200, *result);
+        case OccupancyReports::Outcome::Ok:
+            break;
+        }
+        return HttpResponse::rawJson(200, json);
     });
 
     router.add(Method::Get, QStringLiteral("/api/v1/reports/shifts"), Access::roles_(kManagerRoles), [&context](RequestContext &request) {

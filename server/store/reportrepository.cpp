@@ -99,6 +99,16 @@ RangePieces splitRange(const QDateTime &fromAny, const QDateTime &toAny, bool us
 // (bookings_show, 011_report_rollups.sql) where a lookup per sold seat cost several times more; a hold's owner
 // is read only for a seat that is held; sold_at is the ISO 8601 text toIsoUtc() gives (microseconds rounded half
 // up to milliseconds, as Qt reads them). No row when the show does not exist (a show always has seats).
+#define MQ_OCCUPANCY_STAMP \
+    "SELECT count(*), coalesce(sum(version), 0), " \
+    "       coalesce((extract(epoch FROM min(hold_expires_at) FILTER (WHERE status = 'held' AND hold_expires_at > now())) " \
+    "                 * 1000000)::bigint, 0) " \
+    "  FROM show_seats WHERE show_id = :show"
+// The stamp (OccupancyStamp) of one show: the same pass in occupancyStamp() and beside the report, so that the
+// two always mean the same. :show is the show.
+const char *kOccupancyStamp = MQ_OCCUPANCY_STAMP;
+
+// The report and, from the same snapshot (one statement), its stamp. :show is the show.
 const char *kOccupancy =
     "WITH sold AS ("
     "  SELECT b.booking_id, dense_rank() OVER (ORDER BY b.created_at) AS sell_order, "
@@ -121,16 +131,19 @@ const char *kOccupancy =
     "tiers AS ("
     "  SELECT tier, count(*) AS capacity, count(*) FILTER (WHERE state = 'sold') AS sold, count(*) FILTER (WHERE state = 'held') AS held, "
     "         count(*) FILTER (WHERE state = 'house') AS house, count(*) FILTER (WHERE state = 'free') AS free "
-    "    FROM seats GROUP BY tier) "
-    "SELECT json_build_object("
+    "    FROM seats GROUP BY tier), "
+    "document AS (SELECT json_build_object("
     "         'capacity', sum(capacity), 'free', sum(free), 'held', sum(held), 'house_held', sum(house), "
     "         'seats', (SELECT json_agg(json_build_object('number', number, 'row', row_label, 'seat_id', seat_id, 'sell_order', sell_order, "
     "                                                     'sold_at', sold_at, 'state', state, 'tier', tier) ORDER BY row_label, number) "
     "                     FROM seats), "
     "         'show_id', CAST(:show AS bigint), 'sold', sum(sold), "
     "         'tiers', json_agg(json_build_object('capacity', capacity, 'free', free, 'held', held, 'house_held', house, 'sold', sold, "
-    "                                             'tier', tier) ORDER BY tier))::text "
-    "  FROM tiers HAVING count(*) > 0";
+    "                                             'tier', tier) ORDER BY tier))::text AS json "
+    "  FROM tiers HAVING count(*) > 0), "
+    "stamp AS (" MQ_OCCUPANCY_STAMP ") "
+    "SELECT document.json, stamp.* FROM stamp LEFT JOIN document ON true";
+#undef MQ_OCCUPANCY_STAMP
 } // namespace
 
 std::optional<SalesGrouping> salesGroupingFromString(const QString &text)
@@ -227,15 +240,45 @@ std::optional<QJsonArray> ReportRepository::sales(const QDateTime &from, const Q
     return rows;
 }
 
-std::optional<QByteArray> ReportRepository::occupancy(qint64 showId)
+namespace {
+OccupancyStamp stampFrom(const QSqlQuery &query, int first)
 {
-    QSqlQuery query(m_database.connection());
-    if (!prepareQuery(query, QLatin1String(kOccupancy)))
+    return {query.value(first).toLongLong(), query.value(first + 1).toLongLong(), query.value(first + 2).toLongLong()};
+}
+
+/** @brief This thread's prepared @p sql run for @p showId, on its one row; nullptr after an error (reset). */
+QSqlQuery *rowForShow(const Database &database, const char *sql, qint64 showId, const char *what)
+{
+    QSqlQuery *query = database.prepared(QLatin1String(sql));
+    if (!query)
+        return nullptr;
+    query->bindValue(QStringLiteral(":show"), showId);
+    if (!execQuery(*query, what) || !query->next()) {
+        database.resetAfterError(query->lastError());
+        return nullptr;
+    }
+    return query;
+}
+} // namespace
+
+std::optional<OccupancyDocument> ReportRepository::occupancy(qint64 showId)
+{
+    QSqlQuery *query = rowForShow(m_database, kOccupancy, showId, "occupancy");
+    if (!query)
         return std::nullopt;
-    query.bindValue(QStringLiteral(":show"), showId);
-    if (!execQuery(query, "occupancy"))
+    OccupancyDocument document{query->value(0).toString().toUtf8(), stampFrom(*query, 1)};
+    query->finish();
+    return document;
+}
+
+std::optional<OccupancyStamp> ReportRepository::occupancyStamp(qint64 showId)
+{
+    QSqlQuery *query = rowForShow(m_database, kOccupancyStamp, showId, "occupancy stamp");
+    if (!query)
         return std::nullopt;
-    return query.next() ? query.value(0).toString().toUtf8() : QByteArray();
+    const OccupancyStamp stamp = stampFrom(*query, 0);
+    query->finish();
+    return stamp;
 }
 
 } // namespace marquee::store

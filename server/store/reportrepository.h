@@ -10,6 +10,25 @@
 
 namespace marquee::store {
 
+/**
+ * @brief What one show's occupancy report depends on that can change: its seats' row versions (every write of a
+ * seat bumps its version, so the sum only grows), how many seats it has, and the next instant a live hold lapses
+ * (a lapse turns a held seat free without any write). Two equal stamps of a show mean an equal report; see
+ * OccupancyReports.
+ */
+struct OccupancyStamp {
+    qint64 seats = 0;
+    qint64 versionSum = 0;
+    qint64 nextLapseUs = 0; ///< microseconds since the epoch; 0 when no hold is live
+    bool operator==(const OccupancyStamp &) const = default;
+};
+
+/** @brief An occupancy report with the stamp of the snapshot it was computed from. */
+struct OccupancyDocument {
+    QByteArray json; ///< empty when the show does not exist
+    OccupancyStamp stamp;
+};
+
 /** @brief How the sales report groups its rows. */
 enum class SalesGrouping { Day, Show, Movie, Channel, Device };
 
@@ -37,10 +56,15 @@ public:
     /**
      * @brief Capacity, sold, held (house holds apart) and free seats of a show, in total and per tier, and every
      * seat with its status, sold_at and sell_order (1 = sold first) for the heat map: the JSON document of
-     * GET /api/v1/reports/occupancy, built in PostgreSQL. std::nullopt on a database error; empty when the show
-     * does not exist.
+     * GET /api/v1/reports/occupancy, built in PostgreSQL, with the stamp of the same snapshot. std::nullopt on a
+     * database error; an empty document when the show does not exist.
      */
-    std::optional<QByteArray> occupancy(qint64 showId);
+    std::optional<OccupancyDocument> occupancy(qint64 showId);
+    /**
+     * @brief The show's occupancy stamp now: one pass over its seats, several times cheaper than the report.
+     * std::nullopt on a database error.
+     */
+    std::optional<OccupancyStamp> occupancyStamp(qint64 showId);
 
 private:
     const Database &m_database;

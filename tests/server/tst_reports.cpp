@@ -220,6 +220,113 @@ TEST(Reports, OccupancyCountsTiersAndTheOrderSeatsSold)
     EXPECT_TRUE(seats.value(QStringLiteral("A2")).value(QStringLiteral("sell_order")).isNull());
 }
 
+namespace {
+// The occupancy report as the API sends it and as a fresh computation in PostgreSQL gives it now, byte for byte
+// (OccupancyReports sends a kept document while the show's stamp is unchanged). Also how many reports the server
+// computed instead of sending one from memory, before and after the request.
+struct OccupancyReads {
+    QByteArray served;
+    QByteArray fresh;
+    quint64 computedBefore = 0;
+    quint64 computedAfter = 0;
+};
+
+OccupancyReads readOccupancy(TestServer &server, HttpClient &manager, qint64 showId)
+{
+    OccupancyReads reads;
+    reads.computedBefore = server.context().occupancyReports.computed();
+    const HttpResult result = manager.get("/api/v1/reports/occupancy?show_id=" + QByteArray::number(showId));
+    EXPECT_EQ(result.status, 200) << result.body.toStdString();
+    reads.served = result.body;
+    reads.computedAfter = server.context().occupancyReports.computed();
+    store::ReportRepository reports(server.context().database);
+    const auto fresh = reports.occupancy(showId);
+    EXPECT_TRUE(fresh.has_value());
+    if (fresh)
+        reads.fresh = fresh->json;
+    return reads;
+}
+
+QString seatState(const QByteArray &report, const QString &seatId)
+{
+    for (const QJsonValue &seat : QJsonDocument::fromJson(report).object().value(QStringLiteral("seats")).toArray())
+        if (seat[QStringLiteral("seat_id")].toString() == seatId)
+            return seat[QStringLiteral("state")].toString();
+    return {};
+}
+} // namespace
+
+TEST(Reports, OccupancySentFromMemoryIsNeverStaleAfterHoldsSalesHouseHoldsRefundsAndReleases)
+{
+    Till till;
+    auto cashier = till.server.client(till.server.staffToken());
+    auto manager = till.server.client(till.server.elevatedStaffToken(QStringLiteral("manager")));
+    const qint64 otherShow = till.server.createShow(2, 3);
+
+    // Each step changes one seat; the next read must show it (computed again) and equal a fresh computation; a
+    // second read with nothing changed in between comes from memory and is the same bytes.
+    const auto expectCurrent = [&](const char *step, const QString &seatId, const QString &state) {
+        SCOPED_TRACE(step);
+        const OccupancyReads changed = readOccupancy(till.server, *manager, till.showId);
+        EXPECT_EQ(changed.computedAfter, changed.computedBefore + 1);
+        EXPECT_EQ(changed.served, changed.fresh);
+        EXPECT_EQ(seatState(changed.served, seatId), state);
+        const OccupancyReads again = readOccupancy(till.server, *manager, till.showId);
+        EXPECT_EQ(again.computedAfter, again.computedBefore);
+        EXPECT_EQ(again.served, again.fresh);
+        EXPECT_EQ(again.served, changed.served);
+    };
+    expectCurrent("first read", QStringLiteral("A1"), QStringLiteral("free"));
+    const QString holdId = till.hold(*cashier, {QStringLiteral("A1"), QStringLiteral("A2")});
+    expectCurrent("after a hold", QStringLiteral("A1"), QStringLiteral("held"));
+    ASSERT_EQ(cashier->del("/api/v1/holds/" + holdId.toUtf8()).status, 200);
+    expectCurrent("after its release", QStringLiteral("A1"), QStringLiteral("free"));
+    const QJsonObject booking = till.sellCash(*cashier, {QStringLiteral("C3"), QStringLiteral("C4")}, 2 * kPremium);
+    expectCurrent("after a sale", QStringLiteral("C3"), QStringLiteral("sold"));
+    // Another show's sale leaves this show's report in memory.
+    till.sellCash(*cashier, {QStringLiteral("A1")}, 100000, otherShow); // tendered: more than any price, change given
+    const OccupancyReads untouched = readOccupancy(till.server, *manager, till.showId);
+    EXPECT_EQ(untouched.computedAfter, untouched.computedBefore);
+    EXPECT_EQ(untouched.served, untouched.fresh);
+    ASSERT_EQ(manager->post("/api/v1/shows/" + QByteArray::number(till.showId) + "/house-holds",
+                            QJsonObject{{QStringLiteral("seat_ids"), QJsonArray{QStringLiteral("D1")}}, {QStringLiteral("reason"), QStringLiteral("critic")}}).status, 200);
+    expectCurrent("after a house hold", QStringLiteral("D1"), QStringLiteral("house"));
+    const HttpResult cancelled = manager->post("/api/v1/bookings/" + booking.value(QStringLiteral("booking_id")).toString().toUtf8() + "/cancel", QJsonObject{});
+    ASSERT_EQ(cancelled.status, 200) << cancelled.body.toStdString();
+    expectCurrent("after the refund", QStringLiteral("C3"), QStringLiteral("free"));
+    till.sellCash(*cashier, {QStringLiteral("C3")}, kPremium);
+    expectCurrent("after selling the refunded seat again", QStringLiteral("C3"), QStringLiteral("sold"));
+    // A write by anything else (another server instance, the reaper) counts too: it bumps the seat's version.
+    till.server.scalar(QStringLiteral("UPDATE show_seats SET status = 'held', held_by = gen_random_uuid(), hold_expires_at = now() + interval '1 hour', "
+                                      "version = version + 1 WHERE show_id = %1 AND seat_id = 'B6' RETURNING 1").arg(till.showId));
+    expectCurrent("after another instance's hold", QStringLiteral("B6"), QStringLiteral("held"));
+}
+
+TEST(Reports, OccupancySentFromMemoryFollowsAHoldThatLapsesWithoutAnyWrite)
+{
+    TestServer::Options options;
+    options.holdTtlSeconds = 2;
+    options.reaperIntervalMs = 600000; // the lapse must show before anything writes the seat free
+    TestServer server(options);
+    const qint64 showId = server.createShow(2, 3);
+    auto kiosk = server.client(server.deviceToken());
+    auto manager = server.client(server.staffToken(QStringLiteral("manager")));
+    ASSERT_EQ(kiosk->post(holdPath(showId), seatsBody({QStringLiteral("A1")})).status, 200);
+    const OccupancyReads held = readOccupancy(server, *manager, showId);
+    EXPECT_EQ(held.served, held.fresh);
+    ASSERT_EQ(seatState(held.served, QStringLiteral("A1")), QStringLiteral("held"));
+    const OccupancyReads stillHeld = readOccupancy(server, *manager, showId);
+    EXPECT_EQ(stillHeld.computedAfter, stillHeld.computedBefore);
+
+    std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+    ASSERT_EQ(server.scalar(QStringLiteral("SELECT status::text FROM show_seats WHERE show_id = %1 AND seat_id = 'A1'").arg(showId)).toString(),
+              QStringLiteral("held")); // not reaped: only the clock moved
+    const OccupancyReads lapsed = readOccupancy(server, *manager, showId);
+    EXPECT_EQ(lapsed.computedAfter, lapsed.computedBefore + 1);
+    EXPECT_EQ(lapsed.served, lapsed.fresh);
+    EXPECT_EQ(seatState(lapsed.served, QStringLiteral("A1")), QStringLiteral("free"));
+}
+
 // The sales rollup (011_report_rollups.sql) checked against a from-scratch sum of bookings and refunds.
 namespace {
 // Every booking and every refund of a booking as one fact with the groupings the report uses (the sales facts on
@@ -254,7 +361,7 @@ const QString kScratchRollup = QLatin1String(kFacts) + QStringLiteral(
     "kept AS ("
     "  SELECT dimension, grain, period_start, key_id, key_text, currency, revenue_minor::numeric, tickets::numeric, bookings::numeric, "
     "         refunds::numeric, refunds_minor::numeric "
-    "    FROM sales_rollup WHERE bookings <> 0 OR refunds <> 0) ");
+    "    FROM sales_rollup_totals WHERE bookings <> 0 OR refunds <> 0) ");
 
 // Rows of the rollup that are not in the from-scratch sum, plus the other way round.
 const QString kRollupDifferences = QStringLiteral("WITH ") + kScratchRollup +
@@ -423,8 +530,8 @@ TEST(ReportRollup, EqualsAFromScratchSumAfterARandomMixOfSalesRefundsCancellatio
     ASSERT_GE(till.count(QStringLiteral("SELECT count(DISTINCT date_trunc('month', created_at AT TIME ZONE 'UTC')) FROM bookings")), 2);
     // The from-scratch sum is not empty, the rollup has no negative share, and the two are the same rows.
     EXPECT_GE(till.count(QStringLiteral("WITH ") + kScratchRollup + QStringLiteral("SELECT count(*) FROM scratch")), 4 * 2);
-    EXPECT_EQ(till.count(QStringLiteral("SELECT count(*) FROM sales_rollup WHERE least(revenue_minor, tickets, bookings, refunds, refunds_minor) < 0")), 0);
-    EXPECT_EQ(till.count(QStringLiteral("SELECT count(*) FROM sales_rollup WHERE bookings = 0 AND refunds = 0 "
+    EXPECT_EQ(till.count(QStringLiteral("SELECT count(*) FROM sales_rollup_totals WHERE least(revenue_minor, tickets, bookings, refunds, refunds_minor) < 0")), 0);
+    EXPECT_EQ(till.count(QStringLiteral("SELECT count(*) FROM sales_rollup_totals WHERE bookings = 0 AND refunds = 0 "
                                         "AND (revenue_minor, tickets, refunds_minor) <> (0, 0, 0)")), 0);
     EXPECT_EQ(till.count(kRollupDifferences), 0);
 
@@ -455,10 +562,10 @@ TEST(ReportRollup, EqualsAFromScratchSumAfterARandomMixOfSalesRefundsCancellatio
     EXPECT_GE(nonEmpty, 10);
 
     // The rebuild (the migration's backfill, and the bench after its bulk load) gives the rows the triggers kept.
-    till.server.scalar(QStringLiteral("CREATE TABLE kept_rollup AS SELECT * FROM sales_rollup WHERE bookings <> 0 OR refunds <> 0"));
+    till.server.scalar(QStringLiteral("CREATE TABLE kept_rollup AS SELECT * FROM sales_rollup_totals WHERE bookings <> 0 OR refunds <> 0"));
     till.server.scalar(QStringLiteral("SELECT mq_sales_rollup_rebuild()"));
-    EXPECT_EQ(till.count(QStringLiteral("SELECT (SELECT count(*) FROM (SELECT * FROM kept_rollup EXCEPT ALL SELECT * FROM sales_rollup) a) "
-                                        "     + (SELECT count(*) FROM (SELECT * FROM sales_rollup EXCEPT ALL SELECT * FROM kept_rollup) b)")),
+    EXPECT_EQ(till.count(QStringLiteral("SELECT (SELECT count(*) FROM (SELECT * FROM kept_rollup EXCEPT ALL SELECT * FROM sales_rollup_totals) a) "
+                                        "     + (SELECT count(*) FROM (SELECT * FROM sales_rollup_totals EXCEPT ALL SELECT * FROM kept_rollup) b)")),
               0);
     EXPECT_EQ(till.count(kRollupDifferences), 0);
 }
