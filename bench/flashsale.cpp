@@ -167,7 +167,6 @@ public:
         // both joins and polls are overdue they take turns, so that a storm of arrivals does not hide the admissions
         // of those already queued (every user arriving at once makes hundreds of thousands of joins due at once).
         auto due = [now](const TaskQueue &queue) { return !queue.empty() && queue.top().dueMs <= now; };
-        const bool paysim = pool == Pool::Paysim;
         TaskQueue *chosen = pool == Pool::LongPoll ? &m_parkTasks : &m_payTasks;
         if (pool == Pool::Server) {
             if (due(m_buyerTasks))
