@@ -131,6 +131,8 @@ QString Stats::resultLine(const QString &scenario)
                        .arg(percentileMs(99), 0, 'f', 3)
                        .arg(maxMs(), 0, 'f', 3)
                        .arg(count());
+    // Bytes per answer (head and body as sent): tells a compressed or compact body from a full one.
+    line += QStringLiteral(" bytes_per_answer=%1").arg(count() > 0 ? double(bytesIn) / double(count()) : 0, 0, 'f', 0);
     for (const auto &[status, n] : statuses)
         line += QStringLiteral(" s%1=%2").arg(status).arg(n);
     for (auto &[status, latencies] : latencyUsByStatus)

@@ -27,7 +27,9 @@ QString usage()
         "Usage: marquee-load SCENARIO [options]\n"
         "Scenarios:\n"
         "  healthz     GET /healthz (the anchor for the server's own request rate)\n"
-        "  seatmap     GET /api/v1/shows/ID/seatmap; --etag sends the last ETag in If-None-Match (304s)\n"
+        "  seatmap     GET /api/v1/shows/ID/seatmap; --etag sends the last ETag in If-None-Match (304s);\n"
+        "              --availability reads the compact GET /api/v1/shows/ID/availability instead, a full body\n"
+        "              each time, with Accept-Encoding: gzip, deflate as Qt's network access manager sends it\n"
         "  holds       POST /api/v1/shows/ID/hold of 1-4 adjacent seats, each request with its own Idempotency-Key\n"
         "  flash-sale  --users N join the show's waiting room, poll, are admitted, hold 1-4 adjacent seats (a fresh\n"
         "              map on 409), pay through marquee-paysim (--paysim URL) and confirm; runs until every user\n"
@@ -62,6 +64,7 @@ QString usage()
         "  --interval-ms N         live: pause between the writer's holds (default 50)\n"
         "  --etag                  seatmap: revalidate with If-None-Match\n"
         "  --deflate               seatmap: send Accept-Encoding: deflate (the compressed body is not inflated)\n"
+        "  --availability          seatmap: the compact availability body (see above; not inflated either)\n"
         "  --database-url URL      after holds: check the invariants against the server's database\n"
         "  --seed N                random seed (default: from the clock)\n"
         "Prints throughput, latency percentiles, status counts and a final 'RESULT key=value' line.\n"
@@ -155,9 +158,9 @@ public:
 class SeatMapSession : public Session
 {
 public:
-    SeatMapSession(qint64 showId, const std::string &token, bool revalidate, bool deflate)
-        : m_prefix("GET /api/v1/shows/" + std::to_string(showId) + "/seatmap HTTP/1.1\r\nHost: bench\r\n" + authHeader(token)
-                   + (deflate ? "Accept-Encoding: deflate\r\n" : ""))
+    SeatMapSession(const std::string &path, const std::string &token, bool revalidate, const std::string &acceptEncoding)
+        : m_prefix("GET " + path + " HTTP/1.1\r\nHost: bench\r\n" + authHeader(token)
+                   + (acceptEncoding.empty() ? std::string() : "Accept-Encoding: " + acceptEncoding + "\r\n"))
         , m_revalidate(revalidate)
     {
     }
@@ -301,6 +304,7 @@ int main(int argc, char *argv[])
     double hotRowsFraction = 0.05;
     bool revalidate = false;
     bool deflate = false;
+    bool availability = false;
     size_t pool = 0;
     double readShare = 0.5;
     LiveBenchOptions liveOptions;
@@ -315,6 +319,10 @@ int main(int argc, char *argv[])
         }
         if (option == QLatin1String("--deflate")) {
             deflate = true;
+            continue;
+        }
+        if (option == QLatin1String("--availability")) {
+            availability = true;
             continue;
         }
         if (i + 1 >= args.size()) {
@@ -444,10 +452,13 @@ int main(int argc, char *argv[])
             sessions.push_back(std::make_unique<HealthSession>());
     } else if (scenario == QLatin1String("seatmap")) {
         // One unmeasured read first: the server renders a show's layout on its first request.
+        const std::string path = "/api/v1/shows/" + std::to_string(showId) + (availability ? "/availability" : "/seatmap");
         std::string ignored;
-        blockingGet(engine.host, engine.port, "/api/v1/shows/" + std::to_string(showId) + "/seatmap", tokenOf(0), &ignored);
+        blockingGet(engine.host, engine.port, path, tokenOf(0), &ignored);
+        // What a real client sends: Qt's network access manager adds "gzip, deflate" to every request by itself.
+        const std::string acceptEncoding = availability ? "gzip, deflate" : deflate ? "deflate" : "";
         for (int i = 0; i < clients; ++i)
-            sessions.push_back(std::make_unique<SeatMapSession>(showId, tokenOf(i), revalidate, deflate));
+            sessions.push_back(std::make_unique<SeatMapSession>(path, tokenOf(i), revalidate, acceptEncoding));
     } else if (scenario == QLatin1String("live")) {
         liveOptions.showId = showId;
         liveOptions.token = tokenOf(0);
@@ -476,7 +487,7 @@ int main(int argc, char *argv[])
         const int readers = scenario == QLatin1String("mixed") ? int(clients * readShare + 0.5) : 0;
         for (int i = 0; i < clients; ++i) {
             if (i < readers)
-                sessions.push_back(std::make_unique<SeatMapSession>(showId, tokenOf(i), true, true));
+                sessions.push_back(std::make_unique<SeatMapSession>("/api/v1/shows/" + std::to_string(showId) + "/seatmap", tokenOf(i), true, "deflate"));
             else
                 sessions.push_back(std::make_unique<HoldSession>(i, showId, tokenOf(i), *catalog, holdOptions, seed));
         }

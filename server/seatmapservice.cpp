@@ -10,6 +10,36 @@
 
 namespace marquee {
 
+namespace {
+/** @brief @p kept's body as HTTP's "deflate" coding, or empty when there is none or it is compressed already. */
+QByteArray deflatedCopy(const RenderedSeatMap &kept)
+{
+    if (kept.body.isEmpty() || !kept.deflated.isEmpty())
+        return {};
+    // qCompress() yields a 4-byte length and a zlib stream; the stream is HTTP's "deflate" coding. Level 1:
+    // most of the gain for a fraction of the time of the default level.
+    return qCompress(kept.body, 1).mid(4);
+}
+
+/** @brief A seat of the layout as JSON: the fields of the full map's seats less price and status (those change). */
+QJsonObject seatJson(const store::LayoutSeat &seat)
+{
+    return QJsonObject{{QStringLiteral("seat_id"), seat.seatId},
+                       {QStringLiteral("row"), seat.row},
+                       {QStringLiteral("number"), seat.number},
+                       {QStringLiteral("x"), seat.x},
+                       {QStringLiteral("y"), seat.y},
+                       {QStringLiteral("tier"), seat.tier},
+                       {QStringLiteral("attributes"), QJsonArray::fromStringList(seat.attributes)}};
+}
+
+QByteArray jsonString(const QString &text)
+{
+    const QByteArray array = QJsonDocument(QJsonArray{text}).toJson(QJsonDocument::Compact); // ["…"]
+    return array.mid(1, array.size() - 2);
+}
+} // namespace
+
 SeatMapService::SeatMapService(store::CatalogRepository &catalog, int refreshIntervalMs)
     : m_catalog(catalog)
     , m_refreshIntervalMs(refreshIntervalMs)
@@ -36,7 +66,7 @@ void SeatMapService::backgroundLoop()
 {
     for (;;) {
         Job job{};
-        RenderedSeatMap current;
+        RenderedSeatMap current, currentAvailability;
         QList<qint64> dueLive;
         {
             QMutexLocker lock(&m_mutex);
@@ -65,24 +95,48 @@ void SeatMapService::backgroundLoop()
                 continue;
             job = m_queue.front();
             m_queue.pop_front();
+            if (job.kind == Job::CompressLayout) {
+                const auto venue = m_venueLayouts.constFind(job.showId);
+                if (venue != m_venueLayouts.constEnd())
+                    current = venue->rendered;
+            } else {
+                const auto it = m_snapshots.find(job.showId);
+                if (it == m_snapshots.end() || it->generation != job.generation)
+                    continue; // invalidated meanwhile; nobody waits for this one
+                if (job.kind == Job::Compress) {
+                    current = it->rendered;
+                    currentAvailability = it->availability;
+                } else {
+                    it->runningCovers = it->changes; // the query starts after this point
+                }
+            }
+        }
+        if (job.kind == Job::Refresh) {
+            RenderedSeatMap ignored;
+            refresh(job.showId, job.generation, SeatMapView::Availability, &ignored); // queues the compression when it succeeds
+            continue;
+        }
+        // Each body is compressed once, here, so that no request pays for it; a body replaced meanwhile (a newer
+        // version) is not given a stale compressed copy. The small availability first: it is ready in well under
+        // a millisecond, while the full map takes tens.
+        if (job.kind == Job::Compress) {
+            const QByteArray availabilityDeflated = deflatedCopy(currentAvailability);
+            QMutexLocker lock(&m_mutex);
             const auto it = m_snapshots.find(job.showId);
-            if (it == m_snapshots.end() || it->generation != job.generation)
-                continue; // invalidated meanwhile; nobody waits for this one
-            if (job.compressOnly)
-                current = it->rendered;
-            else
-                it->runningCovers = it->changes; // the query starts after this point
+            if (it != m_snapshots.end() && it->generation == job.generation && !availabilityDeflated.isEmpty()
+                && it->availability.etag == currentAvailability.etag && it->availability.body.isSharedWith(currentAvailability.body))
+                it->availability.deflated = availabilityDeflated;
         }
-        if (!job.compressOnly) {
-            refresh(job.showId, job.generation, &current); // queues the compression when it succeeds
+        const QByteArray deflated = deflatedCopy(current);
+        if (deflated.isEmpty())
             continue;
-        }
-        if (current.body.isEmpty() || !current.deflated.isEmpty())
-            continue;
-        // qCompress() yields a 4-byte length and a zlib stream; the stream is HTTP's "deflate" coding. Level 1:
-        // most of the gain for a fraction of the time of the default level.
-        const QByteArray deflated = qCompress(current.body, 1).mid(4);
         QMutexLocker lock(&m_mutex);
+        if (job.kind == Job::CompressLayout) {
+            const auto venue = m_venueLayouts.find(job.showId);
+            if (venue != m_venueLayouts.end() && venue->rendered.body.isSharedWith(current.body))
+                venue->rendered.deflated = deflated;
+            continue;
+        }
         const auto it = m_snapshots.find(job.showId);
         if (it != m_snapshots.end() && it->generation == job.generation && it->rendered.etag == current.etag
             && it->rendered.body.isSharedWith(current.body))
@@ -164,22 +218,85 @@ QList<qint64> SeatMapService::dueLiveRefreshes(qint64 nowMs)
 
 std::optional<QStringList> SeatMapService::seatIdsOf(qint64 showId)
 {
+    Outcome outcome = Outcome::Ok;
+    const std::optional<VenueLayout> venue = venueLayout(showId, &outcome);
+    if (!venue)
+        return std::nullopt;
+    return venue->seatIds;
+}
+
+SeatMapService::VenueLayout SeatMapService::keepVenueLayout(const store::ShowLayout &layout)
+{
     {
         QMutexLocker lock(&m_mutex);
-        const auto it = m_seatIds.constFind(showId);
-        if (it != m_seatIds.constEnd())
+        const auto it = m_venueLayouts.constFind(layout.showId);
+        if (it != m_venueLayouts.constEnd())
             return *it;
     }
-    const std::optional<store::ShowLayout> layout = m_catalog.showLayout(showId);
-    if (!layout)
-        return std::nullopt;
-    QStringList seatIds;
-    seatIds.reserve(qsizetype(layout->seats.size()));
-    for (const store::LayoutSeat &seat : layout->seats)
-        seatIds << seat.seatId;
+    VenueLayout venue;
+    QByteArray body = "{\"show_id\":" + QByteArray::number(layout.showId) + ",\"layout\":"
+        + QJsonDocument(layout.layout).toJson(QJsonDocument::Compact) + ",\"seat_count\":" + QByteArray::number(qsizetype(layout.seats.size()))
+        + ",\"seats\":[";
+    body.reserve(qsizetype(layout.seats.size()) * 110 + body.size() + 2);
+    venue.seatIds.reserve(qsizetype(layout.seats.size()));
+    bool first = true;
+    for (const store::LayoutSeat &seat : layout.seats) {
+        if (!first)
+            body += ',';
+        first = false;
+        body += QJsonDocument(seatJson(seat)).toJson(QJsonDocument::Compact);
+        venue.seatIds << seat.seatId;
+    }
+    body += "]}";
+    // A digest of the body: strong, stable across restarts and instances, and it changes only with the layout.
+    venue.rendered.etag = "\"layout." + QCryptographicHash::hash(body, QCryptographicHash::Sha256).toHex().left(24) + '"';
+    venue.rendered.body = std::move(body);
     QMutexLocker lock(&m_mutex);
-    m_seatIds.insert(showId, seatIds);
-    return seatIds;
+    const auto it = m_venueLayouts.constFind(layout.showId);
+    if (it != m_venueLayouts.constEnd())
+        return *it; // another thread kept it first
+    m_venueLayouts.insert(layout.showId, venue);
+    m_queue.push_back(Job{layout.showId, 0, Job::CompressLayout});
+    m_queued.wakeOne();
+    return venue;
+}
+
+std::optional<SeatMapService::VenueLayout> SeatMapService::venueLayout(qint64 showId, Outcome *outcome)
+{
+    *outcome = Outcome::Ok;
+    const auto kept = [&]() -> std::optional<VenueLayout> {
+        QMutexLocker lock(&m_mutex);
+        const auto it = m_venueLayouts.constFind(showId);
+        return it == m_venueLayouts.constEnd() ? std::nullopt : std::optional<VenueLayout>(*it);
+    };
+    if (std::optional<VenueLayout> venue = kept())
+        return venue;
+    // The first readers of a show wait for one load instead of each running the 40,000-row query.
+    QMutexLocker loading(&m_venueLoading);
+    if (std::optional<VenueLayout> venue = kept())
+        return venue;
+    const std::optional<store::ShowLayout> layout = m_catalog.showLayout(showId);
+    if (!layout) {
+        *outcome = m_catalog.show(showId) ? Outcome::Error : Outcome::NotFound;
+        return std::nullopt;
+    }
+    return keepVenueLayout(*layout);
+}
+
+SeatMapService::Outcome SeatMapService::layout(qint64 showId, RenderedSeatMap *out, const QByteArray &ifNoneMatch, bool *notModified)
+{
+    *notModified = false;
+    Outcome outcome = Outcome::Ok;
+    const std::optional<VenueLayout> venue = venueLayout(showId, &outcome);
+    if (!venue)
+        return outcome;
+    *out = venue->rendered;
+    if (!ifNoneMatch.isEmpty() && (ifNoneMatch == out->etag || ifNoneMatch == "W/" + out->etag)) {
+        *notModified = true;
+        out->body.clear();
+        out->deflated.clear();
+    }
+    return Outcome::Ok;
 }
 
 SeatMapService::Outcome SeatMapService::refreshLive(qint64 showId)
@@ -236,25 +353,22 @@ std::shared_ptr<const SeatMapService::Layout> SeatMapService::loadLayout(qint64 
     const std::optional<store::ShowLayout> layout = m_catalog.showLayout(showId);
     if (!layout)
         return nullptr;
+    const VenueLayout venue = keepVenueLayout(*layout);
     auto rendered = std::make_shared<Layout>();
     QJsonObject layoutJson = layout->layout;
     QJsonArray tiers;
     for (auto it = layout->prices.constBegin(); it != layout->prices.constEnd(); ++it)
         tiers.append(QJsonObject{{QStringLiteral("tier"), it.key()}, {QStringLiteral("price_minor"), it.value()}});
     layoutJson.insert(QStringLiteral("tiers"), tiers);
-    const QByteArray currency = QJsonDocument(QJsonArray{layout->currency}).toJson(QJsonDocument::Compact); // ["EUR"]
-    rendered->headAfterVersion = ",\"currency\":" + currency.mid(1, currency.size() - 2)
-        + ",\"layout\":" + QJsonDocument(layoutJson).toJson(QJsonDocument::Compact) + ",\"seats\":[";
+    const QByteArray currency = jsonString(layout->currency);
+    rendered->headAfterVersion = ",\"currency\":" + currency + ",\"layout\":" + QJsonDocument(layoutJson).toJson(QJsonDocument::Compact) + ",\"seats\":[";
+    rendered->availabilityHead = ",\"layout_etag\":" + jsonString(QString::fromLatin1(venue.rendered.etag)) + ",\"currency\":" + currency
+        + ",\"tiers\":" + QJsonDocument(tiers).toJson(QJsonDocument::Compact) + ",\"seat_count\":" + QByteArray::number(qsizetype(layout->seats.size()))
+        + ",\"statuses\":\"";
     rendered->seatPrefixes.reserve(layout->seats.size());
     for (const store::LayoutSeat &seat : layout->seats) {
-        const QJsonObject object{{QStringLiteral("seat_id"), seat.seatId},
-                                 {QStringLiteral("row"), seat.row},
-                                 {QStringLiteral("number"), seat.number},
-                                 {QStringLiteral("x"), seat.x},
-                                 {QStringLiteral("y"), seat.y},
-                                 {QStringLiteral("tier"), seat.tier},
-                                 {QStringLiteral("price_minor"), layout->prices.value(seat.tier).toInteger()},
-                                 {QStringLiteral("attributes"), QJsonArray::fromStringList(seat.attributes)}};
+        QJsonObject object = seatJson(seat);
+        object.insert(QStringLiteral("price_minor"), layout->prices.value(seat.tier).toInteger());
         QByteArray json = QJsonDocument(object).toJson(QJsonDocument::Compact);
         json.chop(1); // the status and the closing brace are appended per snapshot
         rendered->seatPrefixes.push_back(json + ",\"status\":\"");
@@ -263,14 +377,25 @@ std::shared_ptr<const SeatMapService::Layout> SeatMapService::loadLayout(qint64 
     return rendered;
 }
 
-SeatMapService::Outcome SeatMapService::refresh(qint64 showId, quint64 generation, RenderedSeatMap *out)
+bool SeatMapService::hasCurrent(const Snapshot &snapshot, SeatMapView view)
+{
+    if (view == SeatMapView::Availability)
+        return !snapshot.availability.body.isEmpty();
+    return !snapshot.rendered.body.isEmpty() && snapshot.rendered.etag == snapshot.statusesEtag;
+}
+
+SeatMapService::Outcome SeatMapService::refresh(qint64 showId, quint64 generation, SeatMapView view, RenderedSeatMap *out)
 {
     std::shared_ptr<const Layout> layout;
+    bool wantFull = view == SeatMapView::Full;
     {
         QMutexLocker lock(&m_mutex);
         const auto it = m_snapshots.find(showId);
-        if (it != m_snapshots.end())
+        if (it != m_snapshots.end()) {
             layout = it->layout;
+            // Rendering 5.5 MB per change is wasted while every reader takes the availability instead.
+            wantFull = wantFull || QDateTime::currentMSecsSinceEpoch() - it->fullReadAtMs < kFullMapKeepMs;
+        }
     }
     Outcome outcome = Outcome::Ok;
     const SeatFeed::QueryStart start = m_feed.beginQuery();
@@ -287,23 +412,31 @@ SeatMapService::Outcome SeatMapService::refresh(qint64 showId, quint64 generatio
     if (outcome == Outcome::Ok)
         m_feed.publish(showId, start, *statuses, layout->seatIds); // every fresh read feeds the live stream too
 
+    QByteArray etag;
+    bool renderAvailability = true;
+    bool renderFull = wantFull;
     if (outcome == Outcome::Ok) {
-        // Nothing changed since the snapshot (same version sum, same statuses): keep its body and its compressed
-        // form instead of rendering and compressing megabytes again.
-        const QByteArray etag = etagFor(*statuses);
+        // Nothing changed since the snapshot (same version sum, same statuses): keep its bodies and their compressed
+        // forms instead of rendering and compressing again.
+        etag = etagFor(*statuses);
         QMutexLocker lock(&m_mutex);
         const auto it = m_snapshots.find(showId);
-        if (it != m_snapshots.end() && it->generation == generation && it->rendered.etag == etag && !it->rendered.body.isEmpty()) {
-            it->refreshing = false;
-            it->fetchedAtMs = QDateTime::currentMSecsSinceEpoch();
-            it->covered = std::max(it->covered, it->runningCovers);
-            *out = it->rendered;
-            m_refreshed.wakeAll();
-            return Outcome::Ok;
+        if (it != m_snapshots.end() && it->generation == generation && it->statusesEtag == etag) {
+            renderAvailability = it->availability.body.isEmpty();
+            renderFull = wantFull && !hasCurrent(*it, SeatMapView::Full);
+            if (!renderAvailability && !renderFull) {
+                it->refreshing = false;
+                it->fetchedAtMs = QDateTime::currentMSecsSinceEpoch();
+                it->covered = std::max(it->covered, it->runningCovers);
+                *out = view == SeatMapView::Full ? it->rendered : it->availability;
+                m_refreshed.wakeAll();
+                return Outcome::Ok;
+            }
         }
     }
 
-    if (outcome == Outcome::Ok) {
+    RenderedSeatMap full, availability;
+    if (outcome == Outcome::Ok && renderFull) {
         static const QByteArray names[] = {"available\"}", "held\"}", "booked\"}"};
         QByteArray body;
         body.reserve(qsizetype(layout->seatPrefixes.size()) * 150 + 4096);
@@ -317,31 +450,52 @@ SeatMapService::Outcome SeatMapService::refresh(qint64 showId, quint64 generatio
             body += names[code == 'h' ? 1 : code == 'b' ? 2 : 0];
         }
         body += "]}";
-        out->body = std::move(body);
-        out->version = statuses->version;
-        out->etag = etagFor(*statuses);
+        full.body = std::move(body);
+        full.version = statuses->version;
+        full.etag = etag;
+    }
+    if (outcome == Outcome::Ok && renderAvailability) {
+        // The letters are the live feed's (a, h, b); one per seat, in the order of the layout's seats.
+        availability.body = "{\"show_id\":" + QByteArray::number(showId) + ",\"version\":" + QByteArray::number(statuses->version)
+            + layout->availabilityHead + statuses->codes + "\"}";
+        availability.version = statuses->version;
+        // The body also carries the prices, which a manager may edit without a seat write: the tag covers them too.
+        availability.etag = '"' + QByteArray::number(statuses->version) + '.'
+            + QCryptographicHash::hash(availability.body, QCryptographicHash::Md5).toHex().left(12) + '"';
     }
 
     QMutexLocker lock(&m_mutex);
     const auto it = m_snapshots.find(showId);
-    if (it != m_snapshots.end() && it->generation == generation) {
+    const bool current = it != m_snapshots.end() && it->generation == generation;
+    if (current) {
         it->refreshing = false;
         if (outcome == Outcome::Ok) {
             it->layout = layout;
-            it->rendered = *out;
+            it->statusesEtag = etag;
+            if (renderAvailability)
+                it->availability = availability;
+            if (renderFull)
+                it->rendered = full;
             it->fetchedAtMs = QDateTime::currentMSecsSinceEpoch();
             it->covered = std::max(it->covered, it->runningCovers);
-            m_queue.push_back(Job{showId, generation, true});
+            m_queue.push_back(Job{showId, generation, Job::Compress});
             m_queued.wakeOne();
-        } else if (it->rendered.body.isEmpty()) {
+        } else if (it->availability.body.isEmpty()) {
             m_snapshots.erase(it); // never rendered: forget it (an unknown show must not stay cached)
         }
+    }
+    if (outcome == Outcome::Ok) {
+        if (current)
+            *out = view == SeatMapView::Full ? it->rendered : it->availability;
+        else
+            *out = view == SeatMapView::Full ? full : availability; // rendered for this view (invalidated meanwhile)
     }
     m_refreshed.wakeAll();
     return outcome;
 }
 
-SeatMapService::Outcome SeatMapService::render(qint64 showId, RenderedSeatMap *out, const QByteArray &ifNoneMatch, bool *notModified)
+SeatMapService::Outcome SeatMapService::render(qint64 showId, SeatMapView view, RenderedSeatMap *out, const QByteArray &ifNoneMatch,
+                                               bool *notModified)
 {
     *notModified = false;
     quint64 generation = 0;
@@ -354,16 +508,17 @@ SeatMapService::Outcome SeatMapService::render(qint64 showId, RenderedSeatMap *o
                 it = m_snapshots.insert(showId, Snapshot{});
                 it->generation = ++m_generations;
             }
-            const bool hasBody = !it->rendered.body.isEmpty();
-            if (hasBody && it->covered >= it->changes) {
+            if (view == SeatMapView::Full)
+                it->fullReadAtMs = QDateTime::currentMSecsSinceEpoch();
+            if (hasCurrent(*it, view) && it->covered >= it->changes) {
                 // Current as far as this process knows. When merely old, serve it and refresh in the background.
                 if (!it->refreshing && QDateTime::currentMSecsSinceEpoch() - it->fetchedAtMs >= m_refreshIntervalMs) {
                     it->refreshing = true;
                     it->runningCovers = it->changes;
-                    m_queue.push_back(Job{showId, it->generation, false});
+                    m_queue.push_back(Job{showId, it->generation, Job::Refresh});
                     m_queued.wakeOne();
                 }
-                *out = it->rendered;
+                *out = view == SeatMapView::Full ? it->rendered : it->availability;
                 break;
             }
             if (it->refreshing) {
@@ -379,13 +534,14 @@ SeatMapService::Outcome SeatMapService::render(qint64 showId, RenderedSeatMap *o
         }
     }
     if (generation != 0) {
-        const Outcome outcome = refresh(showId, generation, out);
+        const Outcome outcome = refresh(showId, generation, view, out);
         if (outcome != Outcome::Ok)
             return outcome;
     }
     if (!ifNoneMatch.isEmpty() && (ifNoneMatch == out->etag || ifNoneMatch == "W/" + out->etag)) {
         *notModified = true;
         out->body.clear();
+        out->deflated.clear();
     }
     return Outcome::Ok;
 }

@@ -13,16 +13,25 @@
 
 namespace marquee {
 
-/** @brief A rendered seat map body with its version and entity tag. */
+/** @brief A rendered body (full seat map, availability or layout) with its version and entity tag. */
 struct RenderedSeatMap {
     QByteArray body; ///< implicitly shared: many responses send the same bytes without copying
     QByteArray etag;
     qint64 version = 0;
     /**
      * @brief The same body as a zlib stream, for `Content-Encoding: deflate` (a 40,000-seat map shrinks about
-     * tenfold); compressed by the background thread after each refresh, empty until then.
+     * tenfold); compressed once per body by the background thread, empty until then.
      */
     QByteArray deflated;
+};
+
+/** @brief Which representation of a show's seat statuses a reader asks for. */
+enum class SeatMapView {
+    /// `GET …/seatmap`: the layout and the status of every seat in one body (5.5 MB of JSON for 40,000 seats).
+    Full,
+    /// `GET …/availability`: version, prices and one status letter per seat in layout order (40 kB for 40,000
+    /// seats); the layout itself is fetched once from `GET …/layout` and cached by the client.
+    Availability,
 };
 
 /**
@@ -46,8 +55,17 @@ public:
     ~SeatMapService();
 
     enum class Outcome { Ok, NotFound, Error };
-    /** @brief The current seat map; @p notModified when it matches @p ifNoneMatch (then body is empty). */
-    Outcome render(qint64 showId, RenderedSeatMap *out, const QByteArray &ifNoneMatch, bool *notModified);
+    /**
+     * @brief The current seat map as @p view; @p notModified when it matches @p ifNoneMatch (then body is empty).
+     * Both views come from the same refresh, so an availability and a full map of one version agree.
+     */
+    Outcome render(qint64 showId, SeatMapView view, RenderedSeatMap *out, const QByteArray &ifNoneMatch, bool *notModified);
+    /**
+     * @brief The show's venue layout (seat ids, rows, numbers, positions, tiers, attributes — no statuses, no
+     * prices). Seats of a show never change, so it is loaded once per show and process and never invalidated; its
+     * tag is a digest of the body, the same on every instance and after a restart.
+     */
+    Outcome layout(qint64 showId, RenderedSeatMap *out, const QByteArray &ifNoneMatch, bool *notModified);
     /** @brief This process changed seats of the show: the next read fetches fresh statuses. */
     void markChanged(qint64 showId);
     /**
@@ -80,16 +98,28 @@ public:
     static constexpr int kHoldTrafficKeepMs = 5000; ///< followed this long after its last hold request
 
     static QByteArray etagFor(const store::SeatStatuses &statuses);
+    /// The full map is rendered by refreshes while it was read this recently (or for the reader that asks for it).
+    static constexpr int kFullMapKeepMs = 5000;
 
 private:
+    /** @brief The parts of a show's seat map that change only with a price edit (invalidate()). */
     struct Layout {
         QByteArray headAfterVersion; ///< `,"currency":..,"layout":..,"seats":[`
         std::vector<QByteArray> seatPrefixes; ///< `{"seat_id":..,...,"status":"`
         QStringList seatIds; ///< canonical order
+        QByteArray availabilityHead; ///< `,"layout_etag":..,"currency":..,"tiers":..,"seat_count":..,"statuses":"`
+    };
+    /** @brief What never changes for a show: its seats. */
+    struct VenueLayout {
+        QStringList seatIds; ///< canonical order, the order of the status letters
+        RenderedSeatMap rendered; ///< the body of `GET …/layout`, its tag and (once compressed) its deflated copy
     };
     struct Snapshot {
         std::shared_ptr<const Layout> layout;
-        RenderedSeatMap rendered;
+        RenderedSeatMap rendered;     ///< the full map; lags statusesEtag while nobody reads the full map
+        RenderedSeatMap availability; ///< always of the last refresh's statuses
+        QByteArray statusesEtag;      ///< etagFor() the last refresh's statuses
+        qint64 fullReadAtMs = 0;      ///< the last full-map read (see kFullMapKeepMs)
         qint64 fetchedAtMs = 0;
         quint64 generation = 0; ///< tells a refresh whether invalidate() replaced this entry meanwhile
         quint64 changes = 0;    ///< markChanged() calls so far
@@ -97,9 +127,18 @@ private:
         quint64 runningCovers = 0; ///< the changes the running refresh will include
         bool refreshing = false;   ///< a refresh runs (or is queued for the background thread)
     };
-    /** @brief Query and render; stores the result if the entry is still generation @p generation. */
-    Outcome refresh(qint64 showId, quint64 generation, RenderedSeatMap *out);
+    /**
+     * @brief Query and render (the availability always, the full map when @p view is Full or it was read lately);
+     * stores the result if the entry is still generation @p generation and gives @p view's body in @p out.
+     */
+    Outcome refresh(qint64 showId, quint64 generation, SeatMapView view, RenderedSeatMap *out);
     std::shared_ptr<const Layout> loadLayout(qint64 showId);
+    /** @brief The show's venue layout, loaded and rendered on first use; nullopt for an unknown show or an error. */
+    std::optional<VenueLayout> venueLayout(qint64 showId, Outcome *outcome);
+    /** @brief Render @p layout's venue part and keep it (unless kept already); returns the kept one. */
+    VenueLayout keepVenueLayout(const store::ShowLayout &layout);
+    /** @brief Whether a snapshot holds a current body for @p view; called with m_mutex held. */
+    static bool hasCurrent(const Snapshot &snapshot, SeatMapView view);
     void backgroundLoop();
     /** @brief Read the statuses of @p showId and publish them to the feed (no rendering). */
     Outcome refreshLive(qint64 showId);
@@ -116,9 +155,14 @@ private:
     QHash<qint64, Snapshot> m_snapshots;
     quint64 m_generations = 0;
     struct Job {
+        enum Kind {
+            Refresh,        ///< re-read the statuses and render
+            Compress,       ///< compress the bodies of the last refresh
+            CompressLayout, ///< compress the venue layout
+        };
         qint64 showId;
         quint64 generation;
-        bool compressOnly; ///< compress the current body (after a refresh) rather than refresh
+        Kind kind;
     };
     std::deque<Job> m_queue; ///< work for the background thread
     bool m_stopping = false;
@@ -135,7 +179,8 @@ private:
         qint64 lapseDueMs = 0;
     };
     QHash<qint64, LiveShow> m_live;
-    QHash<qint64, QStringList> m_seatIds;
+    QHash<qint64, VenueLayout> m_venueLayouts; ///< never invalidated: seats of a show never change
+    QMutex m_venueLoading; ///< one venue layout load at a time (concurrent first readers share it)
     std::unique_ptr<QThread> m_background;
 };
 

@@ -17,6 +17,39 @@ HttpResponse storeFailure()
 {
     return HttpResponse::error(ApiError::unavailable(QStringLiteral("The booking database is not answering; try again shortly.")));
 }
+HttpResponse seatMapFailure(SeatMapService::Outcome outcome)
+{
+    if (outcome == SeatMapService::Outcome::NotFound)
+        return HttpResponse::error(ApiError::notFound(QStringLiteral("show_not_found"), QStringLiteral("There is no show with this id.")));
+    return storeFailure();
+}
+
+/**
+ * @brief A body kept by the seat-map service as a response: 304 when @p notModified, else its deflated copy when
+ * the client takes deflate and the copy is ready (Qt's network access manager always takes it), else as it is.
+ * The bytes are the kept ones (implicitly shared), never copied per request.
+ */
+HttpResponse keptBodyResponse(RequestContext &request, const RenderedSeatMap &kept, bool notModified, const QByteArray &cacheControl)
+{
+    const QByteArray accept = request.header("Accept-Encoding").toLower();
+    const bool deflate = !notModified && !kept.deflated.isEmpty() && accept.contains("deflate") && !accept.contains("deflate;q=0");
+    HttpResponse response = notModified ? HttpResponse::noBody(304) : HttpResponse::rawJson(200, deflate ? kept.deflated : kept.body);
+    response.withHeader("ETag", kept.etag).withHeader("Cache-Control", cacheControl).withHeader("Vary", "Accept-Encoding");
+    if (deflate)
+        response.withHeader("Content-Encoding", "deflate");
+    return response;
+}
+
+HttpResponse seatMapResponse(RequestContext &request, ServerContext &context, SeatMapView view)
+{
+    const auto showId = request.idParam(QStringLiteral("show_id"));
+    if (!showId)
+        return badId(QStringLiteral("show"));
+    RenderedSeatMap map;
+    bool notModified = false;
+    const SeatMapService::Outcome outcome = context.seatMaps.render(*showId, view, &map, request.header("If-None-Match"), &notModified);
+    return outcome == SeatMapService::Outcome::Ok ? keptBodyResponse(request, map, notModified, "no-cache") : seatMapFailure(outcome);
+}
 } // namespace
 
 void registerCatalogRoutes(Router &router, ServerContext &context)
@@ -83,27 +116,25 @@ void registerCatalogRoutes(Router &router, ServerContext &context)
     });
 
     router.add(Method::Get, QStringLiteral("/api/v1/shows/{show_id}/seatmap"), Access::roles_(kAllRoles), [&context](RequestContext &request) {
+        return seatMapResponse(request, context, SeatMapView::Full);
+    });
+
+    // The compact pair (issue 6 §3): the layout once, then small availability bodies per version.
+    router.add(Method::Get, QStringLiteral("/api/v1/shows/{show_id}/availability"), Access::roles_(kAllRoles), [&context](RequestContext &request) {
+        return seatMapResponse(request, context, SeatMapView::Availability);
+    });
+
+    router.add(Method::Get, QStringLiteral("/api/v1/shows/{show_id}/layout"), Access::roles_(kAllRoles), [&context](RequestContext &request) {
         const auto showId = request.idParam(QStringLiteral("show_id"));
         if (!showId)
             return badId(QStringLiteral("show"));
-        RenderedSeatMap map;
+        RenderedSeatMap layout;
         bool notModified = false;
-        switch (context.seatMaps.render(*showId, &map, request.header("If-None-Match"), &notModified)) {
-        case SeatMapService::Outcome::NotFound:
-            return HttpResponse::error(ApiError::notFound(QStringLiteral("show_not_found"), QStringLiteral("There is no show with this id.")));
-        case SeatMapService::Outcome::Error:
-            return storeFailure();
-        case SeatMapService::Outcome::Ok:
-            break;
-        }
-        // A big map goes compressed to clients that take it (Qt's network access manager always does).
-        const QByteArray accept = request.header("Accept-Encoding").toLower();
-        const bool deflate = !notModified && !map.deflated.isEmpty() && accept.contains("deflate") && !accept.contains("deflate;q=0");
-        HttpResponse response = notModified ? HttpResponse::noBody(304) : HttpResponse::rawJson(200, deflate ? map.deflated : map.body);
-        response.withHeader("ETag", map.etag).withHeader("Cache-Control", "no-cache").withHeader("Vary", "Accept-Encoding");
-        if (deflate)
-            response.withHeader("Content-Encoding", "deflate");
-        return response;
+        const SeatMapService::Outcome outcome = context.seatMaps.layout(*showId, &layout, request.header("If-None-Match"), &notModified);
+        // Seats of a show never change, so a client may keep the layout as long as it likes; the availability's
+        // layout_etag tells it if that ever stops being true.
+        return outcome == SeatMapService::Outcome::Ok ? keptBodyResponse(request, layout, notModified, "private, max-age=31536000, immutable")
+                                                      : seatMapFailure(outcome);
     });
 }
 

@@ -29,6 +29,8 @@ const QHash<QString, QString> kDeclaredAccess = {
     {QStringLiteral("GET /api/v1/movies/{movie_id}/shows"), QStringLiteral("K T C M A")},
     {QStringLiteral("GET /api/v1/shows/{show_id}"), QStringLiteral("K T C M A")},
     {QStringLiteral("GET /api/v1/shows/{show_id}/seatmap"), QStringLiteral("K T C M A")},
+    {QStringLiteral("GET /api/v1/shows/{show_id}/layout"), QStringLiteral("K T C M A")},
+    {QStringLiteral("GET /api/v1/shows/{show_id}/availability"), QStringLiteral("K T C M A")},
     {QStringLiteral("POST /api/v1/shows/{show_id}/hold"), QStringLiteral("K T C M A")},
     {QStringLiteral("GET /api/v1/holds/{hold_id}"), QStringLiteral("K T C M A")},
     {QStringLiteral("DELETE /api/v1/holds/{hold_id}"), QStringLiteral("K T C M A")},
