@@ -151,6 +151,9 @@ void SeatMapModel::clear()
     m_live.stop();
     m_showId = 0;
     m_etag.clear();
+    m_layoutBody.clear();
+    m_layoutEtag.clear();
+    m_pricesSignature.clear();
     beginResetModel();
     m_seats.clear();
     m_index.clear();
@@ -178,8 +181,47 @@ void SeatMapModel::refresh(std::function<void(bool)> done)
     m_inFlight = true;
     ++m_fetches;
     const qint64 showId = m_showId;
-    // Cached for browsing offline; what a cached map shows is never sold (the kiosk refuses holds offline).
-    m_api->getCached(QStringLiteral("/api/v1/shows/%1/seatmap").arg(showId), this, [this, showId, done](const ApiReply &reply) {
+    if (m_layoutBody.isEmpty())
+        fetchLayout(showId, std::move(done), false);
+    else
+        fetchAvailability(showId, std::move(done), false);
+}
+
+void SeatMapModel::fetchLayout(qint64 showId, std::function<void(bool)> done, bool retry)
+{
+    // The layout once (5 MB for a stadium, cached for browsing offline), then only the availability (one letter a
+    // seat). What a cached map shows is never sold (the kiosk refuses holds offline).
+    ++m_layoutFetches;
+    m_api->getCached(QStringLiteral("/api/v1/shows/%1/layout").arg(showId), this, [this, showId, done, retry](const ApiReply &reply) {
+        if (showId != m_showId) {
+            m_inFlight = false;
+            if (done)
+                done(false);
+            return;
+        }
+        if (!reply.ok() || reply.status != 200) {
+            m_inFlight = false;
+            setLoadFailure(reply);
+            setLoading(false);
+            if (done)
+                done(false);
+            return;
+        }
+        m_layoutBody = reply.body;
+        m_layoutEtag = reply.etag; // empty for a copy from the offline cache
+        fetchAvailability(showId, done, retry);
+    });
+}
+
+void SeatMapModel::setLoadFailure(const ApiReply &reply)
+{
+    setErrorString(reply.kind == ApiErrorKind::Offline ? tr("The seat map could not be loaded: the kiosk is offline.")
+                                                       : tr("The seat map could not be loaded."));
+}
+
+void SeatMapModel::fetchAvailability(qint64 showId, std::function<void(bool)> done, bool layoutRetried)
+{
+    m_api->getCached(QStringLiteral("/api/v1/shows/%1/availability").arg(showId), this, [this, showId, done, layoutRetried](const ApiReply &reply) {
         m_inFlight = false;
         if (showId != m_showId) {
             if (done)
@@ -197,11 +239,20 @@ void SeatMapModel::refresh(std::function<void(bool)> done)
         if (reply.status == 304) {
             setErrorString({});
         } else if (ok) {
-            ok = applyBody(reply.body, reply.etag);
+            const AvailabilityResult result = applyAvailability(reply.body, reply.etag);
+            if (result == AvailabilityResult::LayoutChanged && !layoutRetried) {
+                // Not the layout we keep (never expected: seats of a show are not edited): fetch both again, once.
+                m_layoutBody.clear();
+                m_layoutEtag.clear();
+                m_etag.clear();
+                m_inFlight = true;
+                fetchLayout(showId, done, true);
+                return;
+            }
+            ok = result == AvailabilityResult::Applied;
             setErrorString(ok ? QString() : tr("The seat map could not be read."));
         } else {
-            setErrorString(reply.kind == ApiErrorKind::Offline ? tr("The seat map could not be loaded: the kiosk is offline.")
-                                                               : tr("The seat map could not be loaded."));
+            setLoadFailure(reply);
         }
         setLoading(false);
         if (done)
@@ -209,13 +260,75 @@ void SeatMapModel::refresh(std::function<void(bool)> done)
     }, m_etag);
 }
 
+SeatMapModel::AvailabilityResult SeatMapModel::applyAvailability(const QByteArray &body, const QByteArray &etag)
+{
+    QJsonParseError parseError;
+    const QJsonObject availability = QJsonDocument::fromJson(body, &parseError).object();
+    const QString letters = availability.value(QStringLiteral("statuses")).toString();
+    if (parseError.error != QJsonParseError::NoError || letters.isEmpty() || m_layoutBody.isEmpty()) {
+        qCWarning(lcSeatMap) << "unreadable availability" << parseError.errorString();
+        return AvailabilityResult::Unreadable;
+    }
+    const QByteArray layoutEtag = availability.value(QStringLiteral("layout_etag")).toString().toLatin1();
+    if (!m_layoutEtag.isEmpty() && layoutEtag != m_layoutEtag)
+        return AvailabilityResult::LayoutChanged;
+    const QJsonArray tiers = availability.value(QStringLiteral("tiers")).toArray();
+    const QByteArray pricesSignature = availability.value(QStringLiteral("currency")).toString().toUtf8() + QJsonDocument(tiers).toJson(QJsonDocument::Compact);
+    if (!m_seats.empty() && pricesSignature == m_pricesSignature) {
+        // The usual poll: only statuses changed.
+        if (!applyStatusLetters(letters))
+            return AvailabilityResult::LayoutChanged;
+        m_etag = etag;
+        return AvailabilityResult::Applied;
+    }
+    // First availability for this layout, or new prices: the full map's shape from the two, built once.
+    const QJsonObject layoutRoot = QJsonDocument::fromJson(m_layoutBody).object();
+    QJsonArray seats = layoutRoot.value(QStringLiteral("seats")).toArray();
+    if (seats.size() != letters.size())
+        return AvailabilityResult::LayoutChanged;
+    QHash<QString, qint64> prices;
+    for (const QJsonValue &tier : tiers)
+        prices.insert(tier[QStringLiteral("tier")].toString(), tier[QStringLiteral("price_minor")].toInteger());
+    for (qsizetype i = 0; i < seats.size(); ++i) {
+        QJsonObject seat = seats[i].toObject();
+        seat.insert(QStringLiteral("price_minor"), prices.value(seat.value(QStringLiteral("tier")).toString()));
+        const QChar letter = letters[i];
+        seat.insert(QStringLiteral("status"), letter == u'b' ? QStringLiteral("booked") : letter == u'h' ? QStringLiteral("held") : QStringLiteral("available"));
+        seats[i] = seat;
+    }
+    QJsonObject layout = layoutRoot.value(QStringLiteral("layout")).toObject();
+    layout.insert(QStringLiteral("tiers"), tiers);
+    const QJsonObject root{{QStringLiteral("currency"), availability.value(QStringLiteral("currency"))},
+                           {QStringLiteral("layout"), layout},
+                           {QStringLiteral("seats"), seats}};
+    if (!m_seats.empty()) {
+        // New prices: rebuild rather than update in place (applyMap keeps the seats when the layout is the same).
+        beginResetModel();
+        m_seats.clear();
+        endResetModel();
+    }
+    if (!applyMap(root, etag))
+        return AvailabilityResult::Unreadable;
+    m_pricesSignature = pricesSignature;
+    return AvailabilityResult::Applied;
+}
+
 bool SeatMapModel::applyBody(const QByteArray &body, const QByteArray &etag)
 {
     QJsonParseError parseError;
     const QJsonObject root = QJsonDocument::fromJson(body, &parseError).object();
-    const QJsonArray seats = root.value(QStringLiteral("seats")).toArray();
-    if (parseError.error != QJsonParseError::NoError || seats.isEmpty()) {
+    if (parseError.error != QJsonParseError::NoError) {
         qCWarning(lcSeatMap) << "unreadable seat map" << parseError.errorString();
+        return false;
+    }
+    return applyMap(root, etag);
+}
+
+bool SeatMapModel::applyMap(const QJsonObject &root, const QByteArray &etag)
+{
+    const QJsonArray seats = root.value(QStringLiteral("seats")).toArray();
+    if (seats.isEmpty()) {
+        qCWarning(lcSeatMap) << "a seat map without seats";
         return false;
     }
     m_etag = etag;

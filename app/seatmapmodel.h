@@ -85,8 +85,13 @@ public:
     void setLiveSource(const QUrl &server, const QString &token);
     bool live() const { return m_live.live(); }
     LiveSeatFeed &liveFeed() { return m_live; }
-    /** @brief Full seat-map fetches sent (the first load, polls, catch-ups): pushed deltas need none. */
+    /** @brief Seat-map fetches sent (the first load, polls, catch-ups): pushed deltas need none. */
     int fetchCount() const { return m_fetches; }
+    /**
+     * @brief Layout fetches sent: once per show (seats never change), again only when the availability names
+     * another layout. Polls fetch the availability alone (one status letter per seat).
+     */
+    int layoutFetchCount() const { return m_layoutFetches; }
     /**
      * @brief Replace every status from a snapshot (one letter a/h/b per seat, in the seat map's order); false
      * when it does not fit the layout.
@@ -98,6 +103,13 @@ public:
     void refresh(std::function<void(bool ok)> done = {});
     /** @brief Parse a seat-map body (as the server sends it); public for tests and benchmarks. */
     bool applyBody(const QByteArray &body, const QByteArray &etag);
+    /** @brief What applyAvailability() made of an availability body. */
+    enum class AvailabilityResult { Applied, LayoutChanged, Unreadable };
+    /**
+     * @brief Apply an availability body (GET …/availability) to the kept layout body (GET …/layout): statuses in
+     * place while layout and prices stay; the whole map rebuilt on the first one or after a price edit.
+     */
+    AvailabilityResult applyAvailability(const QByteArray &body, const QByteArray &etag);
     /**
      * @brief Apply status changes of single seats ([{seat_id, status}], as a pushed delta carries them) without
      * touching the others: O(changes), not O(seats). Unknown seat ids are skipped (the next full fetch fixes
@@ -166,6 +178,13 @@ Q_SIGNALS:
 private:
     void setLoading(bool loading);
     void setErrorString(const QString &error);
+    /** @brief The map from a parsed full seat-map object (applyBody's format). */
+    bool applyMap(const QJsonObject &root, const QByteArray &etag);
+    /** @brief GET …/layout, keep it, then fetchAvailability(); @p retry: the kept one did not fit (no second retry). */
+    void fetchLayout(qint64 showId, std::function<void(bool ok)> done, bool retry);
+    /** @brief GET …/availability and apply it to the kept layout. */
+    void fetchAvailability(qint64 showId, std::function<void(bool ok)> done, bool layoutRetried);
+    void setLoadFailure(const ApiReply &reply);
     static char statusCode(QStringView status);
     /** @brief Unselect selected seats that are no longer free (unless they are our own hold); tell the screen. */
     void dropLostSelection();
@@ -178,8 +197,12 @@ private:
     QUrl m_liveServer;
     QString m_liveToken;
     int m_fetches = 0;
+    int m_layoutFetches = 0;
     qint64 m_showId = 0;
     QByteArray m_etag;
+    QByteArray m_layoutBody; ///< GET …/layout as received: the seats, kept for rebuilding after a price edit
+    QByteArray m_layoutEtag;
+    QByteArray m_pricesSignature; ///< the availability's currency and tiers the map was built with
     bool m_loading = false;
     bool m_inFlight = false;
     QString m_errorString;

@@ -230,6 +230,21 @@ TEST_F(KioskOffline, ASeatTakenElsewhereArrivesPushedWithoutAPollAndPollingCover
     ASSERT_TRUE(waitUntil([&] { return seatStatus(QStringLiteral("D1")) == 'h'; }, 15000));
     EXPECT_GT(map.fetchCount(), fetches) << "a poll brought it";
     EXPECT_FALSE(map.live());
+    // Polls fetch the availability alone (40 bytes here, 40 kB for a stadium), never the layout again.
+    EXPECT_EQ(map.layoutFetchCount(), 1);
+    EXPECT_GE(map.fetchCount(), 2);
+    // And the map pieced together from the layout, the availability and the deltas is the server's full map.
+    const QJsonArray serverSeats = other->get(QStringLiteral("/api/v1/shows/%1/seatmap").arg(m_showId).toUtf8()).json().value(QStringLiteral("seats")).toArray();
+    ASSERT_EQ(size_t(serverSeats.size()), map.seats().size());
+    for (const QJsonValue &value : serverSeats) {
+        const QJsonObject seat = value.toObject();
+        const int index = map.indexOf(seat.value(QStringLiteral("seat_id")).toString());
+        ASSERT_GE(index, 0);
+        const QString status = seat.value(QStringLiteral("status")).toString();
+        EXPECT_EQ(map.seats()[size_t(index)].status, status == QLatin1String("booked") ? 'b' : status == QLatin1String("held") ? 'h' : 'a')
+            << seat.value(QStringLiteral("seat_id")).toString().toStdString();
+        EXPECT_EQ(map.seats()[size_t(index)].priceMinor, seat.value(QStringLiteral("price_minor")).toInteger());
+    }
 }
 
 TEST_F(KioskOffline, AConfirmThatOutlastsTheCustomerLeavesTicketsForStaffNotUnattendedOnThePrinter)
