@@ -78,6 +78,7 @@ bool MarqueeServer::start()
     relay.spoolDirectory = m_config.notificationSpool;
     relay.intervalMs = m_config.relayIntervalMs;
     m_relay = std::make_unique<jobs::OutboxRelay>(m_context->events, m_context->tickets, m_context->database, relay);
+    m_relay->setBookings(&m_context->bookings);
     m_relay->start();
     if (m_config.reconcilerIntervalMs > 0) {
         m_reconciler = std::make_unique<jobs::Reconciler>(m_context->orderService, m_context->database, m_config.reconcilerIntervalMs);

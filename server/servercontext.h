@@ -21,6 +21,8 @@
 #include "store/waitingroomrepository.h"
 #include "waitingroomservice.h"
 
+#include <QThreadPool>
+
 namespace marquee {
 
 /**
@@ -51,6 +53,11 @@ struct ServerContext {
     http::RateLimiter tokenRateLimiter;
     http::RateLimiter addressRateLimiter;
     http::ConnectionLimiter connections;
+    /**
+     * @brief Threads for requests that call a payment provider (http::answerPaymentCall), so that a slow provider
+     * never blocks a worker's other connections. Last member: destroyed first, waiting for calls in progress.
+     */
+    QThreadPool paymentCalls;
 };
 
 } // namespace marquee

@@ -7,18 +7,30 @@
 #include <QElapsedTimer>
 #include <QHttpServerResponder>
 #include <QLoggingCategory>
+#include <QMutex>
 #include <QTcpSocket>
 
 Q_LOGGING_CATEGORY(lcHttp, "marquee.http")
 
 namespace marquee::http {
 
+struct ApiServer::Wake {
+    QMutex mutex;
+    ApiServer *server = nullptr; ///< null once the worker is gone
+};
+
+namespace {
+thread_local ApiServer *t_serving = nullptr; ///< the worker whose handleRequest is running on this thread
+} // namespace
+
 ApiServer::ApiServer(const Router &router, ServerContext &context, LiveFanout &liveFanout, QObject *parent)
     : QAbstractHttpServer(parent)
     , m_router(router)
     , m_context(context)
     , m_live(new LiveHub(context, liveFanout, this))
+    , m_wake(std::make_shared<Wake>())
 {
+    m_wake->server = this;
     // Every request with `Upgrade: websocket` completes its handshake inside QAbstractHttpServer and arrives
     // here; LiveHub checks the path, the token and the show, and closes with an error otherwise.
     connect(this, &QAbstractHttpServer::newWebSocketConnection, this, [this] {
@@ -27,6 +39,24 @@ ApiServer::ApiServer(const Router &router, ServerContext &context, LiveFanout &l
     });
     m_parkedTimer.setInterval(HttpResponse::kLongPollTickMs);
     connect(&m_parkedTimer, &QTimer::timeout, this, &ApiServer::revisitParked);
+}
+
+ApiServer::~ApiServer()
+{
+    // After this, a late waker finds no server (it posts under the same mutex, so never to a deleted object).
+    QMutexLocker lock(&m_wake->mutex);
+    m_wake->server = nullptr;
+}
+
+std::function<void()> ApiServer::wakeOfCurrentRequest()
+{
+    if (!t_serving)
+        return {};
+    return [wake = t_serving->m_wake] {
+        QMutexLocker lock(&wake->mutex);
+        if (wake->server)
+            QMetaObject::invokeMethod(wake->server, &ApiServer::revisitParked, Qt::QueuedConnection);
+    };
 }
 
 HttpResponse ApiServer::dispatch(const QHttpServerRequest &request)
@@ -87,7 +117,9 @@ bool ApiServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *soc
     }
     QElapsedTimer timer;
     timer.start();
+    t_serving = this;
     HttpResponse response = dispatch(request);
+    t_serving = nullptr;
     QHttpServerResponder responder = makeResponder(request, socket);
     if (response.longPoll) {
         // Parked on this thread's event loop: the thread goes on serving other requests meanwhile. The client sends

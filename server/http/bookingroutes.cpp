@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "core/jsonbody.h"
 #include "core/customercontact.h"
+#include "paymentcalls.h"
 #include "routes.h"
 #include "servercontext.h"
 
@@ -64,9 +65,11 @@ void registerBookingRoutes(Router &router, ServerContext &context)
         const QJsonValue waive = body.value(QStringLiteral("waive_fee"));
         if (!waive.isUndefined() && !waive.isNull() && !waive.isBool())
             return HttpResponse::error(ApiError::badRequest(QStringLiteral("invalid_type"), QStringLiteral("The field 'waive_fee' must be true or false.")));
-        const auto r = context.orderService.cancelBooking(request.caller(), request.params.value(QStringLiteral("booking_id")),
-                                                          std::get<QString>(reason), waive.toBool(false));
-        return HttpResponse::json(r.status, r.body);
+        // The refund is a provider call: off the worker thread.
+        return answerPaymentCall(context, [&context, caller = request.caller(), bookingId = request.params.value(QStringLiteral("booking_id")),
+                                           reason = std::get<QString>(reason), waiveFee = waive.toBool(false)] {
+            return context.orderService.cancelBooking(caller, bookingId, reason, waiveFee);
+        });
     });
 }
 

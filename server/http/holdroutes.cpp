@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "core/jsonbody.h"
+#include "paymentcalls.h"
 #include "routes.h"
 #include "servercontext.h"
 #include "store/idempotencyrepository.h"
@@ -167,6 +168,13 @@ void registerHoldRoutes(Router &router, ServerContext &context)
             return storeFailure();
         if (!released.found)
             return holdNotFound();
+        if (!released.liveOrderId.isEmpty()) {
+            // Frozen by an order being paid: end the order first (cancelling its intent), never free the seats
+            // under a charge that may still go through.
+            return answerPaymentCall(context, [&context, holdId = request.params.value(QStringLiteral("hold_id")), orderId = released.liveOrderId] {
+                return context.orderService.abandonOrder(holdId, orderId);
+            });
+        }
         // The freed seats reached the seat maps and live subscribers from the release itself (store::SeatWrites).
         return HttpResponse::json(200, QJsonObject{{QStringLiteral("hold_id"), request.params.value(QStringLiteral("hold_id"))},
                                                    {QStringLiteral("state"), QStringLiteral("released")}});

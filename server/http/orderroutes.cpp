@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "core/customercontact.h"
 #include "core/jsonbody.h"
+#include "paymentcalls.h"
 #include "routes.h"
 #include "servercontext.h"
 #include "syncactions.h"
@@ -114,8 +115,11 @@ void registerOrderRoutes(Router &router, ServerContext &context)
         const auto contact = customerContact(body);
         if (isError(contact))
             return HttpResponse::error(std::get<ApiError>(contact));
-        return reply(context.orderService.createOrder(request.caller(), std::get<QString>(holdId), paymentMethod == QLatin1String("cash"),
-                                                      std::get<store::CashTender>(tender), std::get<store::CustomerContact>(contact)));
+        return answerPaymentCall(context, [&context, caller = request.caller(), holdId = std::get<QString>(holdId),
+                                           cash = paymentMethod == QLatin1String("cash"), tender = std::get<store::CashTender>(tender),
+                                           contact = std::get<store::CustomerContact>(contact)] {
+            return context.orderService.createOrder(caller, holdId, cash, tender, contact);
+        });
     });
 
     router.add(Method::Get, QStringLiteral("/api/v1/orders/{order_id}"), Access::roles_(kAllRoles), [&context](RequestContext &request) {
@@ -129,7 +133,10 @@ void registerOrderRoutes(Router &router, ServerContext &context)
         const auto intentId = parseConfirmIntent(std::get<QJsonObject>(object));
         if (isError(intentId))
             return HttpResponse::error(std::get<ApiError>(intentId));
-        return confirmOrder(context, request.caller(), request.params.value(QStringLiteral("order_id")), std::get<QString>(intentId));
+        return answerPaymentCall(context, [&context, caller = request.caller(), orderId = request.params.value(QStringLiteral("order_id")),
+                                           intentId = std::get<QString>(intentId)] {
+            return context.orderService.confirm(caller, orderId, intentId);
+        });
     });
 }
 

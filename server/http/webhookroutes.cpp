@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
+#include "paymentcalls.h"
 #include "routes.h"
 #include "servercontext.h"
 
@@ -10,8 +11,10 @@ void registerWebhookRoutes(Router &router, ServerContext &context)
 {
     // Public path: the provider has no bearer token; the HMAC signature over the raw body is the authentication.
     router.add(Method::Post, QStringLiteral("/webhooks/payment"), Access::anyone(), [&context](RequestContext &request) {
-        const auto r = context.orderService.webhook(request.request.body(), request.header("X-Signature"));
-        return HttpResponse::json(r.status, r.body);
+        // A webhook may query the provider or refund through it: off the worker thread.
+        return answerPaymentCall(context, [&context, body = request.request.body(), signature = request.header("X-Signature")] {
+            return context.orderService.webhook(body, signature);
+        });
     });
 }
 

@@ -3,6 +3,7 @@
 
 #include "core/tokenhash.h"
 #include "store/database.h"
+#include "store/bookingrepository.h"
 #include "store/eventrepository.h"
 #include "store/ticketrepository.h"
 
@@ -215,9 +216,16 @@ bool OutboxRelay::spool(const store::FeedEvent &event)
                         {QStringLiteral("booking_id"), bookingId},
                         {QStringLiteral("booking"), event.payload},
                         {QStringLiteral("tickets"), ticketArray}};
-    // Contact details when the booking has them; the demo sends nothing, it only spools.
-    const QString email = event.payload.value(QStringLiteral("email")).toString();
-    const QString phone = event.payload.value(QStringLiteral("phone")).toString();
+    // Contact details when the booking has them (given with the order); the demo sends nothing, it only spools.
+    QString email = event.payload.value(QStringLiteral("email")).toString();
+    QString phone = event.payload.value(QStringLiteral("phone")).toString();
+    if (m_bookings && email.isEmpty() && phone.isEmpty()) {
+        const auto contact = m_bookings->contactOf(bookingId);
+        if (!contact)
+            return false; // retried with backoff
+        email = contact->email;
+        phone = contact->phone;
+    }
     QJsonArray channels;
     if (!email.isEmpty())
         channels.append(QJsonObject{{QStringLiteral("channel"), QStringLiteral("email")}, {QStringLiteral("to"), email}});

@@ -14,6 +14,7 @@ namespace marquee::store {
 class Database;
 class EventRepository;
 class TicketRepository;
+class BookingRepository;
 struct FeedEvent;
 }
 
@@ -46,6 +47,11 @@ public:
                 OutboxRelayConfig config);
     ~OutboxRelay() override;
     void stopAndWait();
+    /**
+     * @brief Where the notification spool finds the customer's e-mail and phone: the booking, not the event (the
+     * feed is readable by every device, so personal data stays out of event payloads). Call before start().
+     */
+    void setBookings(store::BookingRepository *bookings) { m_bookings = bookings; }
     /** @brief Deliveries acknowledged so far (all consumers). */
     qint64 delivered() const { return m_delivered.load(); }
     /** @brief Failed delivery attempts so far (all consumers). */
@@ -71,6 +77,7 @@ private:
 
     store::EventRepository &m_events;
     store::TicketRepository &m_tickets;
+    store::BookingRepository *m_bookings = nullptr;
     const store::Database &m_database;
     const OutboxRelayConfig m_config;
     QList<Consumer> m_consumers;

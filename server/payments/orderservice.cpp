@@ -350,7 +350,9 @@ ServiceReply OrderService::webhook(const QByteArray &rawBody, const QByteArray &
             auto status = providerFor(order->provider)->queryIntent(intentId, &providerError);
             if (!status)
                 status = Intent{intentId, IntentStatus::Failed, order->amountMinor, order->currency, QStringLiteral("declined")};
-            drive(*order, status, providerError);
+            const ServiceReply reply = drive(*order, status, providerError);
+            if (reply.status == 503 && reply.body.value(QStringLiteral("error")).toString() == QLatin1String("unavailable"))
+                return reply; // not processed: the provider retries
         }
     } else if (order->state == OrderState::RefundPending) {
         m_payments.completeRefund(order->orderId, event.value(QStringLiteral("refund_id")).toString(eventId));
@@ -406,6 +408,62 @@ ServiceReply OrderService::cancelBooking(const store::Principal &caller, const Q
                                                           {QStringLiteral("currency"), refund->currency},
                                                           {QStringLiteral("status"), refund->status}});
     return {200, body};
+}
+
+ServiceReply OrderService::abandonOrder(const QString &holdId, const QString &orderId)
+{
+    bool ok = true;
+    auto order = m_orders.find(orderId, &ok);
+    if (!ok || !order)
+        return storeDown();
+    if (order->state == OrderState::PendingPayment) {
+        // Cancel at the provider first: once it says "canceled" nobody can pay the intent any more, so ending the
+        // order and freeing its seats cannot race a capture. A capture that came first wins the seats.
+        QString providerError;
+        const auto status = providerFor(order->provider)->cancelIntent(order->paymentIntentId, &providerError);
+        if (!status) {
+            qCWarning(lcPayments) << "cannot cancel the intent of order" << orderId << "for a hold release:" << providerError;
+            return error(503, QStringLiteral("payment_status_unknown"),
+                         QStringLiteral("The payment provider did not answer, so the payment may still go through; the hold is kept. Try again shortly."),
+                         {{QStringLiteral("order_id"), orderId}, {QStringLiteral("state"), toString(order->state)}});
+        }
+        if (status->status == IntentStatus::Canceled) {
+            bool dbError = false;
+            m_orders.endWithoutBooking(orderId, OrderState::PendingPayment, OrderState::Cancelled, QStringLiteral("hold_released"),
+                                       QStringLiteral("canceled"), 409,
+                                       error(409, QStringLiteral("order_cancelled"), QStringLiteral("The hold was released before paying; the order was cancelled."),
+                                             {{QStringLiteral("state"), toString(OrderState::Cancelled)}, {QStringLiteral("order_id"), orderId}})
+                                           .body,
+                                       &dbError);
+            if (dbError)
+                return storeDown();
+        } else {
+            drive(*order, status, providerError);
+        }
+    } else if (order->state == OrderState::Paid) {
+        finalize(*order);
+    }
+    order = m_orders.find(orderId, &ok);
+    if (!ok || !order)
+        return storeDown();
+    const QJsonObject state{{QStringLiteral("order_id"), orderId}, {QStringLiteral("order_state"), toString(order->state)}};
+    switch (order->state) {
+    case OrderState::Cancelled:
+    case OrderState::Failed:
+    case OrderState::Expired: {
+        QJsonObject released = state;
+        released.insert(QStringLiteral("hold_id"), holdId);
+        released.insert(QStringLiteral("state"), QStringLiteral("released"));
+        return {200, released};
+    }
+    case OrderState::Created:
+    case OrderState::PendingPayment:
+        return error(409, QStringLiteral("payment_in_progress"),
+                     QStringLiteral("An order for this hold is being paid; the hold is kept until the payment is settled."), state);
+    default:
+        return error(409, QStringLiteral("order_paid"),
+                     QStringLiteral("The order of this hold was paid before the release; its seats stay with the booking. Confirm the order."), state);
+    }
 }
 
 ServiceReply OrderService::booking(const store::Principal &caller, const QString &bookingId, const QString &ref)

@@ -47,6 +47,13 @@ public:
     ServiceReply webhook(const QByteArray &rawBody, const QByteArray &signature);
     /** @brief POST /api/v1/bookings/{id}/cancel; @p waiveFee: a manager refunds the fee too (needs a reason). */
     ServiceReply cancelBooking(const store::Principal &caller, const QString &bookingId, const QString &reason, bool waiveFee = false);
+    /**
+     * @brief DELETE /api/v1/holds/{id} of a hold frozen by the unsettled order @p orderId: the intent is cancelled at
+     * the provider and the order ends PENDING_PAYMENT → CANCELLED, freeing the seats (200). When the customer had
+     * already paid, the order is driven on and the seats stay with it (409 order_paid); when the provider does not
+     * answer, nothing changes (503 payment_status_unknown).
+     */
+    ServiceReply abandonOrder(const QString &holdId, const QString &orderId);
     /** @brief GET /api/v1/bookings/{id} and ?ref=. */
     ServiceReply booking(const store::Principal &caller, const QString &bookingId, const QString &ref);
 

@@ -216,7 +216,11 @@ std::optional<Intent> CashProvider::queryIntent(const QString &intentId, QString
 
 std::optional<Intent> CashProvider::cancelIntent(const QString &intentId, QString *error)
 {
-    return queryIntent(intentId, error);
+    // Until the order is confirmed the sale is not complete: cancelling hands the cash back across the counter.
+    auto intent = queryIntent(intentId, error);
+    if (intent)
+        intent->status = IntentStatus::Canceled;
+    return intent;
 }
 
 std::optional<RefundResult> CashProvider::refund(const QString &intentId, qint64, QString *error)

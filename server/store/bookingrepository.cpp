@@ -360,6 +360,27 @@ std::optional<QJsonArray> BookingRepository::bookingsByContact(ContactField fiel
     return rows;
 }
 
+std::optional<CustomerContact> BookingRepository::contactOf(const QString &bookingId)
+{
+    if (QUuid::fromString(bookingId).isNull() || bookingId.size() != 36)
+        return CustomerContact{};
+    QSqlQuery *statement = m_database.prepared(QStringLiteral(
+        "SELECT coalesce(customer_email, ''), coalesce(customer_phone, '') FROM bookings WHERE booking_id = ?::uuid"));
+    if (!statement)
+        return std::nullopt;
+    QSqlQuery &q = *statement;
+    q.addBindValue(bookingId);
+    if (!execQuery(q, "read booking contact")) {
+        m_database.resetAfterError(q.lastError());
+        return std::nullopt;
+    }
+    CustomerContact contact;
+    if (q.next())
+        contact = {q.value(0).toString(), q.value(1).toString()};
+    q.finish();
+    return contact;
+}
+
 std::optional<QJsonObject> BookingRepository::booking(const QString &bookingId, bool *ok)
 {
     *ok = true;

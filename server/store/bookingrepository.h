@@ -87,6 +87,8 @@ public:
      * customer_email, customer_phone}]. std::nullopt on a database error. One index range (migration 010).
      */
     std::optional<QJsonArray> bookingsByContact(ContactField field, const QString &value, int limit);
+    /** @brief The e-mail and phone stored with a booking (empty when none were given); std::nullopt on a database error. */
+    std::optional<CustomerContact> contactOf(const QString &bookingId);
 
     /** @brief A new short human booking reference: 8 characters without look-alikes (no 0/O, 1/I). */
     static QString newBookingRef();

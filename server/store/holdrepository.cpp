@@ -109,9 +109,9 @@ HoldOutcome HoldRepository::placeHold(const QString &owner, const QString &idemp
 HoldRepository::Release HoldRepository::releaseHold(const QString &owner, const QString &holdId)
 {
     if (QUuid::fromString(holdId).isNull())
-        return {true, false, 0, {}};
+        return {true, false, 0, {}, {}};
     const SeatFreeing::Scope freeing(m_database.seatFreeing());
-    QSqlQuery *statement = m_database.prepared(QStringLiteral("SELECT o_show_id, o_freed FROM mq_release_hold(?, ?::uuid)"));
+    QSqlQuery *statement = m_database.prepared(QStringLiteral("SELECT o_show_id, o_freed, coalesce(o_live_order::text, '') FROM mq_release_hold(?, ?::uuid)"));
     if (!statement)
         return {};
     QSqlQuery &query = *statement;
@@ -121,7 +121,8 @@ HoldRepository::Release HoldRepository::releaseHold(const QString &owner, const 
         m_database.resetAfterError(query.lastError());
         return {};
     }
-    Release release{true, !query.value(0).isNull(), query.value(0).toLongLong(), fromPgTextArray(query.value(1).toString())};
+    Release release{true, !query.value(0).isNull(), query.value(0).toLongLong(), fromPgTextArray(query.value(1).toString()),
+                    query.value(2).toString()};
     query.finish();
     // One statement, committed when it returned: subscribers get the freed seats now, not from a later re-read.
     if (release.found)

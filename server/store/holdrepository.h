@@ -53,10 +53,12 @@ public:
         bool found = false; ///< false when the hold is unknown or not the owner's
         qint64 showId = 0;
         QStringList freedSeats; ///< the seats this call freed, ascending (none when already released or lapsed)
+        QString liveOrderId;    ///< the hold's unsettled order (CREATED, PENDING_PAYMENT, PAID): then nothing changed
     };
     /**
      * @brief Release at once; releasing a released or expired hold again succeeds and changes nothing. The seats it
-     * freed are told to SeatWrites (the live seat feed) once committed.
+     * freed are told to SeatWrites (the live seat feed) once committed. A hold frozen by an unsettled order is not
+     * released: liveOrderId names the order (OrderService::abandonOrder ends it first).
      */
     Release releaseHold(const QString &owner, const QString &holdId);
     /**

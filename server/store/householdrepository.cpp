@@ -80,7 +80,7 @@ std::optional<QJsonArray> HouseHoldRepository::list(qint64 showId)
 HoldRepository::Release HouseHoldRepository::release(const Principal &manager, const QString &holdId, const QString &reason)
 {
     if (QUuid::fromString(holdId).isNull() || holdId.size() != 36)
-        return {true, false, 0, {}};
+        return {true, false, 0, {}, {}};
     const SeatFreeing::Scope freeing(m_database.seatFreeing()); // outlives the transaction: see SeatFreeing
     QSqlDatabase db = m_database.connection();
     Transaction tx(db);
@@ -93,7 +93,7 @@ HoldRepository::Release HouseHoldRepository::release(const Principal &manager, c
     if (!execQuery(live, "find house hold"))
         return {};
     if (!live.next())
-        return {true, false, 0, {}};
+        return {true, false, 0, {}, {}};
     const bool wasLive = live.value(0).toBool();
     QSqlQuery release(db);
     prepareQuery(release, QStringLiteral("SELECT o_show_id, o_freed FROM mq_release_hold(?, ?::uuid)"));
@@ -111,7 +111,7 @@ HoldRepository::Release HouseHoldRepository::release(const Principal &manager, c
     if (!tx.commit())
         return {};
     m_database.seatWrites().committed(showId, freed, 'a');
-    return {true, true, showId, freed};
+    return {true, true, showId, freed, {}};
 }
 
 } // namespace marquee::store

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // Orders, payments and bookings end to end: a real server, real PostgreSQL and a real marquee-paysim process.
-#include "paysimprocess.h"
-#include "testserver.h"
+#include "orderfixture.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -13,57 +12,7 @@
 using namespace marquee;
 using namespace marquee::test;
 
-namespace {
-
-TestServer::Options paymentOptions()
-{
-    TestServer::Options options;
-    options.threads = 2;
-    options.paymentWebhookSecret = PaySimProcess::kSecret;
-    return options;
-}
-
-struct Fixture {
-    explicit Fixture(TestServer::Options options = paymentOptions(), PaySimProcess::Options simOptions = {})
-        : server(options)
-        , sim(server, simOptions)
-    {
-        showId = server.createShow(4, 6);
-    }
-    TestServer server;
-    PaySimProcess sim;
-    qint64 showId = 0;
-
-    QString hold(HttpClient &client, const QStringList &seats)
-    {
-        const HttpResult r = client.post("/api/v1/shows/" + QByteArray::number(showId) + "/hold",
-                                         QJsonObject{{QStringLiteral("seat_ids"), QJsonArray::fromStringList(seats)}});
-        EXPECT_EQ(r.status, 200) << r.body.toStdString();
-        return r.json().value(QStringLiteral("hold_id")).toString();
-    }
-    HttpResult order(HttpClient &client, const QString &holdId, const QString &method = {})
-    {
-        QJsonObject body{{QStringLiteral("hold_id"), holdId}};
-        if (!method.isEmpty())
-            body.insert(QStringLiteral("payment_method"), method);
-        return client.post("/api/v1/orders", body);
-    }
-    HttpResult confirm(HttpClient &client, const QString &orderId, const QString &intentId)
-    {
-        return client.post("/api/v1/orders/" + orderId.toUtf8() + "/confirm", QJsonObject{{QStringLiteral("payment_intent_id"), intentId}});
-    }
-    QString orderState(const QString &orderId)
-    {
-        return server.scalar(QStringLiteral("SELECT state FROM orders WHERE order_id = '%1'").arg(orderId)).toString();
-    }
-    QString seatStatus(const QString &seat)
-    {
-        return server.scalar(QStringLiteral("SELECT status::text FROM show_seats WHERE show_id = %1 AND seat_id = '%2'").arg(showId).arg(seat)).toString();
-    }
-    qint64 count(const QString &sql) { return server.scalar(sql).toLongLong(); }
-};
-
-} // namespace
+using Fixture = OrderFixture;
 
 TEST(Orders, CardPaymentConfirmsOnceWithTickets)
 {

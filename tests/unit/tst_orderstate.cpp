@@ -54,8 +54,9 @@ TEST(OrderState, FinalStatesHaveNoWayOut)
             || state == OrderState::Refunded;
         EXPECT_EQ(isFinal(state), final) << toString(state).toStdString();
         for (OrderState to : kAll) {
-            if (final)
+            if (final) {
                 EXPECT_FALSE(canTransition(state, to));
+            }
         }
     }
     EXPECT_TRUE(isSettled(OrderState::Confirmed));

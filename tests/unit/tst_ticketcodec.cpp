@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "core/ticketcodec.h"
 
+#include <QFile>
+#include <QRegularExpression>
+#include <QtEndian>
 #include <gtest/gtest.h>
 
 using namespace marquee;
@@ -62,6 +65,61 @@ TEST(TicketCodec, PayloadLayoutIsExactlyAsDocumented)
     const auto decoded = TicketCodec::decodePayload(expected);
     ASSERT_TRUE(decoded);
     EXPECT_EQ(*decoded, samplePayload());
+}
+
+TEST(TicketCodec, DocumentationMatchesTheCodecByteByByte)
+{
+    // docs/tickets.md is what other implementations (door scanners) are written from: its payload table, its worked
+    // example and its example QR string are checked against the codec, so the two cannot drift apart.
+    QFile file(QStringLiteral(MARQUEE_SOURCE_DIR "/docs/tickets.md"));
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly | QIODevice::Text)) << qPrintable(file.fileName());
+    QString doc = QString::fromUtf8(file.readAll());
+    const TicketPayload sample = samplePayload();
+    const QByteArray payload = TicketCodec::encodePayload(sample);
+    const qsizetype n = sample.seatId.toUtf8().size();
+
+    // The table: | offset | size | field | notes |, offsets and sizes in terms of n (the seat id's length).
+    static const QRegularExpression row(QStringLiteral("^\\| (30\\+n|38\\+n|\\d+) \\| (n|\\d+) \\| ([a-z ]+?) \\|"), QRegularExpression::MultilineOption);
+    auto resolve = [n](const QString &text) { return text.endsWith(QLatin1String("+n")) ? text.chopped(2).toLongLong() + n : text == QLatin1String("n") ? n : text.toLongLong(); };
+    QStringList fields;
+    qsizetype expectedOffset = 0;
+    for (auto it = row.globalMatch(doc); it.hasNext();) {
+        const auto match = it.next();
+        const qsizetype offset = resolve(match.captured(1));
+        const qsizetype size = resolve(match.captured(2));
+        const QString field = match.captured(3);
+        fields << field;
+        EXPECT_EQ(offset, expectedOffset) << qPrintable(field) << ": the fields follow each other without gaps";
+        expectedOffset = offset + size;
+        ASSERT_LE(offset + size, payload.size()) << qPrintable(field);
+        const QByteArray bytes = payload.mid(offset, size);
+        if (field == QLatin1String("format version"))
+            EXPECT_EQ(bytes, QByteArray(1, '\x01'));
+        else if (field == QLatin1String("key id"))
+            EXPECT_EQ(qFromBigEndian<quint32>(bytes.constData()), sample.keyId);
+        else if (field == QLatin1String("ticket id"))
+            EXPECT_EQ(bytes, sample.ticketId.toRfc4122());
+        else if (field == QLatin1String("show id"))
+            EXPECT_EQ(qFromBigEndian<qint64>(bytes.constData()), sample.showId);
+        else if (field == QLatin1String("seat id length n"))
+            EXPECT_EQ(quint8(bytes[0]), quint8(n));
+        else if (field == QLatin1String("seat id"))
+            EXPECT_EQ(bytes, sample.seatId.toUtf8());
+        else if (field == QLatin1String("valid from"))
+            EXPECT_EQ(qFromBigEndian<qint64>(bytes.constData()), sample.validFrom);
+        else if (field == QLatin1String("valid until"))
+            EXPECT_EQ(qFromBigEndian<qint64>(bytes.constData()), sample.validUntil);
+        else
+            ADD_FAILURE() << "a field the codec does not know: " << qPrintable(field);
+    }
+    EXPECT_EQ(fields.size(), 8) << qPrintable(fields.join(QLatin1Char(',')));
+    EXPECT_EQ(expectedOffset, payload.size()) << "the table covers the whole payload (46 + n bytes)";
+    EXPECT_EQ(payload.size(), 46 + n);
+
+    // The worked example's hex and QR string.
+    QString hex = payload.toHex();
+    EXPECT_TRUE(doc.remove(QLatin1Char(' ')).contains(hex)) << "the worked example's bytes are not in docs/tickets.md: " << qPrintable(hex);
+    EXPECT_TRUE(doc.contains(TicketCodec::sign(sample, kRfcSecret1))) << "the example QR string differs from the codec's";
 }
 
 TEST(TicketCodec, KnownAnswerRoundTrip)
