@@ -44,6 +44,24 @@ struct OrderFixture {
             body.insert(QStringLiteral("payment_method"), method);
         return client.post("/api/v1/orders", body);
     }
+    /** @brief An order by card that waits for its payment: its hold, its id and its payment intent. */
+    struct OpenOrder {
+        QString holdId;
+        QString orderId;
+        QString intentId;
+    };
+    /** @brief Hold @p seats and order them by card (the order is PENDING_PAYMENT). */
+    OpenOrder openOrder(HttpClient &client, const QStringList &seats)
+    {
+        OpenOrder open;
+        open.holdId = hold(client, seats);
+        const HttpResult created = order(client, open.holdId);
+        EXPECT_EQ(created.status, 201) << created.body.toStdString();
+        open.orderId = created.json().value(QStringLiteral("order_id")).toString();
+        open.intentId = created.json().value(QStringLiteral("payment_intent_id")).toString();
+        return open;
+    }
+    HttpResult confirm(HttpClient &client, const OpenOrder &open) { return confirm(client, open.orderId, open.intentId); }
     HttpResult confirm(HttpClient &client, const QString &orderId, const QString &intentId)
     {
         return client.post("/api/v1/orders/" + orderId.toUtf8() + "/confirm", QJsonObject{{QStringLiteral("payment_intent_id"), intentId}});

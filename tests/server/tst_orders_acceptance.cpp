@@ -91,10 +91,10 @@ TEST(OrdersAcceptance, ReleasingAHoldWhosePaymentIsPendingCancelsTheIntentAndThe
 {
     OrderFixture f;
     auto kiosk = f.server.client(f.server.deviceToken());
-    const QString holdId = f.hold(*kiosk, {QStringLiteral("A1"), QStringLiteral("A2")});
-    const QJsonObject order = f.order(*kiosk, holdId).json();
-    const QString orderId = order.value(QStringLiteral("order_id")).toString();
-    const QString intentId = order.value(QStringLiteral("payment_intent_id")).toString();
+    const OrderFixture::OpenOrder open = f.openOrder(*kiosk, {QStringLiteral("A1"), QStringLiteral("A2")});
+    const QString &holdId = open.holdId;
+    const QString &orderId = open.orderId;
+    const QString &intentId = open.intentId;
     ASSERT_FALSE(intentId.isEmpty());
 
     // The customer walks away from the terminal: the release cancels the intent first, then the order.
@@ -135,10 +135,10 @@ TEST(OrdersAcceptance, ReleasingAHoldWhoseOrderWasPaidKeepsTheSeatsForTheBooking
 {
     OrderFixture f;
     auto kiosk = f.server.client(f.server.deviceToken());
-    const QString holdId = f.hold(*kiosk, {QStringLiteral("C1")});
-    const QJsonObject order = f.order(*kiosk, holdId).json();
-    const QString orderId = order.value(QStringLiteral("order_id")).toString();
-    const QString intentId = order.value(QStringLiteral("payment_intent_id")).toString();
+    const OrderFixture::OpenOrder open = f.openOrder(*kiosk, {QStringLiteral("C1")});
+    const QString &holdId = open.holdId;
+    const QString &orderId = open.orderId;
+    const QString &intentId = open.intentId;
     ASSERT_EQ(f.sim.pay(intentId, QStringLiteral("tok_lost")).status, 200); // captured, no webhook yet
 
     // The release comes after the capture: the money is real, so the seats stay and become the booking.
@@ -160,10 +160,10 @@ TEST(OrdersAcceptance, ReleasingAHoldWhileTheProviderIsDownChangesNothing)
 {
     OrderFixture f;
     auto kiosk = f.server.client(f.server.deviceToken());
-    const QString holdId = f.hold(*kiosk, {QStringLiteral("D1")});
-    const QJsonObject order = f.order(*kiosk, holdId).json();
-    const QString orderId = order.value(QStringLiteral("order_id")).toString();
-    const QString intentId = order.value(QStringLiteral("payment_intent_id")).toString();
+    const OrderFixture::OpenOrder open = f.openOrder(*kiosk, {QStringLiteral("D1")});
+    const QString &holdId = open.holdId;
+    const QString &orderId = open.orderId;
+    const QString &intentId = open.intentId;
 
     // Unsure whether the card is being charged: keep the hold (fail closed), change nothing.
     f.server.context().orderService.setProviderUrl(QStringLiteral("http://127.0.0.1:1"));
@@ -185,10 +185,10 @@ TEST(OrdersAcceptance, ConfirmBooksAllSeatsOrNoneWhenOnlyPartOfTheHoldWasLost)
 {
     OrderFixture f;
     auto kiosk = f.server.client(f.server.deviceToken());
-    const QString holdId = f.hold(*kiosk, {QStringLiteral("A3"), QStringLiteral("A4"), QStringLiteral("A5")});
-    const QJsonObject order = f.order(*kiosk, holdId).json();
-    const QString orderId = order.value(QStringLiteral("order_id")).toString();
-    const QString intentId = order.value(QStringLiteral("payment_intent_id")).toString();
+    const OrderFixture::OpenOrder open = f.openOrder(*kiosk, {QStringLiteral("A3"), QStringLiteral("A4"), QStringLiteral("A5")});
+    const QString &holdId = open.holdId;
+    const QString &orderId = open.orderId;
+    const QString &intentId = open.intentId;
     ASSERT_EQ(f.sim.pay(intentId, QStringLiteral("tok_lost")).status, 200);
 
     // One seat of three is lost (as a database crash can forget an asynchronously committed hold); the other two
@@ -216,10 +216,10 @@ TEST(OrdersAcceptance, IllegalTransitionsAreRefusedLoggedAndChangeNothing)
 {
     OrderFixture f;
     auto kiosk = f.server.client(f.server.deviceToken());
-    const QJsonObject order = f.order(*kiosk, f.hold(*kiosk, {QStringLiteral("B2")})).json();
-    const QString orderId = order.value(QStringLiteral("order_id")).toString();
-    ASSERT_EQ(f.sim.pay(order.value(QStringLiteral("payment_intent_id")).toString(), QStringLiteral("tok_lost")).status, 200);
-    ASSERT_EQ(f.confirm(*kiosk, orderId, order.value(QStringLiteral("payment_intent_id")).toString()).status, 200);
+    const OrderFixture::OpenOrder order = f.openOrder(*kiosk, {QStringLiteral("B2")});
+    const QString &orderId = order.orderId;
+    ASSERT_EQ(f.sim.pay(order.intentId, QStringLiteral("tok_lost")).status, 200);
+    ASSERT_EQ(f.confirm(*kiosk, order).status, 200);
     const QString before = ordersState(f.server);
 
     LogCapture log;
@@ -351,15 +351,14 @@ TEST(OrdersAcceptance, EveryStateChangeCommitsTogetherWithItsOutboxEvent)
     EXPECT_EQ(f.sim.intentStatus(intentId), QStringLiteral("refunded"));
 
     // order failed (a declined card; its seats stay held until the failure and its event commit together)
-    const QJsonObject declined = f.order(*kiosk, f.hold(*kiosk, {QStringLiteral("A3")})).json();
+    const OrderFixture::OpenOrder declined = f.openOrder(*kiosk, {QStringLiteral("A3")});
     refuse("order.failed");
-    ASSERT_EQ(f.sim.pay(declined.value(QStringLiteral("payment_intent_id")).toString(), QStringLiteral("tok_declined")).status, 200);
-    EXPECT_EQ(f.confirm(*kiosk, declined.value(QStringLiteral("order_id")).toString(), declined.value(QStringLiteral("payment_intent_id")).toString()).status, 503);
-    EXPECT_EQ(f.orderState(declined.value(QStringLiteral("order_id")).toString()), QStringLiteral("PENDING_PAYMENT"));
+    ASSERT_EQ(f.sim.pay(declined.intentId, QStringLiteral("tok_declined")).status, 200);
+    EXPECT_EQ(f.confirm(*kiosk, declined).status, 503);
+    EXPECT_EQ(f.orderState(declined.orderId), QStringLiteral("PENDING_PAYMENT"));
     EXPECT_EQ(f.seatStatus(QStringLiteral("A3")), QStringLiteral("held"));
     allowAll();
-    EXPECT_API_ERROR(f.confirm(*kiosk, declined.value(QStringLiteral("order_id")).toString(), declined.value(QStringLiteral("payment_intent_id")).toString()),
-                     402, "payment_failed");
+    EXPECT_API_ERROR(f.confirm(*kiosk, declined), 402, "payment_failed");
     EXPECT_EQ(f.seatStatus(QStringLiteral("A3")), QStringLiteral("available"));
     EXPECT_EQ(events("order.failed"), 1);
 }
@@ -525,7 +524,7 @@ TEST(OrdersAcceptance, ASlowProviderDelaysOnlyPaymentCallsNotTheWorkerThread)
     options.configure = [](ServerConfig &config) { config.payments.providerTimeoutMs = 4000; };
     OrderFixture f(options);
     auto kiosk = f.server.client(f.server.deviceToken());
-    const QJsonObject order = f.order(*kiosk, f.hold(*kiosk, {QStringLiteral("A6")})).json();
+    const OrderFixture::OpenOrder order = f.openOrder(*kiosk, {QStringLiteral("A6")});
 
     const int silent = ::socket(AF_INET, SOCK_STREAM, 0);
     ASSERT_GE(silent, 0);
@@ -541,7 +540,7 @@ TEST(OrdersAcceptance, ASlowProviderDelaysOnlyPaymentCallsNotTheWorkerThread)
     std::atomic<bool> confirmDone{false};
     HttpResult confirmed;
     std::thread confirmer([&] {
-        confirmed = f.confirm(*kiosk, order.value(QStringLiteral("order_id")).toString(), order.value(QStringLiteral("payment_intent_id")).toString());
+        confirmed = f.confirm(*kiosk, order);
         confirmDone = true;
     });
     // The server has connected to the silent provider: confirm is now inside the provider call.
@@ -559,7 +558,7 @@ TEST(OrdersAcceptance, ASlowProviderDelaysOnlyPaymentCallsNotTheWorkerThread)
 
     confirmer.join();
     EXPECT_API_ERROR(confirmed, 503, "payment_status_unknown");
-    EXPECT_EQ(f.orderState(order.value(QStringLiteral("order_id")).toString()), QStringLiteral("PENDING_PAYMENT"));
+    EXPECT_EQ(f.orderState(order.orderId), QStringLiteral("PENDING_PAYMENT"));
     ::close(held);
     ::close(silent);
 }
@@ -568,9 +567,9 @@ TEST(OrdersAcceptance, KeysArePublicAndShapedAsSpecifiedAndVerifyTheSoldTickets)
 {
     OrderFixture f;
     auto kiosk = f.server.client(f.server.deviceToken());
-    const QJsonObject order = f.order(*kiosk, f.hold(*kiosk, {QStringLiteral("B5")})).json();
-    ASSERT_EQ(f.sim.pay(order.value(QStringLiteral("payment_intent_id")).toString(), QStringLiteral("tok_visa")).status, 200);
-    const HttpResult sold = f.confirm(*kiosk, order.value(QStringLiteral("order_id")).toString(), order.value(QStringLiteral("payment_intent_id")).toString());
+    const OrderFixture::OpenOrder order = f.openOrder(*kiosk, {QStringLiteral("B5")});
+    ASSERT_EQ(f.sim.pay(order.intentId, QStringLiteral("tok_visa")).status, 200);
+    const HttpResult sold = f.confirm(*kiosk, order);
     ASSERT_EQ(sold.status, 200) << sold.body.constData();
     const QString qr = sold.json().value(QStringLiteral("tickets")).toArray()[0][QStringLiteral("qr")].toString();
     // MQ1.<base64url payload>.<base64url signature>, no padding.
