@@ -19,7 +19,7 @@ namespace marquee::http {
  * The worker is woken when the work is done. If the work outlasts its bound (three provider timeouts plus 10 s) the
  * client gets 503 payment_busy while the work completes in the background; every such call may be repeated (confirm
  * returns the stored result, a release or cancellation is idempotent). Outside a worker (dispatch() called directly)
- * the work runs inline.
+ * the work runs inline. **Currently always inline** (kOffloadPaymentCalls in paymentcalls.cpp): see there.
  */
 HttpResponse answerPaymentCall(ServerContext &context, std::function<payments::ServiceReply()> work);
 
