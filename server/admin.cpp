@@ -7,9 +7,11 @@
 #include "store/authrepository.h"
 #include "store/embeddedpostgres.h"
 #include "store/migrations.h"
+#include "store/reportrepository.h"
 #include "store/ticketrepository.h"
 
 #include <QCoreApplication>
+#include <QElapsedTimer>
 #include <QTextStream>
 
 using namespace marquee;
@@ -26,6 +28,8 @@ QString usage()
         "  device add --name NAME --role kiosk|till        enrol a device; prints its bearer token last\n"
         "  staff add --name NAME --role cashier|manager|admin   add staff; password from standard input\n"
         "  status                                          schema version and database URL\n"
+        "  report occupancy --show ID                      a show's occupancy report (GET /api/v1/reports/occupancy) computed\n"
+        "                                                  from scratch in PostgreSQL; the time it took on standard error\n"
         "  keys rotate --venue ID                          new ticket signing key for a venue; the old one verifies until not_after\n"
         "  keys list                                       every key that still verifies\n"
         "Without --database-url (or MARQUEE_DATABASE_URL) the embedded cluster in the data directory is used.\n"
@@ -135,6 +139,30 @@ int main(int argc, char *argv[])
                 } else {
                     out << "staff '" << name << "' added as " << toString(*role) << Qt::endl;
                 }
+            }
+        }
+    } else if (command == QLatin1String("report") && !args.isEmpty() && args.takeFirst() == QLatin1String("occupancy")) {
+        // The server sends the same bytes from memory (OccupancyReports); this is the reference to compare with.
+        bool ok = false;
+        const qint64 showId = optionValue(args, QStringLiteral("--show")).toLongLong(&ok);
+        if (!ok || showId <= 0 || !args.isEmpty()) {
+            err << "marquee-admin: report occupancy needs --show ID (a positive integer)\n";
+            rc = 2;
+        } else {
+            store::ReportRepository reports(database);
+            QElapsedTimer timer;
+            timer.start();
+            const auto document = reports.occupancy(showId);
+            const double ms = timer.nsecsElapsed() / 1e6;
+            if (!document) {
+                err << "marquee-admin: cannot compute the report\n";
+                rc = 1;
+            } else if (document->json.isEmpty()) {
+                err << "marquee-admin: no show " << showId << "\n";
+                rc = 1;
+            } else {
+                out << document->json << Qt::endl;
+                err << "computed from scratch in " << QString::number(ms, 'f', 1) << " ms" << Qt::endl;
             }
         }
     } else if (command == QLatin1String("keys") && !args.isEmpty()) {

@@ -1,7 +1,242 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "occupancyreports.h"
 
+#include <algorithm>
+#include <charconv>
+
 namespace marquee {
+
+namespace {
+using SeatRow = store::OccupancySeatRow;
+
+// A pass must come back within 2^31 transactions of the previous one (see kOccupancyPass); past a quarter of that
+// the show is read from scratch instead.
+constexpr qint64 kMaxTransactionsBetweenPasses = qint64(1) << 29;
+
+void appendNumber(QByteArray &out, qint64 value)
+{
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+    out.append(digits, end - digits);
+}
+} // namespace
+
+/**
+ * @brief One show's report as kept between requests: its layout, every seat's state as of the last pass, the
+ * sales its booked seats belong to, and the document written from them.
+ */
+class OccupancyReports::Show
+{
+public:
+    /** @brief Held while a request reads a pass and applies it: a pass is applied to the states it was read after. */
+    QMutex mutex;
+
+    bool loaded = false;
+    store::OccupancyStamp stamp;
+    qint64 snapshotXmin = 0;
+    QByteArray json;
+
+    // Guarded by OccupancyReports::m_mutex.
+    quint64 lastUse = 0;
+    qsizetype countedBytes = 0;
+
+    void load(store::OccupancyLayout layout)
+    {
+        m_layout = std::move(layout);
+        m_seats = QList<Seat>(m_layout.seatIds.size());
+        m_indexOf.clear();
+        m_indexOf.reserve(m_layout.seatIds.size());
+        for (qsizetype i = 0; i < m_layout.seatIds.size(); ++i)
+            m_indexOf.insert(m_layout.seatIds[i], i);
+        m_sales.clear();
+        m_ranksStale = true;
+        loaded = true;
+    }
+
+    void apply(const SeatRow &row)
+    {
+        // A seat outside the layout is in no report (shows copy their layout's seats, so there is none).
+        const auto found = m_indexOf.constFind(row.seatId);
+        if (found == m_indexOf.constEnd())
+            return;
+        Seat &seat = m_seats[*found];
+        if (seat.status == SeatRow::Status::Booked) {
+            const auto sale = m_sales.find(seat.bookingId);
+            if (sale != m_sales.end() && --sale->seats == 0) {
+                m_sales.erase(sale);
+                m_ranksStale = true;
+            }
+        }
+        seat = Seat{row.status, row.house, row.holdExpiresUs, {}};
+        if (row.status == SeatRow::Status::Booked) {
+            seat.bookingId = row.bookingId;
+            Sale &sale = m_sales[row.bookingId];
+            if (sale.seats++ == 0) {
+                sale.known = row.saleKnown;
+                sale.soldUs = row.soldUs;
+                sale.soldAt = row.soldAt;
+                m_ranksStale = true;
+            }
+        }
+    }
+
+    /** @brief The document as ReportRepository::occupancy() writes it, with holds expired at @p nowUs free. */
+    QByteArray write(qint64 showId, qint64 nowUs)
+    {
+        if (m_ranksStale)
+            rerank();
+        struct Counts {
+            qint64 capacity = 0, sold = 0, held = 0, house = 0, free = 0;
+        };
+        QList<Counts> tiers(m_layout.tiers.size());
+        Counts total;
+        for (qsizetype i = 0; i < m_seats.size(); ++i) {
+            Counts &tier = tiers[m_layout.seatTiers[i]];
+            ++tier.capacity;
+            switch (state(m_seats[i], nowUs)) {
+            case State::Sold: ++tier.sold; break;
+            case State::Held: ++tier.held; break;
+            case State::House: ++tier.house; break;
+            case State::Free: ++tier.free; break;
+            }
+        }
+        for (const Counts &tier : std::as_const(tiers)) {
+            total.capacity += tier.capacity;
+            total.sold += tier.sold;
+            total.held += tier.held;
+            total.house += tier.house;
+            total.free += tier.free;
+        }
+
+        QByteArray out;
+        out.reserve(json.size() + 4096);
+        out.append("{\"capacity\" : ");
+        appendNumber(out, total.capacity);
+        out.append(", \"free\" : ");
+        appendNumber(out, total.free);
+        out.append(", \"held\" : ");
+        appendNumber(out, total.held);
+        out.append(", \"house_held\" : ");
+        appendNumber(out, total.house);
+        out.append(", \"seats\" : [");
+        qsizetype headStart = 0;
+        for (qsizetype i = 0; i < m_seats.size(); ++i) {
+            const Seat &seat = m_seats[i];
+            if (i > 0)
+                out.append(", ");
+            out.append(m_layout.heads.constData() + headStart, m_layout.headEnds[i] - headStart);
+            headStart = m_layout.headEnds[i];
+            const Sale *sale = nullptr;
+            if (seat.status == SeatRow::Status::Booked) {
+                const auto found = m_sales.constFind(seat.bookingId);
+                if (found != m_sales.constEnd() && found->known)
+                    sale = &*found;
+            }
+            out.append(", \"sell_order\" : ");
+            if (sale)
+                appendNumber(out, sale->rank);
+            else
+                out.append("null");
+            out.append(", \"sold_at\" : ");
+            if (sale)
+                out.append('"').append(sale->soldAt).append('"');
+            else
+                out.append("null");
+            out.append(", \"state\" : ");
+            switch (state(seat, nowUs)) {
+            case State::Sold: out.append("\"sold\""); break;
+            case State::Held: out.append("\"held\""); break;
+            case State::House: out.append("\"house\""); break;
+            case State::Free: out.append("\"free\""); break;
+            }
+            out.append(", \"tier\" : ").append(m_layout.tiers[m_layout.seatTiers[i]]).append('}');
+        }
+        out.append("], \"show_id\" : ");
+        appendNumber(out, showId);
+        out.append(", \"sold\" : ");
+        appendNumber(out, total.sold);
+        out.append(", \"tiers\" : [");
+        for (qsizetype t = 0; t < tiers.size(); ++t) {
+            if (t > 0)
+                out.append(", ");
+            out.append("{\"capacity\" : ");
+            appendNumber(out, tiers[t].capacity);
+            out.append(", \"free\" : ");
+            appendNumber(out, tiers[t].free);
+            out.append(", \"held\" : ");
+            appendNumber(out, tiers[t].held);
+            out.append(", \"house_held\" : ");
+            appendNumber(out, tiers[t].house);
+            out.append(", \"sold\" : ");
+            appendNumber(out, tiers[t].sold);
+            out.append(", \"tier\" : ").append(m_layout.tiers[t]).append('}');
+        }
+        out.append("]}");
+        return out;
+    }
+
+    /** @brief Memory this show keeps, roughly: for the bound on what all shows keep. */
+    qsizetype bytes() const
+    {
+        constexpr qsizetype perSeat = sizeof(Seat) + sizeof(qsizetype) + sizeof(int) + 64; // + id, hash node
+        constexpr qsizetype perSale = sizeof(Sale) + 96;
+        return json.size() + m_layout.heads.size() + m_seats.size() * perSeat + m_sales.size() * perSale;
+    }
+
+private:
+    struct Seat {
+        SeatRow::Status status = SeatRow::Status::Available;
+        bool house = false;
+        qint64 holdExpiresUs = 0;
+        QByteArray bookingId;
+    };
+    /** @brief A booking with booked seats of this show. */
+    struct Sale {
+        bool known = false; ///< one of the show's bookings: it has a sale time and a place in the sell order
+        qint64 soldUs = 0;
+        QByteArray soldAt;
+        qsizetype seats = 0;
+        qint64 rank = 0; ///< dense rank by soldUs among the known sales, 1 = sold first
+    };
+    enum class State { Free, Held, House, Sold };
+
+    static State state(const Seat &seat, qint64 nowUs)
+    {
+        switch (seat.status) {
+        case SeatRow::Status::Booked:
+            return State::Sold;
+        case SeatRow::Status::Held:
+            // A hold that expired is free whether or not anything has written the seat free yet.
+            if (seat.holdExpiresUs > nowUs)
+                return seat.house ? State::House : State::Held;
+            return State::Free;
+        case SeatRow::Status::Available:
+            break;
+        }
+        return State::Free;
+    }
+
+    void rerank()
+    {
+        QList<qint64> times;
+        times.reserve(m_sales.size());
+        for (const Sale &sale : std::as_const(m_sales))
+            if (sale.known)
+                times.append(sale.soldUs);
+        std::sort(times.begin(), times.end());
+        times.erase(std::unique(times.begin(), times.end()), times.end());
+        for (Sale &sale : m_sales)
+            if (sale.known)
+                sale.rank = std::lower_bound(times.cbegin(), times.cend(), sale.soldUs) - times.cbegin() + 1;
+        m_ranksStale = false;
+    }
+
+    store::OccupancyLayout m_layout;
+    QHash<QByteArray, qsizetype> m_indexOf;
+    QList<Seat> m_seats; ///< in report order, like m_layout.seatIds
+    QHash<QByteArray, Sale> m_sales;
+    bool m_ranksStale = true;
+};
 
 OccupancyReports::OccupancyReports(const store::Database &database, qsizetype maxKeptBytes)
     : m_database(database)
@@ -9,54 +244,120 @@ OccupancyReports::OccupancyReports(const store::Database &database, qsizetype ma
 {
 }
 
+OccupancyReports::~OccupancyReports() = default;
+
 quint64 OccupancyReports::computed() const
 {
     QMutexLocker lock(&m_mutex);
     return m_computed;
 }
 
+quint64 OccupancyReports::loadedFromScratch() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_loadedFromScratch;
+}
+
 OccupancyReports::Outcome OccupancyReports::report(qint64 showId, QByteArray *json)
 {
-    store::ReportRepository reports(m_database);
-    const std::optional<store::OccupancyStamp> stamp = reports.occupancyStamp(showId);
-    if (!stamp)
-        return Outcome::Error;
+    std::shared_ptr<Show> show;
     {
         QMutexLocker lock(&m_mutex);
-        const auto it = m_kept.find(showId);
-        if (it != m_kept.end() && it->stamp == *stamp) {
-            it->lastUse = ++m_uses;
-            *json = it->json;
-            return Outcome::Ok;
-        }
+        std::shared_ptr<Show> &kept = m_shows[showId];
+        if (!kept)
+            kept = std::make_shared<Show>();
+        show = kept;
     }
-    // Computed outside the lock: readers of other shows do not wait. Two readers that miss at once both compute;
-    // whichever stores last wins, and a stale entry can only be stored with its own (older) stamp, which no later
-    // stamp equals.
-    const std::optional<store::OccupancyDocument> document = reports.occupancy(showId);
-    if (!document)
+    // An entry that holds nothing is not left behind (requests for unknown shows would pile them up).
+    const auto forget = [&] {
+        QMutexLocker lock(&m_mutex);
+        const auto it = m_shows.find(showId);
+        if (it != m_shows.end() && *it == show) {
+            m_keptBytes -= show->countedBytes;
+            m_shows.erase(it);
+        }
+    };
+
+    // Readers of one show take turns (each pass is applied to the states the previous one left); readers of
+    // other shows do not wait.
+    QMutexLocker showLock(&show->mutex);
+    store::ReportRepository reports(m_database);
+    bool fromScratch = !show->loaded;
+    std::optional<store::OccupancyPass> pass = reports.occupancyPass(showId, fromScratch ? -1 : show->snapshotXmin);
+    if (!pass) {
+        const bool empty = !show->loaded; // a loaded show is still right as of its last pass
+        showLock.unlock();
+        if (empty)
+            forget();
         return Outcome::Error;
+    }
+    if (!fromScratch && pass->stamp == show->stamp) {
+        *json = show->json;
+        showLock.unlock();
+        QMutexLocker lock(&m_mutex);
+        show->lastUse = ++m_uses;
+        return Outcome::Ok;
+    }
+    if (!fromScratch && (pass->stamp.seats != show->stamp.seats || pass->snapshotXmin - show->snapshotXmin > kMaxTransactionsBetweenPasses))
+        fromScratch = true;
+    qint64 nowUs = pass->nowUs;
+    if (fromScratch) {
+        // The seats are read after the stamp and its snapshot, so they are at least as new: anything written in
+        // between raises the next pass's stamp, and that pass reads it again (applying a seat's row is idempotent).
+        show->loaded = false;
+        std::optional<store::OccupancySeats> seats;
+        if (pass->stamp.seats > 0)
+            seats = reports.occupancySeats(showId);
+        if (pass->stamp.seats > 0 && !seats) {
+            showLock.unlock();
+            forget();
+            return Outcome::Error;
+        }
+        if (!seats || seats->rows.isEmpty()) {
+            showLock.unlock();
+            forget();
+            QMutexLocker lock(&m_mutex);
+            ++m_computed;
+            return Outcome::NotFound;
+        }
+        show->load(std::move(seats->layout));
+        for (const store::OccupancySeatRow &row : std::as_const(seats->rows))
+            show->apply(row);
+        nowUs = seats->nowUs;
+    } else {
+        for (const store::OccupancySeatRow &row : std::as_const(pass->changed))
+            show->apply(row);
+    }
+    show->stamp = pass->stamp;
+    show->snapshotXmin = pass->snapshotXmin;
+    show->json = show->write(showId, nowUs);
+    *json = show->json;
+    const qsizetype bytes = show->bytes();
+    showLock.unlock();
+
     QMutexLocker lock(&m_mutex);
     ++m_computed;
-    if (document->json.isEmpty()) {
-        m_keptBytes -= m_kept.value(showId).json.size();
-        m_kept.remove(showId);
-        return Outcome::NotFound;
-    }
-    *json = document->json;
-    if (document->json.size() > m_maxKeptBytes)
+    if (fromScratch)
+        ++m_loadedFromScratch;
+    const auto it = m_shows.find(showId);
+    if (it == m_shows.end() || *it != show)
+        return Outcome::Ok; // forgotten meanwhile (another show needed the room): not counted any more
+    show->lastUse = ++m_uses;
+    m_keptBytes += bytes - show->countedBytes;
+    show->countedBytes = bytes;
+    if (bytes > m_maxKeptBytes) {
+        m_keptBytes -= bytes;
+        m_shows.erase(it);
         return Outcome::Ok;
-    Kept &kept = m_kept[showId];
-    m_keptBytes += document->json.size() - kept.json.size();
-    kept = Kept{document->stamp, document->json, ++m_uses};
+    }
     // Over the bound: forget the least recently used other shows.
-    while (m_keptBytes > m_maxKeptBytes && m_kept.size() > 1) {
-        auto oldest = m_kept.end();
-        for (auto it = m_kept.begin(); it != m_kept.end(); ++it)
-            if (it.key() != showId && (oldest == m_kept.end() || it->lastUse < oldest->lastUse))
-                oldest = it;
-        m_keptBytes -= oldest->json.size();
-        m_kept.erase(oldest);
+    while (m_keptBytes > m_maxKeptBytes && m_shows.size() > 1) {
+        auto oldest = m_shows.end();
+        for (auto other = m_shows.begin(); other != m_shows.end(); ++other)
+            if (other.key() != showId && (oldest == m_shows.end() || (*other)->lastUse < (*oldest)->lastUse))
+                oldest = other;
+        m_keptBytes -= (*oldest)->countedBytes;
+        m_shows.erase(oldest);
     }
     return Outcome::Ok;
 }

@@ -6,43 +6,50 @@
 #include <QHash>
 #include <QMutex>
 
+#include <memory>
+
 namespace marquee {
 
 /**
- * @brief Serves GET /api/v1/reports/occupancy: the report of a show computed once and sent again for as long as
- * nothing it shows has changed.
+ * @brief Serves GET /api/v1/reports/occupancy: each show's report kept in memory with the seat states it was
+ * written from, brought up to date on every request by reading only the seats that changed.
  *
- * Every request first reads the show's stamp (store::OccupancyStamp: one cheap pass over its seats in
- * PostgreSQL, so writes of any server instance count), and sends the kept document only when it was computed
- * from an equal stamp; otherwise it computes the report and its stamp in one statement and keeps it. What the
- * stamp does not cover never changes once written: a show's seats and layout, the creation time of a booking,
- * the owner of a hold.
+ * Every request makes one pass over the show's seats in PostgreSQL (store::ReportRepository::occupancyPass): the
+ * show's stamp (store::OccupancyStamp) and the seats written since the previous pass, found by their row's
+ * transaction id, so writes of any server instance count. Equal stamp → the kept document is sent; otherwise
+ * the changed seats are applied to the kept states and the document is written again in C++ (sell order
+ * re-ranked, held seats whose hold expired by the pass's now() shown free). The first request of a show reads
+ * its layout once and every seat. What neither the stamp nor the pass covers never changes once written: a
+ * show's seats and layout, the creation time of a booking, the owner of a hold. The bytes equal those of
+ * store::ReportRepository::occupancy(), the from-scratch statement (tests compare them after every kind of
+ * change).
  */
 class OccupancyReports
 {
 public:
     explicit OccupancyReports(const store::Database &database, qsizetype maxKeptBytes = 64 * 1024 * 1024);
+    ~OccupancyReports();
 
     enum class Outcome { Ok, NotFound, Error };
     /** @brief The current report of @p showId into @p json (implicitly shared bytes). */
     Outcome report(qint64 showId, QByteArray *json);
 
-    /** @brief Reports computed (not sent from memory) so far: for tests and benchmarks. */
+    /** @brief Reports written (not sent from memory) so far, from scratch or from changes: for tests and benchmarks. */
     quint64 computed() const;
+    /** @brief Of those, the ones that read the show's layout and every seat (not only the changed ones). */
+    quint64 loadedFromScratch() const;
 
 private:
+    class Show;
+
     const store::Database &m_database;
     const qsizetype m_maxKeptBytes;
     mutable QMutex m_mutex;
-    struct Kept {
-        store::OccupancyStamp stamp;
-        QByteArray json;
-        quint64 lastUse = 0;
-    };
-    QHash<qint64, Kept> m_kept;
+    QHash<qint64, std::shared_ptr<Show>> m_shows;
     qsizetype m_keptBytes = 0;
     quint64 m_uses = 0;
     quint64 m_computed = 0;
+    quint64 m_loadedFromScratch = 0;
 };
 
 } // namespace marquee

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "reportrepository.h"
 
+#include <QJsonDocument>
 #include <QSqlQuery>
 #include <QTimeZone>
+
+#include <algorithm>
+#include <vector>
 
 
 namespace marquee::store {
@@ -94,26 +98,28 @@ RangePieces splitRange(const QDateTime &fromAny, const QDateTime &toAny, bool us
 
 // One show's occupancy as the JSON document the API sends: totals, per tier, and every seat with its state and,
 // for sold seats, when they were sold and in which order (1 = the earliest sale; seats of one booking, or of
-// bookings made at the same instant, share a place). Built in PostgreSQL like the seat map (catalogrepository):
-// 40,000 seats as Qt JSON objects took longer than the query. The show's bookings come from one index-only range
-// (bookings_show, 011_report_rollups.sql) where a lookup per sold seat cost several times more; a hold's owner
-// is read only for a seat that is held; sold_at is the ISO 8601 text toIsoUtc() gives (microseconds rounded half
-// up to milliseconds, as Qt reads them). No row when the show does not exist (a show always has seats).
-#define MQ_OCCUPANCY_STAMP \
-    "SELECT count(*), coalesce(sum(version), 0), " \
-    "       coalesce((extract(epoch FROM min(hold_expires_at) FILTER (WHERE status = 'held' AND hold_expires_at > now())) " \
-    "                 * 1000000)::bigint, 0) " \
-    "  FROM show_seats WHERE show_id = :show"
-// The stamp (OccupancyStamp) of one show: the same pass in occupancyStamp() and beside the report, so that the
-// two always mean the same. :show is the show.
-const char *kOccupancyStamp = MQ_OCCUPANCY_STAMP;
+// bookings made at the same instant, share a place). sold_at is the ISO 8601 text toIsoUtc() gives (microseconds
+// rounded half up to milliseconds, as Qt reads them).
+//
+// Two ways to the same bytes. The server (OccupancyReports) keeps each show's layout and seat states in memory
+// and reads only what changed since its last read (kOccupancySeats once, then kOccupancyPass per request); the
+// statement kOccupancy builds the whole document in PostgreSQL from scratch and is what tests and benchmarks
+// compare the server's answer with, byte for byte.
+#define MQ_SOLD_AT(created) \
+    "to_char(date_trunc('milliseconds', " created " + interval '500 microseconds') AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
+// The stamp (OccupancyStamp) of one show, over its show_seats rows `ss`: the same columns in kOccupancyPass and
+// beside the reference document, so that the two always mean the same.
+#define MQ_OCCUPANCY_STAMP_COLUMNS \
+    "count(*), coalesce(sum(ss.version), 0), " \
+    "coalesce((extract(epoch FROM min(ss.hold_expires_at) FILTER (WHERE ss.status = 'held' AND ss.hold_expires_at > now())) " \
+    "          * 1000000)::bigint, 0)"
 
-// The report and, from the same snapshot (one statement), its stamp. :show is the show.
+// The whole report and, from the same snapshot (one statement), its stamp. The show's bookings come from one
+// index-only range (bookings_show, 011_report_rollups.sql); a hold's owner is read only for a seat that is held.
+// No row when the show does not exist (a show always has seats). :show is the show.
 const char *kOccupancy =
     "WITH sold AS ("
-    "  SELECT b.booking_id, dense_rank() OVER (ORDER BY b.created_at) AS sell_order, "
-    "         to_char(date_trunc('milliseconds', b.created_at + interval '500 microseconds') AT TIME ZONE 'UTC', "
-    "                 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') AS sold_at "
+    "  SELECT b.booking_id, dense_rank() OVER (ORDER BY b.created_at) AS sell_order, " MQ_SOLD_AT("b.created_at") " AS sold_at "
     "    FROM bookings b "
     "   WHERE b.show_id = :show AND b.booking_id IN (SELECT booking_id FROM show_seats WHERE show_id = :show AND status = 'booked')), "
     "seats AS ("
@@ -141,9 +147,55 @@ const char *kOccupancy =
     "         'tiers', json_agg(json_build_object('capacity', capacity, 'free', free, 'held', held, 'house_held', house, 'sold', sold, "
     "                                             'tier', tier) ORDER BY tier))::text AS json "
     "  FROM tiers HAVING count(*) > 0), "
-    "stamp AS (" MQ_OCCUPANCY_STAMP ") "
+    "stamp AS (SELECT " MQ_OCCUPANCY_STAMP_COLUMNS " FROM show_seats ss WHERE ss.show_id = :show) "
     "SELECT document.json, stamp.* FROM stamp LEFT JOIN document ON true";
-#undef MQ_OCCUPANCY_STAMP
+
+// Every seat of a show for the first report the server keeps of it: layout (row, number, tier and the tier's place
+// in the report's tiers array, which is ordered by the database's collation) and state, a booked seat's sale from
+// the show's bookings in one index-only range (bookings_show). Unordered: row labels and seat ids are COLLATE "C",
+// so the report order (row, then number) is a byte order the server sorts in memory, cheaper than a sort here
+// (which spilled to disk). No rows when the show does not exist. :show is the show.
+const char *kOccupancySeats =
+    "WITH sold AS ("
+    "  SELECT b.booking_id, ((extract(epoch FROM b.created_at) * 1000000)::bigint)::text AS sold_us, " MQ_SOLD_AT("b.created_at") " AS sold_at "
+    "    FROM bookings b WHERE b.show_id = :show), "
+    "layout AS (SELECT sc.layout_id FROM shows s JOIN screens sc ON sc.screen_id = s.screen_id WHERE s.show_id = :show), "
+    "tiers AS (SELECT tier, row_number() OVER (ORDER BY tier) - 1 AS place "
+    "            FROM (SELECT DISTINCT ls.tier FROM layout JOIN layout_seats ls ON ls.layout_id = layout.layout_id) t) "
+    "SELECT ss.seat_id, ls.row_label, ls.number, ls.tier, t.place, ss.status, "
+    "       CASE WHEN ss.status = 'held' THEN ((extract(epoch FROM ss.hold_expires_at) * 1000000)::bigint)::text END, "
+    "       CASE WHEN ss.status = 'held' THEN (SELECT h.owner FROM holds h WHERE h.hold_id = ss.held_by) = 'house' END, "
+    "       ss.booking_id, sold.sold_us, sold.sold_at, ((extract(epoch FROM now()) * 1000000)::bigint)::text "
+    "  FROM layout JOIN show_seats ss ON ss.show_id = :show "
+    "  JOIN layout_seats ls ON ls.layout_id = layout.layout_id AND ls.seat_id = ss.seat_id "
+    "  JOIN tiers t ON t.tier = ls.tier "
+    "  LEFT JOIN sold ON sold.booking_id = ss.booking_id";
+
+// One pass over the show's seats: its stamp, the statement's now() and its snapshot's xmin, and every seat whose
+// row version is not older than :since, a snapshot xmin (negative: none). Why that finds every change: a row
+// version that snapshot :since did not see was written by a transaction that had not finished when that
+// snapshot was taken, and every such transaction (and subtransaction) has an id at or above the snapshot's
+// xmin; ids are compared by age() — their distance from now, modulo 2^32 — so the comparison holds across
+// wraparound as long as the reader comes back within 2^31 transactions (OccupancyReports re-reads everything
+// long before that). It catches writes of any server instance or by hand, with or without a version bump; rows
+// read again without a change (a long transaction holds the xmin back) only cost time. A seat's hold owner and
+// its booking's sale time are read for the changed seats only (the FILTER skips the arguments of the others).
+const char *kOccupancyPass =
+    "SELECT " MQ_OCCUPANCY_STAMP_COLUMNS ", "
+    "       (extract(epoch FROM now()) * 1000000)::bigint, pg_snapshot_xmin(pg_current_snapshot())::text::bigint, "
+    "       coalesce(json_agg(json_build_array("
+    "           ss.seat_id, ss.status, "
+    "           CASE WHEN ss.status = 'held' THEN ((extract(epoch FROM ss.hold_expires_at) * 1000000)::bigint)::text END, "
+    "           CASE WHEN ss.status = 'held' THEN (SELECT h.owner FROM holds h WHERE h.hold_id = ss.held_by) = 'house' END, "
+    "           ss.booking_id, "
+    "           (SELECT json_build_array(((extract(epoch FROM b.created_at) * 1000000)::bigint)::text, " MQ_SOLD_AT("b.created_at") ") "
+    "              FROM bookings b WHERE b.booking_id = ss.booking_id AND b.show_id = :show))) "
+    "         FILTER (WHERE CAST(:since AS bigint) >= 0 "
+    "                 AND age(ss.xmin) <= (SELECT age(CAST(CAST(greatest(CAST(:since AS bigint), 0) % 4294967296 AS text) AS xid)))), "
+    "       '[]')::text "
+    "  FROM show_seats ss WHERE ss.show_id = :show";
+#undef MQ_OCCUPANCY_STAMP_COLUMNS
+#undef MQ_SOLD_AT
 } // namespace
 
 std::optional<SalesGrouping> salesGroupingFromString(const QString &text)
@@ -271,14 +323,138 @@ std::optional<OccupancyDocument> ReportRepository::occupancy(qint64 showId)
     return document;
 }
 
-std::optional<OccupancyStamp> ReportRepository::occupancyStamp(qint64 showId)
+namespace {
+/** @brief @p text as PostgreSQL's json functions write a string (escape_json). */
+QByteArray jsonString(const QByteArray &text)
 {
-    QSqlQuery *query = rowForShow(m_database, kOccupancyStamp, showId, "occupancy stamp");
+    QByteArray out;
+    out.reserve(text.size() + 2);
+    out.append('"');
+    for (const char c : text) {
+        switch (c) {
+        case '\b': out.append("\\b"); break;
+        case '\f': out.append("\\f"); break;
+        case '\n': out.append("\\n"); break;
+        case '\r': out.append("\\r"); break;
+        case '\t': out.append("\\t"); break;
+        case '"': out.append("\\\""); break;
+        case '\\': out.append("\\\\"); break;
+        default:
+            if (static_cast<unsigned char>(c) < ' ')
+                out.append("\\u00").append(QByteArray::number(static_cast<unsigned char>(c), 16).rightJustified(2, '0'));
+            else
+                out.append(c);
+        }
+    }
+    out.append('"');
+    return out;
+}
+
+OccupancySeatRow::Status seatStatus(const QString &status)
+{
+    return status == QLatin1String("booked") ? OccupancySeatRow::Status::Booked
+         : status == QLatin1String("held")   ? OccupancySeatRow::Status::Held
+                                             : OccupancySeatRow::Status::Available;
+}
+} // namespace
+
+std::optional<OccupancySeats> ReportRepository::occupancySeats(qint64 showId)
+{
+    QSqlQuery *query = m_database.prepared(QLatin1String(kOccupancySeats));
     if (!query)
         return std::nullopt;
-    const OccupancyStamp stamp = stampFrom(*query, 0);
+    query->bindValue(QStringLiteral(":show"), showId);
+    if (!execQuery(*query, "occupancy seats")) {
+        m_database.resetAfterError(query->lastError());
+        return std::nullopt;
+    }
+    struct Placed {
+        QByteArray row;
+        int number;
+        OccupancySeatRow seat;
+        int tier;
+    };
+    std::vector<Placed> placed;
+    placed.reserve(query->size() > 0 ? query->size() : 0);
+    OccupancySeats seats;
+    while (query->next()) {
+        Placed p{query->value(1).toString().toUtf8(), query->value(2).toInt(), {}, query->value(4).toInt()};
+        p.seat.seatId = query->value(0).toString().toUtf8();
+        p.seat.status = seatStatus(query->value(5).toString());
+        p.seat.holdExpiresUs = query->value(6).toLongLong();
+        p.seat.house = query->value(7).toBool();
+        if (p.seat.status == OccupancySeatRow::Status::Booked) {
+            p.seat.bookingId = query->value(8).toString().toUtf8();
+            p.seat.saleKnown = !query->value(9).isNull();
+            p.seat.soldUs = query->value(9).toLongLong();
+            p.seat.soldAt = query->value(10).toString().toUtf8();
+        }
+        if (p.tier >= seats.layout.tiers.size())
+            seats.layout.tiers.resize(p.tier + 1);
+        if (seats.layout.tiers[p.tier].isEmpty())
+            seats.layout.tiers[p.tier] = jsonString(query->value(3).toString().toUtf8());
+        seats.nowUs = query->value(11).toLongLong();
+        placed.push_back(std::move(p));
+    }
     query->finish();
-    return stamp;
+    // The report's order: row label, then number; row labels are COLLATE "C", a byte order like QByteArray's.
+    std::sort(placed.begin(), placed.end(), [](const Placed &a, const Placed &b) { return a.row != b.row ? a.row < b.row : a.number < b.number; });
+    OccupancyLayout &layout = seats.layout;
+    layout.seatIds.reserve(qsizetype(placed.size()));
+    layout.headEnds.reserve(qsizetype(placed.size()));
+    layout.seatTiers.reserve(qsizetype(placed.size()));
+    seats.rows.reserve(qsizetype(placed.size()));
+    for (Placed &p : placed) {
+        layout.heads.append("{\"number\" : ").append(QByteArray::number(p.number)).append(", \"row\" : ").append(jsonString(p.row))
+            .append(", \"seat_id\" : ").append(jsonString(p.seat.seatId));
+        layout.headEnds.append(layout.heads.size());
+        layout.seatIds.append(p.seat.seatId);
+        layout.seatTiers.append(p.tier);
+        seats.rows.append(std::move(p.seat));
+    }
+    return seats;
+}
+
+std::optional<OccupancyPass> ReportRepository::occupancyPass(qint64 showId, qint64 sinceXmin)
+{
+    QSqlQuery *query = m_database.prepared(QLatin1String(kOccupancyPass));
+    if (!query)
+        return std::nullopt;
+    query->bindValue(QStringLiteral(":show"), showId);
+    query->bindValue(QStringLiteral(":since"), sinceXmin);
+    if (!execQuery(*query, "occupancy pass") || !query->next()) {
+        m_database.resetAfterError(query->lastError());
+        return std::nullopt;
+    }
+    OccupancyPass pass;
+    pass.stamp = stampFrom(*query, 0);
+    pass.nowUs = query->value(3).toLongLong();
+    pass.snapshotXmin = query->value(4).toLongLong();
+    const QByteArray changed = query->value(5).toString().toUtf8();
+    query->finish();
+    QJsonParseError error;
+    const QJsonDocument rows = QJsonDocument::fromJson(changed, &error);
+    if (error.error != QJsonParseError::NoError || !rows.isArray())
+        return std::nullopt;
+    const QJsonArray array = rows.array();
+    pass.changed.reserve(array.size());
+    for (const QJsonValue &value : array) {
+        const QJsonArray row = value.toArray();
+        OccupancySeatRow seat;
+        seat.seatId = row.at(0).toString().toUtf8();
+        seat.status = seatStatus(row.at(1).toString());
+        seat.holdExpiresUs = row.at(2).toString().toLongLong();
+        seat.house = row.at(3).toBool();
+        seat.bookingId = row.at(4).toString().toUtf8();
+        const QJsonValue sale = row.at(5);
+        if (sale.isArray()) {
+            seat.saleKnown = true;
+            seat.soldUs = sale[0].toString().toLongLong();
+            seat.soldAt = sale[1].toString().toUtf8();
+        }
+        pass.changed.append(seat);
+    }
+    return pass;
 }
 
 } // namespace marquee::store

@@ -29,6 +29,46 @@ struct OccupancyDocument {
     OccupancyStamp stamp;
 };
 
+/**
+ * @brief What of a show's occupancy report never changes once the show exists: its seats in report order with
+ * their JSON text up to the seat id, and their tiers.
+ */
+struct OccupancyLayout {
+    QList<QByteArray> seatIds; ///< in report order (row, then number)
+    QByteArray heads;          ///< each seat's `{"number" : …, "row" : …, "seat_id" : …` one after the other
+    QList<qsizetype> headEnds; ///< where each seat's head ends in heads
+    QList<int> seatTiers;      ///< each seat's index into tiers
+    QList<QByteArray> tiers;   ///< the show's tier names as JSON strings, in the order of the report's tiers array
+};
+
+/** @brief One seat of a show as an occupancy pass read it. */
+struct OccupancySeatRow {
+    enum class Status { Available, Held, Booked };
+    QByteArray seatId;
+    Status status = Status::Available;
+    qint64 holdExpiresUs = 0; ///< of a held seat: microseconds since the epoch (may lie in the past: a lapse)
+    bool house = false;       ///< of a held seat: the hold is a house hold
+    QByteArray bookingId;     ///< of a booked seat
+    bool saleKnown = false;   ///< the booking is one of the show's: soldUs and soldAt are set
+    qint64 soldUs = 0;        ///< the booking's creation time, microseconds since the epoch
+    QByteArray soldAt;        ///< the same as the report writes it
+};
+
+/** @brief Every seat of a show with its layout, for the first report kept of it. */
+struct OccupancySeats {
+    OccupancyLayout layout;
+    QList<OccupancySeatRow> rows; ///< in the layout's order
+    qint64 nowUs = 0;             ///< the statement's now()
+};
+
+/** @brief One pass over a show's seats: its stamp now, and the seats changed since an earlier pass. */
+struct OccupancyPass {
+    OccupancyStamp stamp;
+    qint64 nowUs = 0;         ///< the statement's now(): a held seat whose hold expires at or before it is free
+    qint64 snapshotXmin = 0;  ///< of the statement's snapshot: the `since` of the next pass
+    QList<OccupancySeatRow> changed;
+};
+
 /** @brief How the sales report groups its rows. */
 enum class SalesGrouping { Day, Show, Movie, Channel, Device };
 
@@ -56,15 +96,23 @@ public:
     /**
      * @brief Capacity, sold, held (house holds apart) and free seats of a show, in total and per tier, and every
      * seat with its status, sold_at and sell_order (1 = sold first) for the heat map: the JSON document of
-     * GET /api/v1/reports/occupancy, built in PostgreSQL, with the stamp of the same snapshot. std::nullopt on a
-     * database error; an empty document when the show does not exist.
+     * GET /api/v1/reports/occupancy, built from scratch in PostgreSQL, with the stamp of the same snapshot.
+     * std::nullopt on a database error; an empty document when the show does not exist. The server sends the same
+     * bytes from OccupancyReports (kept in memory, only changes read); this statement is what tests and benchmarks
+     * compare it with.
      */
     std::optional<OccupancyDocument> occupancy(qint64 showId);
     /**
-     * @brief The show's occupancy stamp now: one pass over its seats, several times cheaper than the report.
+     * @brief Every seat of the show with its layout and state, in report order; no seats when the show does not
+     * exist, std::nullopt on a database error.
+     */
+    std::optional<OccupancySeats> occupancySeats(qint64 showId);
+    /**
+     * @brief One pass over the show's seats (about as costly as counting them): its stamp, and every seat whose
+     * row was written since the pass whose snapshotXmin is @p sinceXmin (negative: none, only the stamp).
      * std::nullopt on a database error.
      */
-    std::optional<OccupancyStamp> occupancyStamp(qint64 showId);
+    std::optional<OccupancyPass> occupancyPass(qint64 showId, qint64 sinceXmin);
 
 private:
     const Database &m_database;
