@@ -65,16 +65,18 @@ DeskController::DeskController(const AppConfig &config, QObject *parent)
     m_salesByMovie->setColumns(salesColumns(tr("Movie")));
     m_salesByChannel->setColumns(salesColumns(tr("Channel")));
     m_salesByDevice->setColumns(salesColumns(tr("Device")));
+    // Together as wide as the table beside the show editor at 1920 pixels (DeskShows.qml), so the prices of two
+    // tiers are not cut off at the panel's edge (a narrower window scrolls sideways).
     m_shows->setColumns({{QStringLiteral("show_id"), tr("Show"), Kind::Integer, 70},
-                         {QStringLiteral("title"), tr("Movie"), Kind::Text, 220},
-                         {QStringLiteral("starts_at"), tr("Starts"), Kind::Time, 170},
-                         {QStringLiteral("screen_name"), tr("Screen"), Kind::Text, 120},
-                         {QStringLiteral("capacity"), tr("Seats"), Kind::Integer, 80},
-                         {QStringLiteral("sold"), tr("Sold"), Kind::Integer, 80},
-                         {QStringLiteral("held"), tr("Held"), Kind::Integer, 80},
-                         {QStringLiteral("occupancy"), tr("Full"), Kind::Percent, 80},
-                         {QStringLiteral("prices"), tr("Prices"), Kind::Text, 220},
-                         {QStringLiteral("waiting_room"), tr("Waiting room"), Kind::Bool, 110}});
+                         {QStringLiteral("title"), tr("Movie"), Kind::Text, 230},
+                         {QStringLiteral("starts_at"), tr("Starts"), Kind::Time, 160},
+                         {QStringLiteral("screen_name"), tr("Screen"), Kind::Text, 90},
+                         {QStringLiteral("capacity"), tr("Seats"), Kind::Integer, 66},
+                         {QStringLiteral("sold"), tr("Sold"), Kind::Integer, 66},
+                         {QStringLiteral("held"), tr("Held"), Kind::Integer, 66},
+                         {QStringLiteral("occupancy"), tr("Full"), Kind::Percent, 66},
+                         {QStringLiteral("prices"), tr("Prices"), Kind::Text, 290},
+                         {QStringLiteral("waiting_room"), tr("Waiting room"), Kind::Bool, 80}});
     m_refunds->setColumns({{QStringLiteral("at"), tr("When"), Kind::Time, 170},
                            {QStringLiteral("actor_name"), tr("By"), Kind::Text, 140},
                            {QStringLiteral("action"), tr("Action"), Kind::Text, 200},

@@ -54,7 +54,7 @@ RowLayout {
         }
     }
     Card {
-        Layout.preferredWidth: 520
+        Layout.preferredWidth: 370 // the shows table beside it needs the rest (DeskController's column widths)
         Layout.fillHeight: true
         title: page.isNew ? qsTr("New show") : qsTr("Edit show %1").arg(page.editing.show_id)
         subtitle: page.isNew ? qsTr("All seats start free.") : (page.editing.title || "") + qsTr(" · held and sold seats stay as they are")

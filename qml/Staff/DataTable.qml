@@ -67,6 +67,7 @@ ColumnLayout {
 
         HorizontalHeaderView {
             id: header
+            objectName: "header_" + table.exportName
             anchors.left: parent.left
             anchors.right: parent.right
             anchors.top: parent.top
@@ -93,6 +94,10 @@ ColumnLayout {
                             return title
                         return alignsRight ? arrow + "  " + title : title + "  " + arrow
                     }
+                    // A title wider than its column goes on to a second line before anything is cut off.
+                    wrapMode: Text.WordWrap
+                    maximumLineCount: 2
+                    lineHeight: 0.9
                     elide: Text.ElideRight
                     font.pixelSize: Pos.fontCaption; font.bold: true; font.letterSpacing: 0.6; font.family: Theme.fontFamily
                     color: table.model.sortColumn === index ? Theme.text : Theme.textMuted
@@ -107,6 +112,7 @@ ColumnLayout {
         }
         TableView {
             id: view
+            objectName: "view_" + table.exportName
             anchors.left: parent.left
             anchors.right: parent.right
             anchors.top: header.bottom

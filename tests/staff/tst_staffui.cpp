@@ -73,6 +73,20 @@ QQuickItem *itemNamed(QQuickWindow *window, const QString &name)
     return itemNamed(window->contentItem(), name);
 }
 
+/** @brief The texts under @p parent that are cut off (elided or past their line limit). */
+QStringList truncatedTexts(QQuickItem *parent)
+{
+    QStringList texts;
+    for (QQuickItem *child : parent->childItems()) {
+        if (!child->isVisible())
+            continue;
+        if (child->property("truncated").toBool())
+            texts.append(child->property("text").toString());
+        texts.append(truncatedTexts(child));
+    }
+    return texts;
+}
+
 /** @brief A mouse click in the middle of the item named @p name; false when it is not there or disabled. */
 bool clickOn(QQuickWindow *window, const QString &name)
 {
@@ -411,6 +425,17 @@ TEST(StaffUi, ManagerDeskEveryPage)
         EXPECT_EQ(cinema.server.scalar(QStringLiteral("SELECT count(*) FROM audit_log WHERE action LIKE 'house_hold.%'")).toInt(), 2);
         desk.setPage(QStringLiteral("shows"));
         shoot(window, QStringLiteral("desk-04-shows"));
+        {
+            // Every column of the shows table, titles and values (the prices of two tiers), fits its panel.
+            QQuickItem *shows = itemNamed(window, QStringLiteral("view_shows"));
+            QQuickItem *titles = itemNamed(window, QStringLiteral("header_shows"));
+            ASSERT_NE(shows, nullptr);
+            ASSERT_NE(titles, nullptr);
+            EXPECT_GE(desk.shows()->count(), 2);
+            EXPECT_LE(shows->property("contentWidth").toReal(), shows->width() + 1);
+            EXPECT_TRUE(truncatedTexts(shows).isEmpty()) << qPrintable(truncatedTexts(shows).join(QStringLiteral(" | ")));
+            EXPECT_TRUE(truncatedTexts(titles).isEmpty()) << qPrintable(truncatedTexts(titles).join(QStringLiteral(" | ")));
+        }
         desk.setPage(QStringLiteral("fleet"));
         ASSERT_TRUE(waitFor([&] { return desk.devices()->count() >= 2 && !desk.busy(); }));
         // The kiosk's reconciliation reached the manager: its three problem items, the refund first.
@@ -423,6 +448,10 @@ TEST(StaffUi, ManagerDeskEveryPage)
         ASSERT_NE(card, nullptr);
         EXPECT_TRUE(card->isVisible());
         shoot(window, QStringLiteral("desk-05-fleet"));
+        QQuickItem *fleetTitles = itemNamed(window, QStringLiteral("header_fleet"));
+        ASSERT_NE(fleetTitles, nullptr);
+        // "Payments ok / refund / open" was cut off.
+        EXPECT_TRUE(truncatedTexts(fleetTitles).isEmpty()) << qPrintable(truncatedTexts(fleetTitles).join(QStringLiteral(" | ")));
         desk.setPage(QStringLiteral("shifts"));
         shoot(window, QStringLiteral("desk-06-shifts"));
         desk.setPage(QStringLiteral("audit"));
