@@ -4,76 +4,145 @@
 #include <QLoggingCategory>
 
 #include <algorithm>
+#include <chrono>
+#include <future>
 
 Q_DECLARE_LOGGING_CATEGORY(lcStore)
 
 namespace marquee {
 
-HoldBatcher::HoldBatcher(store::HoldRepository &holds, int maxInFlight)
+namespace {
+qint64 steadyNs()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+} // namespace
+
+HoldBatcher::HoldBatcher(store::HoldRepository &holds, int maxInFlight, RefuseFromMemory refuseFromMemory)
     : m_holds(holds)
     , m_maxInFlight(maxInFlight)
+    , m_refuseFromMemory(std::move(refuseFromMemory))
 {
+    for (int i = 0; i < m_maxInFlight; ++i) {
+        m_threads.emplace_back(QThread::create([this] { batchLoop(); }));
+        // Database hands each thread its own connection, named after the thread.
+        m_threads.back()->setObjectName(QStringLiteral("hold-batch-%1").arg(i));
+        m_threads.back()->start();
+    }
 }
 
-store::HoldOutcome HoldBatcher::place(qint64 showId, const store::HoldRepository::HoldRequest &request, int ttlSeconds)
+HoldBatcher::~HoldBatcher()
 {
-    if (m_maxInFlight <= 0)
-        return m_holds.placeHold(request.owner, request.idempotencyKey, request.requestHash, showId, request.seatIds, ttlSeconds);
+    {
+        QMutexLocker lock(&m_mutex);
+        m_stopping = true;
+        m_work.wakeAll();
+    }
+    for (auto &thread : m_threads)
+        thread->wait();
+}
 
-    Pending pending{&request, ttlSeconds, {}, false, false};
+void HoldBatcher::submit(qint64 showId, store::HoldRepository::HoldRequest request, int ttlSeconds, Done done)
+{
+    const qint64 submittedNs = steadyNs();
+    if (m_maxInFlight <= 0) {
+        store::HoldOutcome outcome = m_holds.placeHold(request.owner, request.idempotencyKey, request.requestHash, showId, request.seatIds, ttlSeconds);
+        done(std::move(outcome), Timing{0, steadyNs() - submittedNs, 1, false});
+        return;
+    }
     QMutexLocker lock(&m_mutex);
-    ShowQueue &queue = m_shows[showId];
-    queue.waiting.push_back(&pending);
-    while (!pending.done) {
-        // Only a request still waiting may lead: one already in someone's batch just waits for its answer.
-        if (pending.taken || queue.inFlight >= m_maxInFlight) {
-            m_batchDone.wait(&m_mutex);
-            continue;
-        }
-        // Lead: take the oldest waiting requests (this one among them unless more than kMaxBatch came first).
-        const auto take = std::min<qsizetype>(queue.waiting.size(), kMaxBatch);
-        std::vector<Pending *> batch(queue.waiting.begin(), queue.waiting.begin() + take);
-        queue.waiting.erase(queue.waiting.begin(), queue.waiting.begin() + take);
-        for (Pending *member : batch)
-            member->taken = true;
-        ++queue.inFlight;
-        lock.unlock();
-        decide(showId, batch);
-        lock.relock();
-        for (Pending *member : batch)
-            member->done = true;
-        --queue.inFlight;
-        ++m_batches;
-        m_batchedRequests += batch.size();
-        // Wakes the members of this batch and whoever waits to lead the next one.
-        m_batchDone.wakeAll();
-    }
-    // Looked up again: once this request is done, another thread may have erased the queue it was in.
-    if (const auto it = m_shows.find(showId); it != m_shows.end() && it->second.waiting.empty() && it->second.inFlight == 0)
-        m_shows.erase(it);
-    return pending.outcome;
+    std::deque<Pending> &waiting = m_waiting[showId];
+    if (waiting.empty())
+        m_readyShows.push_back(showId);
+    waiting.push_back(Pending{std::move(request), ttlSeconds, std::move(done), submittedNs});
+    m_work.wakeOne();
 }
 
-void HoldBatcher::decide(qint64 showId, const std::vector<Pending *> &batch)
+store::HoldOutcome HoldBatcher::place(qint64 showId, const store::HoldRepository::HoldRequest &request, int ttlSeconds, Timing *timing)
 {
-    const int ttlSeconds = batch.front()->ttlSeconds;
-    const bool oneTtl = std::all_of(batch.begin(), batch.end(), [&](const Pending *member) { return member->ttlSeconds == ttlSeconds; });
-    if (batch.size() > 1 && oneTtl) {
-        std::vector<store::HoldRepository::HoldRequest> requests;
-        requests.reserve(batch.size());
-        for (const Pending *member : batch)
-            requests.push_back(*member->request);
-        std::vector<store::HoldOutcome> outcomes = m_holds.placeHolds(showId, requests, ttlSeconds);
-        if (outcomes.size() == batch.size()) {
-            for (size_t i = 0; i < batch.size(); ++i)
-                batch[i]->outcome = std::move(outcomes[i]);
-            return;
+    std::promise<std::pair<store::HoldOutcome, Timing>> answer;
+    auto future = answer.get_future();
+    submit(showId, request, ttlSeconds,
+           [&answer](store::HoldOutcome outcome, const Timing &spent) { answer.set_value({std::move(outcome), spent}); });
+    auto [outcome, spent] = future.get();
+    if (timing)
+        *timing = spent;
+    return outcome;
+}
+
+void HoldBatcher::batchLoop()
+{
+    for (;;) {
+        qint64 showId = 0;
+        std::vector<Pending> batch;
+        {
+            QMutexLocker lock(&m_mutex);
+            while (m_readyShows.empty() && !m_stopping)
+                m_work.wait(&m_mutex);
+            if (m_readyShows.empty())
+                break; // stopping, and nothing left to decide
+            // Shows take turns: one show's crowd cannot starve another show's requests.
+            showId = m_readyShows.front();
+            m_readyShows.pop_front();
+            std::deque<Pending> &waiting = m_waiting[showId];
+            const auto take = std::min<size_t>(waiting.size(), kMaxBatch);
+            batch.reserve(take);
+            std::move(waiting.begin(), waiting.begin() + qsizetype(take), std::back_inserter(batch));
+            waiting.erase(waiting.begin(), waiting.begin() + qsizetype(take));
+            if (waiting.empty())
+                m_waiting.erase(showId);
+            else
+                m_readyShows.push_back(showId); // the rest go in the next batch, maybe on another thread
+            ++m_batches;
+            m_batchedRequests += batch.size();
         }
-        qCWarning(lcStore) << "a batch of" << batch.size() << "holds for show" << showId << "failed; deciding each alone";
+        decide(showId, batch, steadyNs());
     }
-    for (Pending *member : batch)
-        member->outcome = m_holds.placeHold(member->request->owner, member->request->idempotencyKey, member->request->requestHash, showId,
-                                            member->request->seatIds, member->ttlSeconds);
+    m_holds.database().closeThreadConnection();
+}
+
+void HoldBatcher::decide(qint64 showId, std::vector<Pending> &batch, qint64 takenNs)
+{
+    // Refused from memory: seats that an earlier batch took while these requests waited. Answered now, before
+    // the round trip of the others.
+    std::vector<Pending *> toDatabase;
+    toDatabase.reserve(batch.size());
+    for (Pending &member : batch) {
+        if (m_refuseFromMemory) {
+            if (std::optional<store::HoldOutcome> refusal = m_refuseFromMemory(showId, member.request)) {
+                m_refusedWhileQueued.fetch_add(1, std::memory_order_relaxed);
+                member.done(std::move(*refusal), Timing{takenNs - member.submittedNs, 0, 0, true});
+                continue;
+            }
+        }
+        toDatabase.push_back(&member);
+    }
+    if (toDatabase.empty())
+        return;
+
+    const qint64 startedNs = steadyNs();
+    std::vector<store::HoldOutcome> outcomes;
+    const int ttlSeconds = toDatabase.front()->ttlSeconds;
+    const bool oneTtl = std::all_of(toDatabase.begin(), toDatabase.end(), [&](const Pending *member) { return member->ttlSeconds == ttlSeconds; });
+    if (toDatabase.size() > 1 && oneTtl) {
+        std::vector<store::HoldRepository::HoldRequest> requests;
+        requests.reserve(toDatabase.size());
+        for (const Pending *member : toDatabase)
+            requests.push_back(member->request);
+        outcomes = m_holds.placeHolds(showId, requests, ttlSeconds);
+        if (outcomes.size() != toDatabase.size()) {
+            qCWarning(lcStore) << "a batch of" << toDatabase.size() << "holds for show" << showId << "failed; deciding each alone";
+            outcomes.clear();
+        }
+    }
+    if (outcomes.empty()) {
+        for (const Pending *member : toDatabase)
+            outcomes.push_back(m_holds.placeHold(member->request.owner, member->request.idempotencyKey, member->request.requestHash, showId,
+                                                 member->request.seatIds, member->ttlSeconds));
+    }
+    const qint64 databaseNs = steadyNs() - startedNs;
+    for (size_t i = 0; i < toDatabase.size(); ++i)
+        toDatabase[i]->done(std::move(outcomes[i]), Timing{takenNs - toDatabase[i]->submittedNs, databaseNs, int(toDatabase.size()), false});
 }
 
 quint64 HoldBatcher::batches() const

@@ -4,63 +4,103 @@
 #include "store/holdrepository.h"
 
 #include <QMutex>
+#include <QThread>
 #include <QWaitCondition>
+#include <atomic>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
 namespace marquee {
 
 /**
- * @brief Group commit for holds (issue 6 §2): concurrent hold requests for the same show are decided together,
- * in one transaction and one round trip (HoldRepository::placeHolds, mq_place_holds), instead of each worker
- * thread's own transaction queueing for the same seat rows, CPU and WAL.
+ * @brief Admission and group commit for holds (issues 2 §7, 6 §2): hold requests that PostgreSQL must decide
+ * wait in a per-show queue in this process, and a few batch threads (@c maxInFlight, about the number of cores)
+ * take the oldest waiting requests of a show and decide them together, in one transaction and one round trip
+ * (HoldRepository::placeHolds, mq_place_holds).
  *
- * No timer: a request that finds fewer than @c maxInFlight batches of its show in flight runs one at once (with
- * whatever else is waiting); requests that arrive while that many are in flight wait and then go together in the
- * next one. More than one batch in flight keeps both cores busy (a batch is decided by one backend, serially);
- * their row locks are taken in canonical order, so concurrent batches queue on shared seats but never deadlock.
- * The thread that runs a batch (the leader) is one of the callers, on its own database connection, so nothing
- * here owns a thread or a connection. Each request stays its own all-or-nothing unit with exactly the answer it
- * would get alone; PostgreSQL decides every one. If a batch fails as a whole, each of its requests is decided
- * alone, so that one request can never cost the others their answer.
+ * Why a queue here and not in PostgreSQL: only @c maxInFlight batches (backends) compete for the seat rows, the
+ * CPU and the WAL at a time, whatever the number of clients, and the HTTP worker threads do not wait at all
+ * (submit() returns at once; the answer comes back through its callback), so a worker never leaves its other
+ * connections unread while one of its requests is decided.
+ *
+ * While a request waits, the seats it wants may be taken by an earlier batch. Right before its batch goes to
+ * PostgreSQL, each request is offered to @c refuseFromMemory (HoldFastPath::refuseQueued): a request whose seats
+ * the in-process snapshot proves taken is answered 409 there and never reaches the database. Only a refusal is
+ * ever decided from memory; every yes is PostgreSQL's conditional UPDATE.
+ *
+ * No timer: an idle batch thread takes a request as soon as it arrives. Row locks are taken in canonical order,
+ * so concurrent batches of a show queue on shared seats but never deadlock. Each request stays its own
+ * all-or-nothing unit with exactly the answer it would get alone; if a batch fails as a whole, each of its
+ * requests is decided alone, so one request can never cost the others their answer. With @c maxInFlight 0
+ * there are no batch threads: each request is decided at once, alone, on the caller's thread and connection.
  */
 class HoldBatcher
 {
 public:
-    /** @param maxInFlight batches of one show decided at the same time at most; 0 switches batching off */
-    HoldBatcher(store::HoldRepository &holds, int maxInFlight);
+    /** @brief A refusal decided from memory for a request that waited (see HoldFastPath::refuseQueued). */
+    using RefuseFromMemory = std::function<std::optional<store::HoldOutcome>(qint64 showId, const store::HoldRepository::HoldRequest &request)>;
+
+    /**
+     * @param maxInFlight batch threads, i.e. batches (of any shows) decided at the same time at most; 0 switches
+     * batching and the queue off
+     */
+    HoldBatcher(store::HoldRepository &holds, int maxInFlight, RefuseFromMemory refuseFromMemory = {});
+    /** @brief Decides what is still queued, then stops the batch threads. */
+    ~HoldBatcher();
+    HoldBatcher(const HoldBatcher &) = delete;
+    HoldBatcher &operator=(const HoldBatcher &) = delete;
 
     /** @brief Requests decided together at most; more wait for the next batch. */
     static constexpr int kMaxBatch = 64;
 
-    /** @brief Decide one hold request (blocks until PostgreSQL answered it); see HoldRepository::placeHold. */
-    store::HoldOutcome place(qint64 showId, const store::HoldRepository::HoldRequest &request, int ttlSeconds);
+    /** @brief Where one request's time went (for the Server-Timing header of the hold route). */
+    struct Timing {
+        qint64 queueNs = 0; ///< from submit() until a batch took the request
+        qint64 databaseNs = 0; ///< the batch's transaction (all of it, whoever else was in it); 0 when refused from memory
+        int batchSize = 0; ///< requests of its batch that went to PostgreSQL
+        bool fromMemory = false; ///< refused from the snapshot after waiting, without the database
+    };
+    /** @brief Called once per request, on a batch thread (or the caller's, without batching). */
+    using Done = std::function<void(store::HoldOutcome outcome, const Timing &timing)>;
 
-    /** @brief Batches run and requests they decided so far (for benchmarks and tests). */
+    /** @brief Whether submit() answers on another thread (false: it decides before it returns). */
+    bool asynchronous() const { return m_maxInFlight > 0; }
+    /** @brief Queue one hold request; @p done gets PostgreSQL's answer (or a refusal from memory) once committed. */
+    void submit(qint64 showId, store::HoldRepository::HoldRequest request, int ttlSeconds, Done done);
+    /** @brief As submit(), but waits for the answer. */
+    store::HoldOutcome place(qint64 showId, const store::HoldRepository::HoldRequest &request, int ttlSeconds, Timing *timing = nullptr);
+
+    /** @brief Batches run and requests they took so far, and those refused from memory after waiting (benchmarks, tests). */
     quint64 batches() const;
     quint64 batchedRequests() const;
+    quint64 refusedWhileQueued() const { return m_refusedWhileQueued.load(); }
 
 private:
     struct Pending {
-        const store::HoldRepository::HoldRequest *request = nullptr;
+        store::HoldRepository::HoldRequest request;
         int ttlSeconds = 0;
-        store::HoldOutcome outcome;
-        bool taken = false; ///< in a batch (in flight or done)
-        bool done = false;
+        Done done;
+        qint64 submittedNs = 0;
     };
-    struct ShowQueue {
-        std::vector<Pending *> waiting;
-        int inFlight = 0;
-    };
-    void decide(qint64 showId, const std::vector<Pending *> &batch);
+    void batchLoop();
+    void decide(qint64 showId, std::vector<Pending> &batch, qint64 takenNs);
 
     store::HoldRepository &m_holds;
     const int m_maxInFlight;
+    const RefuseFromMemory m_refuseFromMemory;
     mutable QMutex m_mutex;
-    QWaitCondition m_batchDone;
-    std::unordered_map<qint64, ShowQueue> m_shows; // node-based: a ShowQueue& stays valid while others are added
+    QWaitCondition m_work;
+    std::unordered_map<qint64, std::deque<Pending>> m_waiting; ///< per show, oldest first
+    std::deque<qint64> m_readyShows; ///< shows with waiting requests, each once, served in turn
+    bool m_stopping = false;
+    std::vector<std::unique_ptr<QThread>> m_threads;
     quint64 m_batches = 0;
     quint64 m_batchedRequests = 0;
+    std::atomic<quint64> m_refusedWhileQueued{0};
 };
 
 } // namespace marquee

@@ -58,13 +58,57 @@ void HoldFastPath::rememberLocked(const QByteArray &digest)
     m_keys.insert(digest);
 }
 
-void HoldFastPath::rememberKey(const QString &owner, const QString &idempotencyKey)
+std::optional<HoldFastPath::Answer> HoldFastPath::replayLocked(const QByteArray &digest, const QByteArray &requestHash) const
+{
+    const auto unstored = m_unstored.constFind(digest);
+    if (unstored == m_unstored.constEnd())
+        return std::nullopt;
+    // This key's answer was given from memory and is not stored yet: replay it exactly as the database would.
+    if (unstored->requestHash == requestHash)
+        return Answer{unstored->status, unstored->body};
+    return Answer{422, QByteArrayLiteral("{\"error\":\"idempotency_key_reused\",\"message\":\"This Idempotency-Key was used with a different request.\"}")};
+}
+
+HoldFastPath::Remembered HoldFastPath::rememberKey(const QString &owner, const QString &idempotencyKey, const QByteArray &requestHash)
+{
+    if (!m_enabled || idempotencyKey.isEmpty())
+        return {};
+    const QByteArray digest = keyDigest(owner, idempotencyKey);
+    QMutexLocker lock(&m_mutex);
+    // A concurrent request with this key may have been refused from memory since decide() looked.
+    if (auto answer = replayLocked(digest, requestHash))
+        return Remembered{false, std::move(answer)};
+    const bool fresh = !keySeenLocked(digest) && !m_inFlight.contains(digest);
+    rememberLocked(digest);
+    ++m_inFlight[digest];
+    return Remembered{fresh, std::nullopt};
+}
+
+void HoldFastPath::keyDone(const QString &owner, const QString &idempotencyKey)
 {
     if (!m_enabled || idempotencyKey.isEmpty())
         return;
     const QByteArray digest = keyDigest(owner, idempotencyKey);
     QMutexLocker lock(&m_mutex);
-    rememberLocked(digest);
+    const auto it = m_inFlight.find(digest);
+    if (it != m_inFlight.end() && --*it <= 0)
+        m_inFlight.erase(it);
+}
+
+HoldFastPath::Answer HoldFastPath::refusal(const QStringList &taken)
+{
+    // The same body as mq_place_hold's 409.
+    return Answer{409, QJsonDocument(QJsonObject{{QStringLiteral("error"), QStringLiteral("seats_unavailable")},
+                                                 {QStringLiteral("message"), QStringLiteral("Some of these seats were just taken; none of them is held for you.")},
+                                                 {QStringLiteral("held_seats"), QJsonArray::fromStringList(taken)}})
+                           .toJson(QJsonDocument::Compact)};
+}
+
+void HoldFastPath::keepAnswerLocked(const QByteArray &digest, const store::HoldRepository::StoredAnswer &answer)
+{
+    m_unstored.insert(digest, answer);
+    m_queue.push_back(digest);
+    m_wake.wakeOne();
 }
 
 std::optional<HoldFastPath::Answer> HoldFastPath::decide(qint64 showId, const QString &owner, const QString &idempotencyKey,
@@ -77,13 +121,8 @@ std::optional<HoldFastPath::Answer> HoldFastPath::decide(qint64 showId, const QS
     if (!idempotencyKey.isEmpty()) {
         digest = keyDigest(owner, idempotencyKey);
         QMutexLocker lock(&m_mutex);
-        const auto unstored = m_unstored.constFind(digest);
-        if (unstored != m_unstored.constEnd()) {
-            // This key's answer was given from memory and is not stored yet: replay it exactly as the database would.
-            if (unstored->requestHash == requestHash)
-                return Answer{unstored->status, unstored->body};
-            return Answer{422, QByteArrayLiteral("{\"error\":\"idempotency_key_reused\",\"message\":\"This Idempotency-Key was used with a different request.\"}")};
-        }
+        if (auto answer = replayLocked(digest, requestHash))
+            return answer;
         if (keySeenLocked(digest) || m_unstored.size() >= kMaxUnstored)
             return std::nullopt; // the stored answer is PostgreSQL's to give (or the journal is behind: let it decide)
     }
@@ -91,19 +130,35 @@ std::optional<HoldFastPath::Answer> HoldFastPath::decide(qint64 showId, const QS
     if (!taken)
         return std::nullopt;
     m_refusals.fetch_add(1, std::memory_order_relaxed);
-    // The same body as mq_place_hold's 409.
-    Answer answer{409, QJsonDocument(QJsonObject{{QStringLiteral("error"), QStringLiteral("seats_unavailable")},
-                                                 {QStringLiteral("message"), QStringLiteral("Some of these seats were just taken; none of them is held for you.")},
-                                                 {QStringLiteral("held_seats"), QJsonArray::fromStringList(*taken)}})
-                           .toJson(QJsonDocument::Compact)};
+    Answer answer = refusal(*taken);
     if (!digest.isEmpty()) {
         QMutexLocker lock(&m_mutex);
         if (m_unstored.contains(digest) || keySeenLocked(digest))
             return std::nullopt; // a concurrent request with this key got there first: let the database sort it out
-        m_unstored.insert(digest, store::HoldRepository::StoredAnswer{owner, idempotencyKey, requestHash, answer.status, answer.body});
-        m_queue.push_back(digest);
-        m_wake.wakeOne();
+        keepAnswerLocked(digest, store::HoldRepository::StoredAnswer{owner, idempotencyKey, requestHash, answer.status, answer.body});
     }
+    return answer;
+}
+
+std::optional<HoldFastPath::Answer> HoldFastPath::refuseQueued(qint64 showId, const QString &owner, const QString &idempotencyKey,
+                                                               const QByteArray &requestHash, const QStringList &seatIds, bool keyFresh)
+{
+    if (!m_enabled || (!idempotencyKey.isEmpty() && !keyFresh))
+        return std::nullopt;
+    const std::optional<QStringList> taken = m_seatMaps.feed().certainlyTaken(showId, seatIds, m_maxSnapshotAgeMs);
+    if (!taken)
+        return std::nullopt;
+    Answer answer = refusal(*taken);
+    if (!idempotencyKey.isEmpty()) {
+        const QByteArray digest = keyDigest(owner, idempotencyKey);
+        QMutexLocker lock(&m_mutex);
+        // Another request with this key on its way to the database (a retry after a dropped connection) would
+        // be decided by PostgreSQL, which has no record of this refusal yet: then PostgreSQL decides both.
+        if (m_inFlight.value(digest) != 1 || m_unstored.contains(digest))
+            return std::nullopt;
+        keepAnswerLocked(digest, store::HoldRepository::StoredAnswer{owner, idempotencyKey, requestHash, answer.status, answer.body});
+    }
+    m_refusals.fetch_add(1, std::memory_order_relaxed);
     return answer;
 }
 

@@ -47,8 +47,28 @@ public:
      */
     std::optional<Answer> decide(qint64 showId, const QString &owner, const QString &idempotencyKey, const QByteArray &requestHash,
                                  const QStringList &seatIds);
-    /** @brief A request with this key is about to reach the database: its retries must too. */
-    void rememberKey(const QString &owner, const QString &idempotencyKey);
+    /** @brief What rememberKey() found. */
+    struct Remembered {
+        /** @brief The key is new to this process (not seen, not in flight): only then may refuseQueued() answer it. */
+        bool fresh = false;
+        /** @brief Since decide(), the key got an answer from memory (a concurrent request): this is its answer. */
+        std::optional<Answer> answer;
+    };
+    /**
+     * @brief A request with this key is about to reach the database (its retries must too); until keyDone() it
+     * counts as in flight — unless Remembered::answer is set, in which case it answers with that instead.
+     */
+    Remembered rememberKey(const QString &owner, const QString &idempotencyKey, const QByteArray &requestHash);
+    /** @brief The request remembered with rememberKey() has its answer. */
+    void keyDone(const QString &owner, const QString &idempotencyKey);
+    /**
+     * @brief For a request that passed decide() and then waited in the HoldBatcher's queue: the 409 when the
+     * snapshot now proves its seats taken (SeatFeed::certainlyTaken, same staleness bounds as decide()); nothing
+     * when PostgreSQL must decide. A keyed request is refused only if its key was new (@p keyFresh) and no other
+     * request with that key is in flight; the refusal then becomes the key's answer, exactly as in decide().
+     */
+    std::optional<Answer> refuseQueued(qint64 showId, const QString &owner, const QString &idempotencyKey, const QByteArray &requestHash,
+                                       const QStringList &seatIds, bool keyFresh);
 
     bool enabled() const { return m_enabled; }
     /** @brief Holds refused from memory so far (for benchmarks and logs). */
@@ -64,6 +84,12 @@ public:
 
 private:
     bool keySeenLocked(const QByteArray &digest) const;
+    /** @brief The answer given from memory under @p digest's key, replayed (422 for another request); locked. */
+    std::optional<Answer> replayLocked(const QByteArray &digest, const QByteArray &requestHash) const;
+    /** @brief The 409 of mq_place_hold naming @p taken. */
+    static Answer refusal(const QStringList &taken);
+    /** @brief Make @p answer the answer of @p digest's key (kept until the journal stored it); locked. */
+    void keepAnswerLocked(const QByteArray &digest, const store::HoldRepository::StoredAnswer &answer);
     void rememberLocked(const QByteArray &digest);
     static QByteArray keyDigest(const QString &owner, const QString &idempotencyKey);
     void journalLoop();
@@ -79,6 +105,8 @@ private:
     QSet<QByteArray> m_olderKeys;
     /** @brief Refusals answered under a key, by key digest, until stored. */
     QHash<QByteArray, store::HoldRepository::StoredAnswer> m_unstored;
+    /** @brief Keyed requests on their way to the database (rememberKey() until keyDone()), by key digest. */
+    QHash<QByteArray, int> m_inFlight;
     std::vector<QByteArray> m_queue; ///< digests of m_unstored in answer order
     bool m_stopping = false;
     bool m_writing = false;

@@ -13,7 +13,14 @@ ServerContext::ServerContext(ServerConfig config_, store::DatabaseConfig databas
     , events(database)
     , seatMaps(catalog)
     , holdFastPath(seatMaps, holds, config.fastRefusals, config.fastRefusalMaxAgeMs)
-    , holdBatcher(holds, config.holdBatches)
+    , holdBatcher(holds, config.holdBatches,
+                  [this](qint64 showId, const store::HoldRepository::HoldRequest &request) -> std::optional<store::HoldOutcome> {
+                      const auto refusal = holdFastPath.refuseQueued(showId, request.owner, request.idempotencyKey, request.requestHash,
+                                                                     request.seatIds, request.keyFresh);
+                      if (!refusal)
+                          return std::nullopt;
+                      return store::HoldOutcome{true, refusal->status, refusal->body};
+                  })
     , orders(database)
     , payments(database)
     , bookings(database, tickets)

@@ -21,6 +21,15 @@ struct ApiServer::Wake {
 
 namespace {
 thread_local ApiServer *t_serving = nullptr; ///< the worker whose handleRequest is running on this thread
+
+/** @brief A handler that reports its phases (Server-Timing) gets the whole time since the request was parsed beside them. */
+void addTotalTime(HttpResponse &response, const QElapsedTimer &received)
+{
+    for (auto &[name, value] : response.headers) {
+        if (name == "Server-Timing")
+            value = "total;dur=" + QByteArray::number(double(received.nsecsElapsed()) / 1e6, 'f', 3) + ", " + value;
+    }
+}
 } // namespace
 
 ApiServer::ApiServer(const Router &router, ServerContext &context, LiveFanout &liveFanout, QObject *parent)
@@ -39,11 +48,17 @@ ApiServer::ApiServer(const Router &router, ServerContext &context, LiveFanout &l
     });
     m_parkedTimer.setInterval(HttpResponse::kLongPollTickMs);
     connect(&m_parkedTimer, &QTimer::timeout, this, &ApiServer::revisitParked);
+    m_mailbox = std::make_shared<Mailbox>();
+    m_mailbox->server = this;
 }
 
 ApiServer::~ApiServer()
 {
-    // After this, a late waker finds no server (it posts under the same mutex, so never to a deleted object).
+    // After this, a late answer or waker finds no server (each posts under the same mutex, so never to a deleted object).
+    {
+        QMutexLocker lock(&m_mailbox->mutex);
+        m_mailbox->server = nullptr;
+    }
     QMutexLocker lock(&m_wake->mutex);
     m_wake->server = nullptr;
 }
@@ -129,9 +144,37 @@ bool ApiServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *soc
             m_parkedTimer.start();
         return true;
     }
+    if (response.deferred) {
+        const quint64 id = ++m_nextDeferred;
+        m_deferred.emplace(id, Deferred{QPointer<QTcpSocket>(socket), std::move(responder), timer});
+        // May run the answer at once (on this thread) or later on another: either way it comes back through the
+        // event loop, after this function returned.
+        response.deferred([mailbox = m_mailbox, id](HttpResponse answer) {
+            QMutexLocker lock(&mailbox->mutex);
+            if (!mailbox->server)
+                return; // shutting down: nobody to answer
+            QMetaObject::invokeMethod(
+                mailbox->server, [server = mailbox->server, id, answer = std::move(answer)]() mutable { server->answerDeferred(id, std::move(answer)); },
+                Qt::QueuedConnection);
+        });
+        return true;
+    }
+    addTotalTime(response, timer);
     write(responder, response);
     qCDebug(lcHttp).noquote() << methodName(request.method()) << request.url().path() << response.status << timer.nsecsElapsed() / 1000 << "us";
     return true;
+}
+
+void ApiServer::answerDeferred(quint64 id, HttpResponse response)
+{
+    const auto it = m_deferred.find(id);
+    if (it == m_deferred.end())
+        return;
+    if (it->second.socket && it->second.socket->state() == QAbstractSocket::ConnectedState) {
+        addTotalTime(response, it->second.received);
+        write(it->second.responder, response);
+    }
+    m_deferred.erase(it);
 }
 
 void ApiServer::write(QHttpServerResponder &responder, const HttpResponse &response)

@@ -5,6 +5,8 @@
 #include "router.h"
 
 #include <QAbstractHttpServer>
+#include <QElapsedTimer>
+#include <QMutex>
 #include <QHttpServerResponder>
 #include <QPointer>
 #include <QTcpSocket>
@@ -12,6 +14,7 @@
 #include <functional>
 #include <list>
 #include <memory>
+#include <unordered_map>
 
 namespace marquee {
 struct ServerContext;
@@ -28,7 +31,6 @@ class ApiServer : public QAbstractHttpServer
     Q_OBJECT
 public:
     ApiServer(const Router &router, ServerContext &context, LiveFanout &liveFanout, QObject *parent = nullptr);
-
     ~ApiServer() override;
 
     /** @brief Route and answer one request (also used by tests without a socket). */
@@ -52,8 +54,23 @@ private:
         QHttpServerResponder responder;
         HttpResponse response; ///< holds the longPoll function and its deadline
     };
+    /** @brief A request whose answer is decided on another thread (HttpResponse::deferred). */
+    struct Deferred {
+        QPointer<QTcpSocket> socket;
+        QHttpServerResponder responder;
+        QElapsedTimer received;
+    };
+    /**
+     * @brief How another thread reaches this server: an answer is posted to it only while it exists (the
+     * destructor clears the pointer under the lock), so a late answer after shutdown is dropped, not a crash.
+     */
+    struct Mailbox {
+        QMutex mutex;
+        ApiServer *server = nullptr;
+    };
     void write(QHttpServerResponder &responder, const HttpResponse &response);
     void revisitParked();
+    void answerDeferred(quint64 id, HttpResponse response);
 
     const Router &m_router;
     ServerContext &m_context;
@@ -61,6 +78,9 @@ private:
     struct Wake; ///< shared with the threads that may wake this worker; cleared when the worker goes
     std::shared_ptr<Wake> m_wake;
     std::list<Parked> m_parked;
+    std::unordered_map<quint64, Deferred> m_deferred;
+    quint64 m_nextDeferred = 0;
+    std::shared_ptr<Mailbox> m_mailbox;
     QTimer m_parkedTimer; ///< runs while something is parked
 };
 

@@ -8,6 +8,7 @@
 
 #include <QCryptographicHash>
 #include <QDateTime>
+#include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -30,6 +31,10 @@ HttpResponse holdNotFound()
  * Misjudging costs little either way: "replayed" only means a re-read of the show instead of an immediate delta;
  * a replay within ~2 s of its original judged fresh shows its seats held until the next re-read (≤ kLivePollMs).
  */
+QByteArray milliseconds(qint64 ns)
+{
+    return QByteArray::number(double(ns) / 1e6, 'f', 3);
+}
 bool placedJustNow(const QByteArray &body, int ttlSeconds)
 {
     constexpr qint64 kFreshWithinMs = 2000;
@@ -96,7 +101,13 @@ HoldAttempt::HoldAttempt(ServerContext &context, const store::Principal &caller,
         m_early = HttpResponse::rawJson(answer->status, answer->body);
         return;
     }
-    context.holdFastPath.rememberKey(caller.owner(), key);
+    auto remembered = context.holdFastPath.rememberKey(caller.owner(), key, m_request.fingerprint);
+    if (remembered.answer) {
+        m_admission.finish(remembered.answer->status, remembered.answer->body);
+        m_early = HttpResponse::rawJson(remembered.answer->status, remembered.answer->body);
+        return;
+    }
+    m_keyFresh = remembered.fresh;
 }
 
 store::HoldOutcome HoldAttempt::place()
@@ -105,14 +116,15 @@ store::HoldOutcome HoldAttempt::place()
                                      m_context.config.holdTtlSeconds);
 }
 
-store::HoldOutcome HoldAttempt::placeBatched()
+void HoldAttempt::submitBatched(HoldBatcher::Done done)
 {
-    return m_context.holdBatcher.place(m_request.showId, {m_caller.owner(), m_request.idempotencyKey, m_request.fingerprint, m_request.seatIds},
-                                       m_context.config.holdTtlSeconds);
+    m_context.holdBatcher.submit(m_request.showId, {m_caller.owner(), m_request.idempotencyKey, m_request.fingerprint, m_request.seatIds, m_keyFresh},
+                                 m_context.config.holdTtlSeconds, std::move(done));
 }
 
 HttpResponse HoldAttempt::finish(const store::HoldOutcome &outcome, bool committed)
 {
+    m_context.holdFastPath.keyDone(m_caller.owner(), m_request.idempotencyKey);
     if (!outcome.ok || !committed) {
         m_admission.finish(503, {});
         // The seat map may already show seats of a hold its transaction then lost: read the show again.
@@ -146,12 +158,27 @@ void registerHoldRoutes(Router &router, ServerContext &context)
         auto parsed = parseHoldRequest(context, *showId, QString::fromUtf8(key), std::get<QJsonObject>(object), request.header("Admission-Token"));
         if (isError(parsed))
             return HttpResponse::error(std::get<ApiError>(parsed));
-        HoldAttempt attempt(context, request.caller(), std::move(std::get<HoldRequest>(parsed)));
-        if (attempt.earlyAnswer())
-            return *attempt.earlyAnswer();
-        // Group commit (HoldBatcher): decided with concurrent holds of this show in one transaction, which has
-        // committed when placeBatched returns.
-        return attempt.finish(attempt.placeBatched(), true);
+        QElapsedTimer clock;
+        clock.start();
+        auto attempt = std::make_shared<HoldAttempt>(context, request.caller(), std::move(std::get<HoldRequest>(parsed)));
+        if (attempt->earlyAnswer()) {
+            // Server-Timing (milliseconds; ApiServer adds total): how a benchmark tells answers from memory apart.
+            return HttpResponse(*attempt->earlyAnswer()).withHeader("Server-Timing", "memory;dur=" + milliseconds(clock.nsecsElapsed()));
+        }
+        // Admission and group commit (HoldBatcher): the request waits in this show's queue, without holding this
+        // worker thread, and is decided with other waiting holds of the show in one transaction — or refused from
+        // memory if an earlier batch took its seats meanwhile. The answer is sent once that has committed.
+        HttpResponse response;
+        response.deferred = [attempt](std::function<void(HttpResponse)> answer) {
+            attempt->submitBatched([attempt, answer = std::move(answer)](store::HoldOutcome outcome, const HoldBatcher::Timing &timing) {
+                HttpResponse decided = attempt->finish(outcome, true);
+                answer(std::move(decided.withHeader("Server-Timing", timing.fromMemory ? "queue;dur=" + milliseconds(timing.queueNs) + ", memory;dur=0"
+                                                                                       : "queue;dur=" + milliseconds(timing.queueNs) + ", db;dur="
+                                                                                             + milliseconds(timing.databaseNs) + ";desc=\"batch of "
+                                                                                             + QByteArray::number(timing.batchSize) + "\"")));
+            });
+        };
+        return response;
     });
 
     router.add(Method::Get, QStringLiteral("/api/v1/holds/{hold_id}"), Access::roles_(kAllRoles), [&context](RequestContext &request) {

@@ -26,6 +26,12 @@ struct HttpResponse {
      */
     std::function<std::optional<HttpResponse>(bool timedOut)> longPoll;
     qint64 longPollUntilMs = 0; ///< this process's clock (ms since the epoch)
+    /**
+     * @brief An answer decided elsewhere: when set, this response is not sent; the worker thread parks the request
+     * and calls this once with a function that any thread may call once with the real response (it is sent on the
+     * worker thread). Meanwhile the worker serves its other connections.
+     */
+    std::function<void(std::function<void(HttpResponse)> answer)> deferred;
     static constexpr int kLongPollTickMs = 100;
 
     static HttpResponse json(int status, const QJsonObject &object);

@@ -5,6 +5,7 @@
 // POST /api/v1/sync/batch call, so a replayed action is applied exactly as the single request would be.
 
 #include "core/jsonbody.h"
+#include "holdbatcher.h"
 #include "httpresponse.h"
 #include "store/authrepository.h"
 #include "store/holdrepository.h"
@@ -45,13 +46,17 @@ class HoldAttempt
 public:
     HoldAttempt(ServerContext &context, const store::Principal &caller, HoldRequest request);
     HoldAttempt(HoldAttempt &&) noexcept = default;
+    HoldAttempt(const HoldAttempt &) = delete;
 
     /** @brief The answer when the database need not be asked (refused by the waiting room or from memory). */
     const std::optional<HttpResponse> &earlyAnswer() const { return m_early; }
     /** @brief Ask PostgreSQL (only without an early answer). */
     store::HoldOutcome place();
-    /** @brief As place(), but through the HoldBatcher in its own transaction (never inside a caller's one). */
-    store::HoldOutcome placeBatched();
+    /**
+     * @brief As place(), but queued in the HoldBatcher and decided in a batch's own transaction (never inside a
+     * caller's one). @p done gets the outcome once committed, on a batch thread (on this one without batching).
+     */
+    void submitBatched(HoldBatcher::Done done);
     /**
      * @brief The response for @p outcome after its transaction ended: @p committed false means the batch
      * transaction holding it rolled back, so nothing of it stays and the caller may retry.
@@ -60,10 +65,12 @@ public:
 
 private:
     ServerContext &m_context;
-    const store::Principal &m_caller;
+    store::Principal m_caller; ///< a copy: a batched attempt outlives the request that made it
     HoldRequest m_request;
     AdmissionPass m_admission;
     std::optional<HttpResponse> m_early;
+    /** @brief Its Idempotency-Key was new to this process (HoldFastPath::rememberKey): a queued refusal may answer it. */
+    bool m_keyFresh = false;
 };
 
 /** @brief Read a check-in upload {qr, nonce, scanned_at, show_id?} made by @p caller. */

@@ -40,6 +40,8 @@ public:
         QString idempotencyKey;
         QByteArray requestHash;
         QStringList seatIds;
+        /** @brief Not used by the database: whether the HoldBatcher may refuse it from memory (HoldFastPath::rememberKey). */
+        bool keyFresh = false;
     };
     /**
      * @brief Decide @p requests for @p showId in one transaction and one round trip (mq_place_holds): each

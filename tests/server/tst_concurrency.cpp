@@ -8,6 +8,7 @@
 #include <QHash>
 #include <QSqlQuery>
 #include <QThread>
+#include <QUuid>
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -86,6 +87,20 @@ struct Fight {
      */
     bool releasesBehindTheServersBack = false;
     qint64 staleAllowanceMs = 0;
+    /** @brief Clients think 5–45 ms between attempts; without, they send back to back and the hold queue fills. */
+    bool thinkTime = true;
+    /**
+     * @brief Every request carries an Idempotency-Key; one in this many (0: none) is also sent at the same moment
+     * on a second connection, and every keyed request is sent again afterwards: all answers under one key must be
+     * the same (or "request_in_progress" while the first is undecided).
+     */
+    int duplicateOneIn = 0;
+};
+
+/** @brief What the server answered from memory during a fight. */
+struct FromMemory {
+    quint64 refusals = 0; ///< all of them (HoldFastPath)
+    quint64 whileQueued = 0; ///< of those, refused after waiting in the HoldBatcher's queue
 };
 
 /**
@@ -94,7 +109,7 @@ struct Fight {
  * taken while the request was in flight (or, with @p fight.staleAllowanceMs, shortly before). Returns the server's
  * count of refusals made from memory.
  */
-quint64 fightOverOverlappingHolds(const Fight &fight)
+FromMemory fightOverOverlappingHolds(const Fight &fight)
 {
     TestServer::Options options;
     options.threads = 4;
@@ -120,8 +135,17 @@ quint64 fightOverOverlappingHolds(const Fight &fight)
     std::vector<std::vector<HoldAttempt>> logs(kClients);
     std::atomic<bool> go{false};
     std::atomic<int> grantedSoFar{0};
+    std::atomic<int> keyMismatches{0};
+    std::atomic<int> duplicatesSent{0};
     std::vector<std::thread> threads;
     const QByteArray path = holdPath(showId);
+    // The same answer under one key: status and body, except that a duplicate may find the first still undecided.
+    const auto inProgress = [](const HttpResult &answer) {
+        return answer.status == 409 && answer.json().value(QStringLiteral("error")).toString() == QLatin1String("request_in_progress");
+    };
+    const auto sameAnswer = [&](const HttpResult &final, const HttpResult &other) {
+        return inProgress(other) || (other.status == final.status && other.json() == final.json());
+    };
     for (int c = 0; c < kClients; ++c) {
         threads.emplace_back([&, c] {
             HttpClient client(QStringLiteral("127.0.0.1"), server.port());
@@ -147,8 +171,37 @@ quint64 fightOverOverlappingHolds(const Fight &fight)
                 attempt.client = c;
                 attempt.seats = seats;
                 attempt.sendUs = nowUs();
-                const HttpResult result = client.post(path, seatsBody(seats));
-                attempt.receiveUs = nowUs();
+                HttpResult result;
+                if (fight.duplicateOneIn > 0) {
+                    const QByteArray key = QUuid::createUuid().toString(QUuid::WithoutBraces).toLatin1();
+                    const QList<QPair<QByteArray, QByteArray>> headers{{"Idempotency-Key", key}};
+                    HttpResult duplicate;
+                    std::thread twin;
+                    if (random() % unsigned(fight.duplicateOneIn) == 0) {
+                        ++duplicatesSent;
+                        twin = std::thread([&] {
+                            HttpClient second(QStringLiteral("127.0.0.1"), server.port());
+                            second.setToken(tokens[size_t(c)]);
+                            duplicate = second.post(path, seatsBody(seats), headers);
+                        });
+                    }
+                    result = client.post(path, seatsBody(seats), headers);
+                    attempt.receiveUs = nowUs();
+                    if (twin.joinable())
+                        twin.join();
+                    // Sent after both are answered: the key's final answer, which every other must equal.
+                    const HttpResult retry = client.post(path, seatsBody(seats), headers);
+                    const bool good = !inProgress(retry) && sameAnswer(retry, result) && (duplicate.status == 0 || sameAnswer(retry, duplicate));
+                    if (!good && ++keyMismatches <= 10)
+                        ADD_FAILURE() << "key " << key.constData() << ": answers " << result.status << " " << result.body.constData() << " / "
+                                      << duplicate.status << " " << duplicate.body.constData() << " / retry " << retry.status << " "
+                                      << retry.body.constData();
+                    if (inProgress(result))
+                        result = retry; // the twin went first; this request's answer is the key's
+                } else {
+                    result = client.post(path, seatsBody(seats));
+                    attempt.receiveUs = nowUs();
+                }
                 attempt.status = result.status;
                 const QJsonObject body = result.json();
                 attempt.errorCode = body.value(QStringLiteral("error")).toString();
@@ -167,7 +220,8 @@ quint64 fightOverOverlappingHolds(const Fight &fight)
                 }
                 logs[size_t(c)].push_back(attempt);
                 // Customers think a little between attempts; keeps 64 clients from starving a 2-core machine.
-                QThread::msleep(5 + random() % 40);
+                if (fight.thinkTime)
+                    QThread::msleep(5 + random() % 40);
             }
         });
     }
@@ -290,6 +344,10 @@ quint64 fightOverOverlappingHolds(const Fight &fight)
     }
     EXPECT_EQ(badGrants, 0);
     EXPECT_EQ(badRefusals, 0);
+    EXPECT_EQ(keyMismatches.load(), 0);
+    if (fight.duplicateOneIn > 0) {
+        EXPECT_GT(duplicatesSent.load(), 0);
+    }
 
     // And the table is consistent at rest: every held seat names a hold that contains it.
     EXPECT_EQ(server.scalar(QStringLiteral("SELECT count(*) FROM show_seats ss WHERE ss.show_id = %1 AND ss.status = 'held' AND NOT EXISTS "
@@ -310,15 +368,15 @@ quint64 fightOverOverlappingHolds(const Fight &fight)
     auto last = server.client(server.deviceToken());
     const HttpResult claimAll = last->post(holdPath(showId), seatsBody(freeSeats.mid(0, 10)));
     EXPECT_EQ(claimAll.status, 200) << claimAll.body.constData();
-    return server.context().holdFastPath.refusals();
+    return FromMemory{server.context().holdFastPath.refusals(), server.context().holdBatcher.refusedWhileQueued()};
 }
 
 } // namespace
 
 TEST(Concurrency, OverlappingHoldsNeverShareASeat)
 {
-    const quint64 fromMemory = fightOverOverlappingHolds(Fight{});
-    std::printf("[          ] %llu refusals from memory\n", static_cast<unsigned long long>(fromMemory));
+    const FromMemory fromMemory = fightOverOverlappingHolds(Fight{});
+    std::printf("[          ] %llu refusals from memory\n", static_cast<unsigned long long>(fromMemory.refusals));
 }
 
 // Issue 6 §2: the same fight, tuned so that the refusals from memory really happen (longer holds, fewer releases),
@@ -330,9 +388,30 @@ TEST(Concurrency, RefusalsFromMemoryNeverGrantTwiceNorBlockAFreeSeat)
     fight.releaseOneIn = 12;
     fight.releasesBehindTheServersBack = true;
     fight.staleAllowanceMs = 1000 + 500; // fastRefusalMaxAgeMs plus the time its refresh query may take
-    const quint64 fromMemory = fightOverOverlappingHolds(fight);
-    std::printf("[          ] %llu refusals from memory\n", static_cast<unsigned long long>(fromMemory));
-    EXPECT_GT(fromMemory, 0u) << "the fast path was never taken: this test proved nothing about it";
+    const FromMemory fromMemory = fightOverOverlappingHolds(fight);
+    std::printf("[          ] %llu refusals from memory\n", static_cast<unsigned long long>(fromMemory.refusals));
+    EXPECT_GT(fromMemory.refusals, 0u) << "the fast path was never taken: this test proved nothing about it";
+}
+
+// Issues 2 §7, 6 §2: hold admission. 64 clients send back to back, so hold requests wait in the HoldBatcher's queue
+// and some are refused there from memory once an earlier batch took their seats; every request carries an
+// Idempotency-Key, some are sent twice at the same moment on two connections, every one is sent again afterwards;
+// another writer frees seats behind the server's back. The checker then proves no seat in two live holds, every
+// 200 stored, every 409 named seats really taken (within the staleness bound), one answer per key, and that every
+// free seat can be held once memory has aged out.
+TEST(Concurrency, RefusalsWhileQueuedNeverGrantTwiceNorSplitAKeysAnswer)
+{
+    Fight fight;
+    fight.holdTtlSeconds = 3;
+    fight.releaseOneIn = 8;
+    fight.releasesBehindTheServersBack = true;
+    fight.staleAllowanceMs = 1000 + 500;
+    fight.thinkTime = false;
+    fight.duplicateOneIn = 5;
+    const FromMemory fromMemory = fightOverOverlappingHolds(fight);
+    std::printf("[          ] %llu refusals from memory, %llu of them after waiting in the hold queue\n",
+                static_cast<unsigned long long>(fromMemory.refusals), static_cast<unsigned long long>(fromMemory.whileQueued));
+    EXPECT_GT(fromMemory.whileQueued, 0u) << "no request was refused from the queue: this test proved nothing about it";
 }
 
 TEST(Concurrency, ReversedSeatOrdersNeverDeadlock)
@@ -400,10 +479,12 @@ TEST(Concurrency, ReversedSeatOrdersNeverDeadlock)
     std::printf("[          ] %d granted, %d refused\n", granted.load(), refused.load());
     EXPECT_EQ(deadlocks().toLongLong(), 0);
     EXPECT_EQ(seatsInStatus(server, showId, "held"), 0);
-    // The server reconnects after its connections were cut for the statistics flush.
+    // The server reconnects after its connections were cut for the statistics flush. Each cut connection fails
+    // one request (503, nothing held) before it reconnects: the workers' and the hold batch threads'.
     auto client = server.client(server.deviceToken());
     HttpResult after;
-    for (int attempt = 0; attempt < 3 && after.status != 200; ++attempt)
+    const int connections = options.threads + server.context().config.holdBatches;
+    for (int attempt = 0; attempt < connections + 2 && after.status != 200; ++attempt)
         after = client->post(holdPath(showId), seatsBody(descending));
     EXPECT_EQ(after.status, 200) << after.body.constData();
 }
