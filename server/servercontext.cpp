@@ -13,6 +13,12 @@ ServerContext::ServerContext(ServerConfig config_, store::DatabaseConfig databas
     , events(database)
     , seatMaps(catalog)
     , holdFastPath(seatMaps, holds, config.fastRefusals, config.fastRefusalMaxAgeMs)
+    , orders(database)
+    , payments(database)
+    , bookings(database, tickets)
+    , orderService(config.payments, orders, payments, bookings)
+    , waitingRooms(database)
+    , waitingRoom(waitingRooms, database, config.waitingRoomTickMs, config.waitingRoomThreshold)
     , holdBatcher(holds, config.holdBatches,
                   [this](qint64 showId, const store::HoldRepository::HoldRequest &request) -> std::optional<store::HoldOutcome> {
                       const auto refusal = holdFastPath.refuseQueued(showId, request.owner, request.idempotencyKey, request.requestHash,
@@ -21,12 +27,6 @@ ServerContext::ServerContext(ServerConfig config_, store::DatabaseConfig databas
                           return std::nullopt;
                       return store::HoldOutcome{true, refusal->status, refusal->body};
                   })
-    , orders(database)
-    , payments(database)
-    , bookings(database, tickets)
-    , orderService(config.payments, orders, payments, bookings)
-    , waitingRooms(database)
-    , waitingRoom(waitingRooms, database, config.waitingRoomTickMs, config.waitingRoomThreshold)
     , occupancyReports(database)
     , tokenRateLimiter(config.rateLimitPerToken)
     , addressRateLimiter(config.rateLimitPerAddress)

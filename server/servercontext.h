@@ -41,13 +41,15 @@ struct ServerContext {
     store::EventRepository events;
     SeatMapService seatMaps;
     HoldFastPath holdFastPath;
-    HoldBatcher holdBatcher;
     store::OrderRepository orders;
     store::PaymentRepository payments;
     store::BookingRepository bookings;
     payments::OrderService orderService;
     store::WaitingRoomRepository waitingRooms;
     WaitingRoomService waitingRoom;
+    /** @brief Declared after everything its answers touch (the waiting room's admissions, the seat maps, the fast
+     * path), so that it is destroyed first: its destructor still decides and answers what is queued. */
+    HoldBatcher holdBatcher;
     OccupancyReports occupancyReports;
     /** @brief Protection (issue 6 §5), shared by every worker thread; all decided without the database. */
     http::RateLimiter tokenRateLimiter;
