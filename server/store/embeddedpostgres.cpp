@@ -144,6 +144,15 @@ bool EmbeddedPostgres::start()
     }
 
     if (!QFileInfo::exists(pgdata + QStringLiteral("/PG_VERSION"))) {
+        // A non-empty directory without PG_VERSION is what an initdb interrupted while it laid out the directory
+        // tree left (a killed test run, a power cut during the very first start): it holds no data, and initdb
+        // refuses to run over it. (An initdb killed later leaves a cluster that fails to start: that one is
+        // reported, not removed.)
+        QDir unfinished(pgdata);
+        if (unfinished.exists() && !unfinished.isEmpty()) {
+            qCWarning(lcEmbedded) << "removing the unfinished cluster an interrupted initdb left in" << pgdata;
+            unfinished.removeRecursively();
+        }
         qCInfo(lcEmbedded) << "creating a private PostgreSQL cluster in" << pgdata;
         if (!run(QStringLiteral("initdb"),
                  {QStringLiteral("-D"), pgdata, QStringLiteral("-U"), QString::fromLatin1(kSuperuser), QStringLiteral("--auth=trust"),
