@@ -22,24 +22,11 @@ HoldBatcher::HoldBatcher(store::HoldRepository &holds, int maxInFlight, RefuseFr
     : m_holds(holds)
     , m_maxInFlight(maxInFlight)
     , m_refuseFromMemory(std::move(refuseFromMemory))
+    // Several batches of one show may run at once: PostgreSQL's row locks order them.
+    , m_queue(QStringLiteral("hold-batch"), std::max(0, maxInFlight), kMaxBatch, false,
+              [this](qint64 showId, std::vector<Pending> &batch) { decide(showId, batch); },
+              [&holds] { holds.database().closeThreadConnection(); })
 {
-    for (int i = 0; i < m_maxInFlight; ++i) {
-        m_threads.emplace_back(QThread::create([this] { batchLoop(); }));
-        // Database hands each thread its own connection, named after the thread.
-        m_threads.back()->setObjectName(QStringLiteral("hold-batch-%1").arg(i));
-        m_threads.back()->start();
-    }
-}
-
-HoldBatcher::~HoldBatcher()
-{
-    {
-        QMutexLocker lock(&m_mutex);
-        m_stopping = true;
-        m_work.wakeAll();
-    }
-    for (auto &thread : m_threads)
-        thread->wait();
 }
 
 void HoldBatcher::submit(qint64 showId, store::HoldRepository::HoldRequest request, int ttlSeconds, Done done)
@@ -50,12 +37,7 @@ void HoldBatcher::submit(qint64 showId, store::HoldRepository::HoldRequest reque
         done(std::move(outcome), Timing{0, steadyNs() - submittedNs, 1, false});
         return;
     }
-    QMutexLocker lock(&m_mutex);
-    std::deque<Pending> &waiting = m_waiting[showId];
-    if (waiting.empty())
-        m_readyShows.push_back(showId);
-    waiting.push_back(Pending{std::move(request), ttlSeconds, std::move(done), submittedNs});
-    m_work.wakeOne();
+    m_queue.push(showId, Pending{std::move(request), ttlSeconds, std::move(done), submittedNs});
 }
 
 store::HoldOutcome HoldBatcher::place(qint64 showId, const store::HoldRepository::HoldRequest &request, int ttlSeconds, Timing *timing)
@@ -70,39 +52,9 @@ store::HoldOutcome HoldBatcher::place(qint64 showId, const store::HoldRepository
     return outcome;
 }
 
-void HoldBatcher::batchLoop()
+void HoldBatcher::decide(qint64 showId, std::vector<Pending> &batch)
 {
-    for (;;) {
-        qint64 showId = 0;
-        std::vector<Pending> batch;
-        {
-            QMutexLocker lock(&m_mutex);
-            while (m_readyShows.empty() && !m_stopping)
-                m_work.wait(&m_mutex);
-            if (m_readyShows.empty())
-                break; // stopping, and nothing left to decide
-            // Shows take turns: one show's crowd cannot starve another show's requests.
-            showId = m_readyShows.front();
-            m_readyShows.pop_front();
-            std::deque<Pending> &waiting = m_waiting[showId];
-            const auto take = std::min<size_t>(waiting.size(), kMaxBatch);
-            batch.reserve(take);
-            std::move(waiting.begin(), waiting.begin() + qsizetype(take), std::back_inserter(batch));
-            waiting.erase(waiting.begin(), waiting.begin() + qsizetype(take));
-            if (waiting.empty())
-                m_waiting.erase(showId);
-            else
-                m_readyShows.push_back(showId); // the rest go in the next batch, maybe on another thread
-            ++m_batches;
-            m_batchedRequests += batch.size();
-        }
-        decide(showId, batch, steadyNs());
-    }
-    m_holds.database().closeThreadConnection();
-}
-
-void HoldBatcher::decide(qint64 showId, std::vector<Pending> &batch, qint64 takenNs)
-{
+    const qint64 takenNs = steadyNs();
     // Refused from memory: seats that an earlier batch took while these requests waited. Answered now, before
     // the round trip of the others.
     std::vector<Pending *> toDatabase;
@@ -147,14 +99,12 @@ void HoldBatcher::decide(qint64 showId, std::vector<Pending> &batch, qint64 take
 
 quint64 HoldBatcher::batches() const
 {
-    QMutexLocker lock(&m_mutex);
-    return m_batches;
+    return m_queue.batches();
 }
 
 quint64 HoldBatcher::batchedRequests() const
 {
-    QMutexLocker lock(&m_mutex);
-    return m_batchedRequests;
+    return m_queue.batchedItems();
 }
 
 } // namespace marquee

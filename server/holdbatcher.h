@@ -1,17 +1,12 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "keyedbatchqueue.h"
 #include "store/holdrepository.h"
 
-#include <QMutex>
-#include <QThread>
-#include <QWaitCondition>
 #include <atomic>
-#include <deque>
 #include <functional>
-#include <memory>
 #include <optional>
-#include <unordered_map>
 #include <vector>
 
 namespace marquee {
@@ -32,7 +27,8 @@ namespace marquee {
  * the in-process snapshot proves taken is answered 409 there and never reaches the database. Only a refusal is
  * ever decided from memory; every yes is PostgreSQL's conditional UPDATE.
  *
- * No timer: an idle batch thread takes a request as soon as it arrives. Row locks are taken in canonical order,
+ * The queue, the threads and the taking of batches are KeyedBatchQueue's (shared with JoinBatcher). No timer: an
+ * idle batch thread takes a request as soon as it arrives. Row locks are taken in canonical order,
  * so concurrent batches of a show queue on shared seats but never deadlock. Each request stays its own
  * all-or-nothing unit with exactly the answer it would get alone; if a batch fails as a whole, each of its
  * requests is decided alone, so one request can never cost the others their answer. With @c maxInFlight 0
@@ -49,8 +45,8 @@ public:
      * batching and the queue off
      */
     HoldBatcher(store::HoldRepository &holds, int maxInFlight, RefuseFromMemory refuseFromMemory = {});
-    /** @brief Decides what is still queued, then stops the batch threads. */
-    ~HoldBatcher();
+    /** @brief Decides what is still queued, then stops the batch threads (KeyedBatchQueue's destructor). */
+    ~HoldBatcher() = default;
     HoldBatcher(const HoldBatcher &) = delete;
     HoldBatcher &operator=(const HoldBatcher &) = delete;
 
@@ -86,21 +82,13 @@ private:
         Done done;
         qint64 submittedNs = 0;
     };
-    void batchLoop();
-    void decide(qint64 showId, std::vector<Pending> &batch, qint64 takenNs);
+    void decide(qint64 showId, std::vector<Pending> &batch);
 
     store::HoldRepository &m_holds;
     const int m_maxInFlight;
     const RefuseFromMemory m_refuseFromMemory;
-    mutable QMutex m_mutex;
-    QWaitCondition m_work;
-    std::unordered_map<qint64, std::deque<Pending>> m_waiting; ///< per show, oldest first
-    std::deque<qint64> m_readyShows; ///< shows with waiting requests, each once, served in turn
-    bool m_stopping = false;
-    std::vector<std::unique_ptr<QThread>> m_threads;
-    quint64 m_batches = 0;
-    quint64 m_batchedRequests = 0;
     std::atomic<quint64> m_refusedWhileQueued{0};
+    KeyedBatchQueue<Pending> m_queue; ///< last: its threads call decide(), which uses everything above
 };
 
 } // namespace marquee

@@ -55,6 +55,8 @@ class WaitingRoomRepository
 {
 public:
     explicit WaitingRoomRepository(const Database &database);
+    /** @brief The database this repository reads and writes (a batch thread closes its connection through it). */
+    const Database &database() const { return m_database; }
 
     /** @brief Every room that is on or sold out; std::nullopt on a database error. */
     std::optional<std::vector<WaitingRoomRow>> rooms();
