@@ -31,13 +31,10 @@ ServerContext::ServerContext(ServerConfig config_, store::DatabaseConfig databas
     , tokenRateLimiter(config.rateLimitPerToken)
     , addressRateLimiter(config.rateLimitPerAddress)
     , connections(config.maxConnections, config.maxConnectionsPerAddress)
+    , paymentCalls(database, http::PaymentCallThreads::kDefaultThreads)
 {
     waitingRoom.setBoxOfficeHoldLimit(this->config.boxOfficeHoldsPerCaller);
     waitingRoom.setMaxPollMs(this->config.waitingRoomMaxPollMs);
-    // Each call holds a thread for at most a few provider timeouts; beyond this many at once, calls queue (and
-    // only payment requests wait: the HTTP workers stay free).
-    paymentCalls.setMaxThreadCount(16);
-    paymentCalls.setObjectName(QStringLiteral("payments"));
 }
 
 } // namespace marquee

@@ -5,6 +5,7 @@
 #include "holdfastpath.h"
 #include "occupancyreports.h"
 #include "http/connectionlimiter.h"
+#include "http/paymentcalls.h"
 #include "http/ratelimiter.h"
 #include "payments/orderservice.h"
 #include "seatmapservice.h"
@@ -21,7 +22,6 @@
 #include "store/waitingroomrepository.h"
 #include "waitingroomservice.h"
 
-#include <QThreadPool>
 
 namespace marquee {
 
@@ -57,9 +57,10 @@ struct ServerContext {
     http::ConnectionLimiter connections;
     /**
      * @brief Threads for requests that call a payment provider (http::answerPaymentCall), so that a slow provider
-     * never blocks a worker's other connections. Last member: destroyed first, waiting for calls in progress.
+     * never blocks a worker's other connections. Last member: destroyed first, finishing the calls queued and in
+     * progress while everything they use still exists.
      */
-    QThreadPool paymentCalls;
+    http::PaymentCallThreads paymentCalls;
 };
 
 } // namespace marquee

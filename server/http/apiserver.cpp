@@ -14,14 +14,7 @@ Q_LOGGING_CATEGORY(lcHttp, "marquee.http")
 
 namespace marquee::http {
 
-struct ApiServer::Wake {
-    QMutex mutex;
-    ApiServer *server = nullptr; ///< null once the worker is gone
-};
-
 namespace {
-thread_local ApiServer *t_serving = nullptr; ///< the worker whose handleRequest is running on this thread
-
 /** @brief A handler that reports its phases (Server-Timing) gets the whole time since the request was parsed beside them. */
 void addTotalTime(HttpResponse &response, const QElapsedTimer &received)
 {
@@ -37,9 +30,7 @@ ApiServer::ApiServer(const Router &router, ServerContext &context, LiveFanout &l
     , m_router(router)
     , m_context(context)
     , m_live(new LiveHub(context, liveFanout, this))
-    , m_wake(std::make_shared<Wake>())
 {
-    m_wake->server = this;
     // Every request with `Upgrade: websocket` completes its handshake inside QAbstractHttpServer and arrives
     // here; LiveHub checks the path, the token and the show, and closes with an error otherwise.
     connect(this, &QAbstractHttpServer::newWebSocketConnection, this, [this] {
@@ -54,24 +45,9 @@ ApiServer::ApiServer(const Router &router, ServerContext &context, LiveFanout &l
 
 ApiServer::~ApiServer()
 {
-    // After this, a late answer or waker finds no server (each posts under the same mutex, so never to a deleted object).
-    {
-        QMutexLocker lock(&m_mailbox->mutex);
-        m_mailbox->server = nullptr;
-    }
-    QMutexLocker lock(&m_wake->mutex);
-    m_wake->server = nullptr;
-}
-
-std::function<void()> ApiServer::wakeOfCurrentRequest()
-{
-    if (!t_serving)
-        return {};
-    return [wake = t_serving->m_wake] {
-        QMutexLocker lock(&wake->mutex);
-        if (wake->server)
-            QMetaObject::invokeMethod(wake->server, &ApiServer::revisitParked, Qt::QueuedConnection);
-    };
+    // After this, a late answer finds no server (it posts under the same mutex, so never to a deleted object).
+    QMutexLocker lock(&m_mailbox->mutex);
+    m_mailbox->server = nullptr;
 }
 
 HttpResponse ApiServer::dispatch(const QHttpServerRequest &request)
@@ -132,9 +108,7 @@ bool ApiServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *soc
     }
     QElapsedTimer timer;
     timer.start();
-    t_serving = this;
     HttpResponse response = dispatch(request);
-    t_serving = nullptr;
     QHttpServerResponder responder = makeResponder(request, socket);
     if (response.longPoll) {
         // Parked on this thread's event loop: the thread goes on serving other requests meanwhile. The client sends

@@ -36,13 +36,6 @@ public:
     /** @brief Route and answer one request (also used by tests without a socket). */
     HttpResponse dispatch(const QHttpServerRequest &request);
 
-    /**
-     * @brief For a handler that parks its request (HttpResponse::longPoll) while another thread works on it: a
-     * function, callable from any thread, that makes this worker look at its parked requests at once instead of at
-     * its next tick. Empty when the caller is not inside a worker's request (dispatch() called directly).
-     */
-    static std::function<void()> wakeOfCurrentRequest();
-
 protected:
     bool handleRequest(const QHttpServerRequest &request, QTcpSocket *socket) override;
     void missingHandler(const QHttpServerRequest &request, QTcpSocket *socket) override;
@@ -75,8 +68,6 @@ private:
     const Router &m_router;
     ServerContext &m_context;
     LiveHub *m_live; ///< checks this thread's WebSocket upgrades, then hands them to the fan-out (a child)
-    struct Wake; ///< shared with the threads that may wake this worker; cleared when the worker goes
-    std::shared_ptr<Wake> m_wake;
     std::list<Parked> m_parked;
     std::unordered_map<quint64, Deferred> m_deferred;
     quint64 m_nextDeferred = 0;

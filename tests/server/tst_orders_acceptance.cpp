@@ -514,6 +514,55 @@ TEST(OrdersAcceptance, PaymentSettingsComeFromOptionsEnvironmentOrConfigFile)
     EXPECT_FALSE(error.isEmpty());
 }
 
+TEST(OrdersAcceptance, ASlowProviderDelaysOnlyPaymentCallsNotTheWorkerThread)
+{
+    // One worker thread, and a "provider" that accepts the connection and never answers: confirm's status query
+    // hangs for the provider timeout. Meanwhile the same worker must keep answering other requests; before, the
+    // blocking call held the worker and every connection on it waited (issue 3 risk: up to 10 s per call).
+    TestServer::Options options = paymentOptions();
+    options.threads = 1;
+    options.configure = [](ServerConfig &config) { config.payments.providerTimeoutMs = 4000; };
+    OrderFixture f(options);
+    auto kiosk = f.server.client(f.server.deviceToken());
+    const QJsonObject order = f.order(*kiosk, f.hold(*kiosk, {QStringLiteral("A6")})).json();
+
+    const int silent = ::socket(AF_INET, SOCK_STREAM, 0);
+    ASSERT_GE(silent, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(::bind(silent, reinterpret_cast<sockaddr *>(&address), sizeof address), 0);
+    ASSERT_EQ(::listen(silent, 4), 0);
+    socklen_t length = sizeof address;
+    ::getsockname(silent, reinterpret_cast<sockaddr *>(&address), &length);
+    f.server.context().orderService.setProviderUrl(QStringLiteral("http://127.0.0.1:%1").arg(ntohs(address.sin_port)));
+
+    std::atomic<bool> confirmDone{false};
+    HttpResult confirmed;
+    std::thread confirmer([&] {
+        confirmed = f.confirm(*kiosk, order.value(QStringLiteral("order_id")).toString(), order.value(QStringLiteral("payment_intent_id")).toString());
+        confirmDone = true;
+    });
+    // The server has connected to the silent provider: confirm is now inside the provider call.
+    pollfd waiting{silent, POLLIN, 0};
+    ASSERT_EQ(::poll(&waiting, 1, 10000), 1);
+    const int held = ::accept(silent, nullptr, nullptr);
+    ASSERT_GE(held, 0);
+
+    auto other = f.server.client(f.server.deviceToken());
+    const HttpResult health = other->get("/healthz");
+    EXPECT_EQ(health.status, 200);
+    const HttpResult seats = other->get("/api/v1/shows/" + QByteArray::number(f.showId) + "/seatmap");
+    EXPECT_EQ(seats.status, 200);
+    EXPECT_FALSE(confirmDone.load()) << "other requests waited for the provider call";
+
+    confirmer.join();
+    EXPECT_API_ERROR(confirmed, 503, "payment_status_unknown");
+    EXPECT_EQ(f.orderState(order.value(QStringLiteral("order_id")).toString()), QStringLiteral("PENDING_PAYMENT"));
+    ::close(held);
+    ::close(silent);
+}
+
 TEST(OrdersAcceptance, KeysArePublicAndShapedAsSpecifiedAndVerifyTheSoldTickets)
 {
     OrderFixture f;
