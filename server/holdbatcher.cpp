@@ -18,12 +18,12 @@ qint64 steadyNs()
 }
 } // namespace
 
-HoldBatcher::HoldBatcher(store::HoldRepository &holds, int maxInFlight, RefuseFromMemory refuseFromMemory)
+HoldBatcher::HoldBatcher(store::HoldRepository &holds, int maxInFlight, RefuseFromMemory refuseFromMemory, int maxBatch)
     : m_holds(holds)
     , m_maxInFlight(maxInFlight)
     , m_refuseFromMemory(std::move(refuseFromMemory))
     // Several batches of one show may run at once: PostgreSQL's row locks order them.
-    , m_queue(QStringLiteral("hold-batch"), std::max(0, maxInFlight), kMaxBatch, false,
+    , m_queue(QStringLiteral("hold-batch"), std::max(0, maxInFlight), std::clamp(maxBatch, 1, kMaxBatch), false,
               [this](qint64 showId, std::vector<Pending> &batch) { decide(showId, batch); },
               [&holds] { holds.database().closeThreadConnection(); })
 {

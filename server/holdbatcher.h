@@ -44,13 +44,13 @@ public:
      * @param maxInFlight batch threads, i.e. batches (of any shows) decided at the same time at most; 0 switches
      * batching and the queue off
      */
-    HoldBatcher(store::HoldRepository &holds, int maxInFlight, RefuseFromMemory refuseFromMemory = {});
+    HoldBatcher(store::HoldRepository &holds, int maxInFlight, RefuseFromMemory refuseFromMemory = {}, int maxBatch = kMaxBatch);
     /** @brief Decides what is still queued, then stops the batch threads (KeyedBatchQueue's destructor). */
     ~HoldBatcher() = default;
     HoldBatcher(const HoldBatcher &) = delete;
     HoldBatcher &operator=(const HoldBatcher &) = delete;
 
-    /** @brief Requests decided together at most; more wait for the next batch. */
+    /** @brief Requests decided together at most (the default and the upper bound of @c maxBatch); more wait for the next batch. */
     static constexpr int kMaxBatch = 64;
 
     /** @brief Where one request's time went (for the Server-Timing header of the hold route). */

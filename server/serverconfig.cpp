@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "serverconfig.h"
+#include "holdbatcher.h"
 #include "keyencryptionkey.h"
 
 #include <QFile>
@@ -80,6 +81,7 @@ QString ServerConfig::usage()
         "  --fast-refusals on|off      refuse obvious hold losers from memory without the database (default on)\n"
         "  --hold-batches N            hold requests wait in a per-show queue and N threads decide them in batches,\n"
         "                              one transaction per batch (default 4, 0 = one transaction per hold, no queue)\n"
+        "  --hold-batch-size N         holds decided together in one batch at most (default 64, 1-64)\n"
         "  --max-live-subscribers N    WebSocket seat-map subscribers per process (default 20000, 0 = no limit)\n"
         "  --live-threads N            threads that send live seat-map deltas to WebSocket subscribers (default 1)\n"
         "  --box-office-holds N        live holds per till or staff session on a show whose waiting room is on (default 8, 0 = no bound)\n"
@@ -240,6 +242,9 @@ std::optional<ServerConfig> ServerConfig::fromArguments(const QStringList &input
             config.fastRefusals = value == QLatin1String("on");
         } else if (option == QLatin1String("--hold-batches")) {
             if (!intValue(option, value, 0, 64, &config.holdBatches))
+                return std::nullopt;
+        } else if (option == QLatin1String("--hold-batch-size")) {
+            if (!intValue(option, value, 1, HoldBatcher::kMaxBatch, &config.holdBatchSize))
                 return std::nullopt;
         } else if (option == QLatin1String("--max-live-subscribers")) {
             if (!intValue(option, value, 0, 10000000, &config.maxLiveSubscribers))

@@ -26,7 +26,8 @@ ServerContext::ServerContext(ServerConfig config_, store::DatabaseConfig databas
                       if (!refusal)
                           return std::nullopt;
                       return store::HoldOutcome{true, refusal->status, refusal->body};
-                  })
+                  },
+                  config.holdBatchSize)
     , occupancyReports(database)
     , tokenRateLimiter(config.rateLimitPerToken)
     , addressRateLimiter(config.rateLimitPerAddress)

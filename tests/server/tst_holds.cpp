@@ -449,6 +449,13 @@ TEST(Holds, CommitModeIsAnOptionAndNeverLeaksIntoTheConnectionsOtherTransactions
     EXPECT_FALSE(ServerConfig::fromArguments({QStringLiteral("--hold-commit"), QStringLiteral("sync")}, &error)->asyncHoldCommit);
     EXPECT_FALSE(ServerConfig::fromArguments({QStringLiteral("--hold-commit"), QStringLiteral("maybe")}, &error).has_value());
     EXPECT_TRUE(error.contains(QStringLiteral("--hold-commit"))) << qPrintable(error);
+    EXPECT_EQ(ServerConfig::fromArguments({}, &error)->holdBatchSize, 64);
+    EXPECT_EQ(ServerConfig::fromArguments({QStringLiteral("--hold-batch-size"), QStringLiteral("8")}, &error)->holdBatchSize, 8);
+    for (const char *outOfRange : {"0", "65", "x"}) {
+        error.clear();
+        EXPECT_FALSE(ServerConfig::fromArguments({QStringLiteral("--hold-batch-size"), QString::fromLatin1(outOfRange)}, &error).has_value()) << outOfRange;
+        EXPECT_TRUE(error.contains(QStringLiteral("--hold-batch-size"))) << qPrintable(error);
+    }
 
     for (const bool async : {true, false}) {
         TestServer::Options options;
