@@ -145,12 +145,16 @@ void SeatMapService::backgroundLoop()
     m_catalog.database().closeThreadConnection();
 }
 
-QByteArray SeatMapService::etagFor(const store::SeatStatuses &statuses)
+QByteArray SeatMapService::tagFor(const store::SeatStatuses &statuses, const Layout &layout)
 {
-    // The version sum only grows with writes, but a hold that lapses changes a status without a write, so
-    // the tag also covers the status letters themselves.
-    const QByteArray digest = QCryptographicHash::hash(statuses.codes, QCryptographicHash::Md5).toHex().left(12);
-    return '"' + QByteArray::number(statuses.version) + '.' + digest + '"';
+    // The version sum only grows with seat writes, but a hold that lapses changes a status without a write and a
+    // manager's price edit changes the prices without one, so the digest covers the status letters and everything
+    // of the availability's head (layout tag, currency, tiers with their prices). Both views of one refresh share
+    // this tag: the full map holds the same facts (its per-seat prices follow from the tiers).
+    QCryptographicHash digest(QCryptographicHash::Md5);
+    digest.addData(layout.availabilityHead);
+    digest.addData(statuses.codes);
+    return '"' + QByteArray::number(statuses.version) + '.' + digest.result().toHex().left(12) + '"';
 }
 
 void SeatMapService::markChanged(qint64 showId)
@@ -418,7 +422,7 @@ SeatMapService::Outcome SeatMapService::refresh(qint64 showId, quint64 generatio
     if (outcome == Outcome::Ok) {
         // Nothing changed since the snapshot (same version sum, same statuses): keep its bodies and their compressed
         // forms instead of rendering and compressing again.
-        etag = etagFor(*statuses);
+        etag = tagFor(*statuses, *layout);
         QMutexLocker lock(&m_mutex);
         const auto it = m_snapshots.find(showId);
         if (it != m_snapshots.end() && it->generation == generation && it->statusesEtag == etag) {
@@ -459,9 +463,7 @@ SeatMapService::Outcome SeatMapService::refresh(qint64 showId, quint64 generatio
         availability.body = "{\"show_id\":" + QByteArray::number(showId) + ",\"version\":" + QByteArray::number(statuses->version)
             + layout->availabilityHead + statuses->codes + "\"}";
         availability.version = statuses->version;
-        // The body also carries the prices, which a manager may edit without a seat write: the tag covers them too.
-        availability.etag = '"' + QByteArray::number(statuses->version) + '.'
-            + QCryptographicHash::hash(availability.body, QCryptographicHash::Md5).toHex().left(12) + '"';
+        availability.etag = etag;
     }
 
     QMutexLocker lock(&m_mutex);

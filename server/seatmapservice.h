@@ -97,7 +97,6 @@ public:
     static constexpr int kLiveMinGapMs = 40;   ///< and at most this often, however many local changes arrive
     static constexpr int kHoldTrafficKeepMs = 5000; ///< followed this long after its last hold request
 
-    static QByteArray etagFor(const store::SeatStatuses &statuses);
     /// The full map is rendered by refreshes while it was read this recently (or for the reader that asks for it).
     static constexpr int kFullMapKeepMs = 5000;
 
@@ -118,7 +117,7 @@ private:
         std::shared_ptr<const Layout> layout;
         RenderedSeatMap rendered;     ///< the full map; lags statusesEtag while nobody reads the full map
         RenderedSeatMap availability; ///< always of the last refresh's statuses
-        QByteArray statusesEtag;      ///< etagFor() the last refresh's statuses
+        QByteArray statusesEtag;      ///< tagFor() the last refresh's statuses and prices
         qint64 fullReadAtMs = 0;      ///< the last full-map read (see kFullMapKeepMs)
         qint64 fetchedAtMs = 0;
         quint64 generation = 0; ///< tells a refresh whether invalidate() replaced this entry meanwhile
@@ -127,6 +126,11 @@ private:
         quint64 runningCovers = 0; ///< the changes the running refresh will include
         bool refreshing = false;   ///< a refresh runs (or is queued for the background thread)
     };
+    /**
+     * @brief The entity tag of both views of one refresh: `"<version>.<digest>"`, the digest over the statuses and
+     * the prices (which a manager may edit without a seat write), so a revalidation after a price edit gets a 200.
+     */
+    static QByteArray tagFor(const store::SeatStatuses &statuses, const Layout &layout);
     /**
      * @brief Query and render (the availability always, the full map when @p view is Full or it was read lately);
      * stores the result if the entry is still generation @p generation and gives @p view's body in @p out.

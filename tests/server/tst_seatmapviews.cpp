@@ -216,6 +216,49 @@ TEST(SeatMapViews, TagsRevalidateAndTheLayoutTagOutlivesWritesAndPriceEdits)
     expectSameAsFullMap(*kiosk, showId, "after the price edit");
 }
 
+TEST(SeatMapViews, FullMapTagChangesWithAPriceEditAndOtherwiseRevalidates)
+{
+    TestServer server;
+    const qint64 showId = server.createShow(3, 4);
+    auto kiosk = server.client(server.deviceToken());
+    auto manager = server.client(server.staffToken(QStringLiteral("manager")));
+    const auto priceOf = [](const HttpResult &map, const QString &seatId) {
+        for (const QJsonValue &seat : map.json().value(QStringLiteral("seats")).toArray()) {
+            if (seat[QStringLiteral("seat_id")].toString() == seatId)
+                return seat[QStringLiteral("price_minor")].toInteger();
+        }
+        return qint64(-1);
+    };
+
+    const HttpResult before = kiosk->get(api(showId, "/seatmap"));
+    ASSERT_EQ(before.status, 200) << before.body.constData();
+    const QByteArray tag = before.header("ETag");
+    ASSERT_FALSE(tag.isEmpty());
+    const qint64 oldPrice = priceOf(before, QStringLiteral("A1"));
+    ASSERT_GT(oldPrice, 0);
+    ASSERT_NE(oldPrice, 1733) << "the edit below must change A1's price";
+    const HttpResult unchanged = kiosk->get(api(showId, "/seatmap"), {{"If-None-Match", tag}});
+    EXPECT_EQ(unchanged.status, 304);
+    EXPECT_TRUE(unchanged.body.isEmpty());
+    EXPECT_EQ(unchanged.header("ETag"), tag);
+
+    // A price edit writes no seat (the version stays), yet the old tag must not keep the old prices alive.
+    const HttpResult edited = manager->request("PATCH", api(showId, ""), R"({"price_tiers": {"standard": 1733}, "reason": "evening price"})");
+    ASSERT_EQ(edited.status, 200) << edited.body.constData();
+    const HttpResult after = kiosk->get(api(showId, "/seatmap"), {{"If-None-Match", tag}});
+    ASSERT_EQ(after.status, 200) << "a client revalidating after a price edit got " << after.status;
+    EXPECT_NE(after.header("ETag"), tag);
+    EXPECT_EQ(after.json().value(QStringLiteral("version")).toInteger(), before.json().value(QStringLiteral("version")).toInteger());
+    EXPECT_EQ(priceOf(after, QStringLiteral("A1")), 1733);
+    EXPECT_EQ(versionOfTag(after.header("ETag")), after.json().value(QStringLiteral("version")).toInteger());
+
+    // The new tag revalidates again, and both views of one refresh carry the same tag.
+    const HttpResult again = kiosk->get(api(showId, "/seatmap"), {{"If-None-Match", after.header("ETag")}});
+    EXPECT_EQ(again.status, 304);
+    EXPECT_EQ(kiosk->get(api(showId, "/availability")).header("ETag"), after.header("ETag"));
+    expectSameAsFullMap(*kiosk, showId, "after the price edit");
+}
+
 TEST(SeatMapViews, CompressedCopiesInflateToTheSameBytes)
 {
     TestServer server;
