@@ -282,7 +282,10 @@ TEST(Holds, IdempotencyKeyReplaysTheStoredResponse)
     EXPECT_EQ(conflictRetry.status, 409);
     EXPECT_EQ(conflictRetry.json(), conflict.json());
 
-    // The released hold's key still replays its original answer (it does not hold the seats again).
+    // The released hold's key still replays its original answer (it does not hold the seats again). A refusal
+    // decided from memory (the 409 above) reaches idempotency_keys through the fast path's background journal:
+    // wait for it, or the snapshot below races that write (seen in CI).
+    ASSERT_TRUE(eventually([&] { return server.scalar(QStringLiteral("SELECT count(*) FROM idempotency_keys WHERE key = 'conflict-1'")).toInt() == 1; }));
     const QString afterRelease = databaseState(server);
     const HttpResult replayReleased = client->post(holdPath(showId), seatsBody(kTwoSeats), key);
     EXPECT_EQ(replayReleased.json()[QStringLiteral("hold_id")], first.json()[QStringLiteral("hold_id")]);
