@@ -222,6 +222,43 @@ TEST(Till, FindsABookingRefundsInCashAndChecksTicketsIn)
     EXPECT_TRUE(f.printerBytes().startsWith(drawerKickCommand()));
 }
 
+TEST(Till, ShowListCountsTheSeatsTheServerHasFree)
+{
+    TillFixture f;
+    // Some seats sold and some held elsewhere before the till looks, so "left" differs from the seat count.
+    sellForCash(f.server, f.server.staffToken(QStringLiteral("cashier")), f.showId, {QStringLiteral("A1"), QStringLiteral("A2")});
+    auto kiosk = f.server.client(f.server.deviceToken());
+    const HttpResult held = kiosk->post("/api/v1/shows/" + QByteArray::number(f.showId) + "/hold",
+                                        QJsonObject{{QStringLiteral("seat_ids"), QJsonArray{QStringLiteral("B3"), QStringLiteral("B4"), QStringLiteral("B5")}}});
+    ASSERT_EQ(held.status, 200) << held.body.constData();
+    ASSERT_TRUE(f.signIn());
+
+    // The server's own view: the full seat map's available seats, and the table itself.
+    const HttpResult map = kiosk->get("/api/v1/shows/" + QByteArray::number(f.showId) + "/seatmap");
+    ASSERT_EQ(map.status, 200) << map.body.constData();
+    const QJsonArray seats = map.json().value(QStringLiteral("seats")).toArray();
+    int available = 0;
+    for (const QJsonValue &seat : seats)
+        available += seat[QStringLiteral("status")].toString() == QLatin1String("available");
+    const int inTable
+        = f.server.scalar(QStringLiteral("SELECT count(*) FROM show_seats WHERE show_id = %1 AND status = 'available'").arg(f.showId)).toInt();
+    EXPECT_EQ(available, inTable);
+    EXPECT_EQ(available, int(seats.size()) - 5);
+
+    ASSERT_EQ(f.till->shows()->count(), 1);
+    const QVariantMap row = f.till->shows()->rowAt(0);
+    EXPECT_EQ(row.value(QStringLiteral("show_id")).toLongLong(), f.showId);
+    EXPECT_EQ(row.value(QStringLiteral("seats_left")).toInt(), available);
+    EXPECT_EQ(row.value(QStringLiteral("seats_total")).toInt(), int(seats.size()));
+
+    // A refresh after another sale follows the server.
+    sellForCash(f.server, f.server.staffToken(QStringLiteral("cashier")), f.showId, {QStringLiteral("C1")});
+    f.till->refreshShows();
+    ASSERT_TRUE(waitFor([&] { return !f.till->busy() && f.till->shows()->count() == 1
+                                     && f.till->shows()->rowAt(0).value(QStringLiteral("seats_left")).toInt() == available - 1; }))
+        << "seats_left is " << f.till->shows()->rowAt(0).value(QStringLiteral("seats_left")).toInt();
+}
+
 TEST(Till, RefundCloseToTheShowNeedsAManagerAndAReason)
 {
     TillFixture f(QDateTime::currentDateTimeUtc().addSecs(3600)); // inside the 2-hour cancel cut-off
