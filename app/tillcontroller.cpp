@@ -305,6 +305,28 @@ void TillController::toggleSeat(const QString &seatId)
         setMessage(tr("At most %1 seats in one sale.").arg(m_seatMap->maxSelection()), true);
 }
 
+bool TillController::pickSeat(const QString &typed)
+{
+    if (holdActive() || m_show.isEmpty())
+        return false;
+    QString seatId = typed.simplified().remove(QLatin1Char(' '));
+    if (m_seatMap->indexOf(seatId) < 0)
+        seatId = seatId.toUpper(); // row letters are typed without Shift
+    const int index = m_seatMap->indexOf(seatId);
+    if (index < 0) {
+        setMessage(tr("There is no seat %1 in this screen.").arg(seatId.isEmpty() ? typed : seatId), true);
+        return false;
+    }
+    const bool selected = m_seatMap->selectedSeats().contains(seatId);
+    if (!selected && m_seatMap->seats()[size_t(index)].status != 'a') {
+        setMessage(tr("Seat %1 is not free.").arg(seatId), true);
+        return false;
+    }
+    setMessage({});
+    toggleSeat(seatId);
+    return m_seatMap->selectedSeats().contains(seatId) != selected;
+}
+
 bool TillController::bestAvailable(int count)
 {
     if (holdActive() || m_show.isEmpty() || count < 1)
@@ -728,8 +750,27 @@ bool TillController::print(const BookingPrint &booking, bool kickDrawer)
 
 void TillController::printAgain()
 {
-    if (!m_print.bookingRef.isEmpty())
-        print(m_print, false);
+    KioskApi *api = m_session->api();
+    const QString bookingId = m_lastSale.value(QStringLiteral("booking_id")).toString();
+    if (!api || m_busy || bookingId.isEmpty() || m_print.tickets.isEmpty())
+        return;
+    // The first print may have come out (jammed, torn, or fine): a second copy of the same codes would admit twice,
+    // so printing again is a reprint like the lookup screen's.
+    QStringList ticketIds;
+    for (const PrintedTicket &ticket : std::as_const(m_print.tickets))
+        ticketIds.append(ticket.ticketId);
+    setBusy(true);
+    setMessage({});
+    reissueTickets(bookingId, ticketIds, [this](const QJsonObject &booking) {
+        setBusy(false);
+        QJsonObject withIntent = booking;
+        withIntent.insert(QStringLiteral("payment_intent_id"), m_print.paymentIntentId);
+        m_print = bookingPrintFor(m_show, withIntent, m_seatMap, m_print.paymentMethod);
+        if (print(m_print, false))
+            setMessage(tr("%n ticket(s) reissued and printed again; the first codes no longer admit.", nullptr, int(m_print.tickets.size())));
+        else
+            setMessage(m_printMessage, true);
+    });
 }
 
 void TillController::newSale()
@@ -987,10 +1028,18 @@ void TillController::reprintBooking()
         return;
     setBusy(true);
     setMessage({});
-    reissueThenPrint(ticketIds);
+    reissueTickets(str(m_booking, "booking_id"), ticketIds, [this](const QJsonObject &reissued) {
+        applyBooking(reissued);
+        const BookingPrint booking = bookingPrintFor(m_bookingShow, m_booking, m_seatMap, tr("Reprint"));
+        if (print(booking, false))
+            setMessage(tr("%n ticket(s) of %1 reissued and printed; the old codes no longer admit.", nullptr, int(booking.tickets.size()))
+                           .arg(booking.bookingRef));
+        else
+            setMessage(m_printMessage, true);
+    });
 }
 
-void TillController::reissueThenPrint(QStringList ticketIds)
+void TillController::reissueTickets(const QString &bookingId, QStringList ticketIds, std::function<void(const QJsonObject &booking)> printNew)
 {
     KioskApi *api = m_session->api();
     if (!api) {
@@ -998,29 +1047,23 @@ void TillController::reissueThenPrint(QStringList ticketIds)
         return;
     }
     if (ticketIds.isEmpty()) {
-        api->get(QStringLiteral("/api/v1/bookings/%1").arg(str(m_booking, "booking_id")), this, [this](const ApiReply &reply) {
+        api->get(QStringLiteral("/api/v1/bookings/%1").arg(bookingId), this, [this, printNew](const ApiReply &reply) {
             if (!reply.ok()) {
                 fail(reply, tr("Reading the reissued tickets"));
                 return;
             }
-            applyBooking(reply.object());
-            const BookingPrint booking = bookingPrintFor(m_bookingShow, m_booking, m_seatMap, tr("Reprint"));
-            if (print(booking, false))
-                setMessage(tr("%n ticket(s) of %1 reissued and printed; the old codes no longer admit.", nullptr, int(booking.tickets.size()))
-                               .arg(booking.bookingRef));
-            else
-                setMessage(m_printMessage, true);
+            printNew(reply.object());
         });
         return;
     }
     const QString ticketId = ticketIds.takeFirst();
     api->post(QStringLiteral("/api/v1/tickets/%1/reissue").arg(ticketId), QJsonObject{{QStringLiteral("reason"), QStringLiteral("reprint at the box office")}},
-              this, [this, ticketIds](const ApiReply &reply) {
+              this, [this, bookingId, ticketIds, printNew](const ApiReply &reply) {
                   if (!reply.ok()) {
                       fail(reply, tr("Reissuing a ticket"));
                       return;
                   }
-                  reissueThenPrint(ticketIds);
+                  reissueTickets(bookingId, ticketIds, printNew);
               });
 }
 
@@ -1134,8 +1177,10 @@ void TillController::refreshShift()
             m_shiftReport = reply.object();
         else if (reply.kind == ApiErrorKind::NotFound)
             m_shiftReport = {};
+        else if (m_session->handleUnauthorized(reply))
+            return; // locked by the server (the lock screen shows) or ended (signed out)
         else
-            return; // offline or locked: keep what is shown; the next sale or screen asks again
+            return; // offline: keep what is shown; the next sale or screen asks again
         Q_EMIT shiftChanged();
     });
 }
@@ -1159,8 +1204,19 @@ void TillController::openShift(const QString &floatText)
         setMessage(tr("Enter the opening float, for example 150.00."), true);
         return;
     }
+    // The drawer opens for the float: a drawer operation, so the password again first (the pulse comes from this
+    // till, so this is where it is guarded).
+    m_session->requireReauth(tr("Open the shift with %1 in the drawer").arg(formatMoney(*amount, m_currency.isEmpty() ? QStringLiteral("EUR") : m_currency)),
+                             [this, amount] { startShift(*amount); });
+}
+
+void TillController::startShift(qint64 floatMinor)
+{
+    KioskApi *api = m_session->api();
+    if (!api || shiftOpen())
+        return;
     setBusy(true);
-    const QJsonObject body{{QStringLiteral("opening_float_minor"), *amount},
+    const QJsonObject body{{QStringLiteral("opening_float_minor"), floatMinor},
                            {QStringLiteral("currency"), m_currency.isEmpty() ? QStringLiteral("EUR") : m_currency}};
     api->post(QStringLiteral("/api/v1/shifts"), body, this, [this](const ApiReply &reply) {
         if (reply.code == QLatin1String("shift_already_open")) {

@@ -124,6 +124,11 @@ public:
     /** @brief Move the show selection up (-1) or down (+1). */
     Q_INVOKABLE void moveShow(int delta);
     Q_INVOKABLE void toggleSeat(const QString &seatId);
+    /**
+     * @brief A seat typed at the keyboard ("f7", "F 7"): selects it, or unselects it when it was selected. False
+     * with a message when the show has no such seat or it is not free.
+     */
+    Q_INVOKABLE bool pickSeat(const QString &typed);
     /** @brief Select the best @p count adjacent seats of the current show. */
     Q_INVOKABLE bool bestAvailable(int count);
     Q_INVOKABLE void clearSelection();
@@ -152,6 +157,7 @@ public:
     Q_INVOKABLE void abortCard();
     /** @brief Done → a fresh sale on the same show. */
     Q_INVOKABLE void newSale();
+    /** @brief Done screen: print the sale's tickets again — a reprint, so each ticket is reissued first (audited). */
     Q_INVOKABLE void printAgain();
 
     Q_INVOKABLE void openLookup();
@@ -172,7 +178,10 @@ public:
     Q_INVOKABLE void checkIn(const QString &qr, bool anyShow = true);
 
     Q_INVOKABLE void openShiftScreen();
-    /** @brief Open a shift on the server (`POST /api/v1/shifts`) with @p floatText in the drawer; the drawer opens. */
+    /**
+     * @brief Open a shift on the server (`POST /api/v1/shifts`) with @p floatText in the drawer; asks for the
+     * password first, then the drawer opens.
+     */
     Q_INVOKABLE void openShift(const QString &floatText);
     /** @brief Close the shift on the server with the counted cash (asks for the password first); prints its Z-report. */
     Q_INVOKABLE void closeShift(const QString &countedText);
@@ -200,8 +209,12 @@ Q_SIGNALS:
     void printerBytesSent(const QByteArray &bytes);
 
 private:
-    /** @brief Reissues @p ticketIds one after the other, then prints the booking with its new codes. */
-    void reissueThenPrint(QStringList ticketIds);
+    /**
+     * @brief Reissues @p ticketIds of booking @p bookingId one after the other (the server revokes each old code,
+     * signs a new one and audits it), reads the booking again and hands it to @p printNew. Every reprint goes
+     * through here, so no printed copy of a still-valid code is ever handed out.
+     */
+    void reissueTickets(const QString &bookingId, QStringList ticketIds, std::function<void(const QJsonObject &booking)> printNew);
     void setScreen(const QString &screen);
     void setBusy(bool busy);
     void setMessage(const QString &message, bool error = false);
@@ -225,6 +238,8 @@ private:
     void cancelWith(KioskApi *api, const QString &reason, const QString &overrideToken);
     /** @brief POST a drawer operation (after re-authentication); the drawer opens on the server's yes. */
     void drawerOperation(const QString &kind, qint64 amountMinor, const QString &reason, const QString &done);
+    /** @brief POST /shifts with @p floatMinor (after re-authentication); the drawer opens for the float. */
+    void startShift(qint64 floatMinor);
     QString printDir() const;
 
     AppConfig m_config;

@@ -5,7 +5,7 @@ import Marquee.App
 import Marquee.Ui
 
 /*! The sale is booked: change due in big type, the booking reference, what printed. Enter starts the next sale;
-    P prints the tickets again. */
+    P prints the tickets again (reissued: the first codes stop admitting). */
 Item {
     id: screen
     focus: true
@@ -85,10 +85,12 @@ Item {
                 Layout.fillWidth: true
                 Layout.topMargin: 16
                 spacing: 12
-                SButton { text: qsTr("Print again"); keyHint: "P"; onClicked: Till.printAgain() }
+                SButton { objectName: "printAgainButton"; text: qsTr("Print again"); keyHint: "P"; enabled: !Till.busy; onClicked: Till.printAgain() }
                 Item { Layout.fillWidth: true }
                 SButton { objectName: "newSaleButton"; large: true; primary: true; text: qsTr("Next sale"); keyHint: "Enter"; onClicked: Till.newSale() }
             }
+            // What printing again did: a reprint reissues the tickets, so the first codes stop admitting.
+            StatusBar { objectName: "doneMessage"; Layout.fillWidth: true; text: Till.message; error: Till.messageIsError }
         }
     }
 }

@@ -4,15 +4,37 @@ import QtQuick.Layouts
 import Marquee.App
 import Marquee.Ui
 
-/*! Selling: today's shows (↑↓), the seat map (click seats, or 1–9 for the best N together), the basket, and
-    Enter to hold the seats and take the money. Esc clears the selection. */
+/*! Selling: today's shows (↑↓), the seat map (click or tap seats, or type a seat such as F7 and Space to pick it,
+    or 1–9 for the best N together), the basket, and Enter to hold the seats and take the money. Esc clears the
+    selection. */
 Item {
     id: screen
     readonly property SeatMapModel seats: Till.seatMap
+    /*! A seat being typed: a row letter first (so 1–9 alone still mean "best N"), then its number. */
+    property string seatCode: ""
     focus: true
 
     Keys.onPressed: event => {
-        if (event.key >= Qt.Key_1 && event.key <= Qt.Key_9) {
+        const plain = (event.modifiers & (Qt.ControlModifier | Qt.AltModifier | Qt.MetaModifier)) === 0
+        const letter = plain && event.key >= Qt.Key_A && event.key <= Qt.Key_Z
+        const digit = plain && event.key >= Qt.Key_0 && event.key <= Qt.Key_9
+        if (letter && (screen.seatCode.length === 0 || !/[0-9]/.test(screen.seatCode))) {
+            screen.seatCode += String.fromCharCode(event.key) // Qt.Key_A… are the upper-case letters' codes
+            event.accepted = true
+        } else if (digit && screen.seatCode.length > 0) {
+            screen.seatCode += String(event.key - Qt.Key_0)
+            event.accepted = true
+        } else if (screen.seatCode.length > 0 && (event.key === Qt.Key_Space || event.key === Qt.Key_Return || event.key === Qt.Key_Enter)) {
+            Till.pickSeat(screen.seatCode)
+            screen.seatCode = ""
+            event.accepted = true
+        } else if (screen.seatCode.length > 0 && event.key === Qt.Key_Backspace) {
+            screen.seatCode = screen.seatCode.slice(0, -1)
+            event.accepted = true
+        } else if (screen.seatCode.length > 0 && event.key === Qt.Key_Escape) {
+            screen.seatCode = ""
+            event.accepted = true
+        } else if (digit && event.key !== Qt.Key_0) {
             Till.bestAvailable(event.key - Qt.Key_0)
             event.accepted = true
         } else if (event.key === Qt.Key_Return || event.key === Qt.Key_Enter) {
@@ -73,6 +95,11 @@ Item {
                 anchors.fill: parent
                 spacing: 12
                 StatusBar { Layout.fillWidth: true; text: Till.message; error: Till.messageIsError }
+                StatusBar {
+                    objectName: "seatCodeBar"
+                    Layout.fillWidth: true
+                    text: screen.seatCode.length > 0 ? qsTr("Seat %1 — Space to pick it, Esc to drop it").arg(screen.seatCode) : ""
+                }
                 Rectangle {
                     Layout.fillWidth: true
                     Layout.fillHeight: true
@@ -215,7 +242,7 @@ Item {
                         horizontalAlignment: Text.AlignHCenter
                         visible: basket.count === 0
                         wrapMode: Text.Wrap
-                        text: qsTr("Press a number for the best seats together, or click seats on the map.")
+                        text: qsTr("Press a number for the best seats together, type a seat (F7, Space), or click seats on the map.")
                         font.pixelSize: Pos.fontBody; font.family: Theme.fontFamily; color: "#6B7597"
                     }
                 }

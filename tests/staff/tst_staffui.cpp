@@ -7,9 +7,13 @@
 #include "staffapp.h"
 #include "stafftesthelpers.h"
 #include "sync/reconciler.h"
+#include "seatmapitem.h"
 #include "tillcontroller.h"
+#include "tillsupport.h"
 
 #include <QDir>
+#include <QPointingDevice>
+#include <QSignalSpy>
 #include <QQmlApplicationEngine>
 #include <QQuickItem>
 #include <QQuickWindow>
@@ -328,6 +332,145 @@ TEST(StaffUi, TillSaleOfTwoSeatsTakesAtMostSixKeysThenEveryTillScreen)
         keys.press(Qt::Key_Return);
         ASSERT_TRUE(waitFor([&] { return !till.session()->locked(); }));
         EXPECT_FALSE(soldRef.isEmpty());
+    }
+    TillController::setInstance(nullptr);
+}
+
+TEST(StaffUi, EveryFrequentTillActionHasAKeyAndSeatsAreClickedTappedOrTyped)
+{
+    Cinema cinema;
+    const QString manager = cinema.server.staffToken(QStringLiteral("manager"));
+    const QJsonObject earlier = sellForCash(cinema.server, manager, cinema.shows[0], {QStringLiteral("H4"), QStringLiteral("H5")});
+
+    QTemporaryDir dir;
+    AppConfig config = staffConfig(cinema.server, QStringLiteral("cashier"), dir.path());
+    config.paysim = QUrl(QStringLiteral("http://127.0.0.1:%1").arg(cinema.sim.port()));
+    config.escposTarget = dir.filePath(QStringLiteral("printer.bin"));
+    const auto count = [&](const QString &sql) { return cinema.server.scalar(sql).toInt(); };
+    const auto held = [&] { return count(QStringLiteral("SELECT count(*) FROM show_seats WHERE show_id = %1 AND status = 'held'").arg(cinema.shows[0])); };
+    const auto reissues = [&] { return count(QStringLiteral("SELECT count(*) FROM audit_log WHERE action = 'ticket.reissue'")); };
+    TillController till(config);
+    const auto seatsLeft = [&](qint64 showId) {
+        for (int row = 0; row < till.shows()->count(); ++row)
+            if (till.shows()->rowAt(row).value(QStringLiteral("show_id")).toLongLong() == showId)
+                return till.shows()->rowAt(row).value(QStringLiteral("seats_left")).toInt();
+        return -1;
+    };
+    QSignalSpy printed(&till, &TillController::printerBytesSent);
+    TillController::setInstance(&till);
+    {
+        QQmlApplicationEngine engine;
+        QQuickWindow *window = load(engine, QStringLiteral("cashier"));
+        ASSERT_NE(window, nullptr);
+        Keyboard keys{window};
+        keys.type(QStringLiteral("ana"));
+        keys.press(Qt::Key_Return);
+        keys.type(kStaffPassword);
+        keys.press(Qt::Key_Return);
+        ASSERT_TRUE(waitFor([&] { return till.screen() == QLatin1String("sale") && till.seatMap()->seatCount() > 0 && !till.busy(); }));
+        ASSERT_EQ(till.currentShowId(), cinema.shows[0]);
+
+        // ↓ ↑ choose the show.
+        keys.press(Qt::Key_Down);
+        ASSERT_TRUE(waitFor([&] { return till.currentShowId() == cinema.shows[1] && till.seatMap()->showId() == cinema.shows[1] && !till.seatMap()->loading(); }));
+        keys.press(Qt::Key_Up);
+        ASSERT_TRUE(waitFor([&] { return till.currentShowId() == cinema.shows[0] && till.seatMap()->showId() == cinema.shows[0] && !till.seatMap()->loading(); }));
+
+        // 1–9: the best N together; Esc clears.
+        keys.press(Qt::Key_4);
+        EXPECT_EQ(till.seatMap()->selectedCount(), 4);
+        keys.press(Qt::Key_Escape);
+        EXPECT_EQ(till.seatMap()->selectedCount(), 0);
+
+        // Seats one by one: typed (F 7 Space), clicked with the mouse, tapped on a touch screen.
+        keys.type(QStringLiteral("f7"));
+        EXPECT_EQ(till.seatMap()->selectedCount(), 0); // not yet: the seat code is shown, Space picks it
+        shoot(window, QStringLiteral("till-13-typed-seat"));
+        keys.press(Qt::Key_Space);
+        EXPECT_EQ(till.seatMap()->selectedSeats(), QStringList{QStringLiteral("F7")});
+        keys.type(QStringLiteral("h4"));
+        keys.press(Qt::Key_Space); // sold earlier: refused, said so
+        EXPECT_TRUE(till.messageIsError());
+        EXPECT_EQ(till.seatMap()->selectedCount(), 1);
+        auto *map = qobject_cast<SeatMapItem *>(itemNamed(window, QStringLiteral("tillSeatMap")));
+        ASSERT_NE(map, nullptr);
+        QTest::mouseClick(window, Qt::LeftButton, Qt::NoModifier, map->mapToScene(map->seatPosition(QStringLiteral("F8"))).toPoint());
+        ASSERT_TRUE(waitFor([&] { return till.seatMap()->selectedSeats().contains(QStringLiteral("F8")); }, 3000));
+        static QPointingDevice *touchscreen = QTest::createTouchDevice();
+        const QPoint f9 = map->mapToScene(map->seatPosition(QStringLiteral("F9"))).toPoint();
+        QTest::touchEvent(window, touchscreen).press(0, f9);
+        QTest::touchEvent(window, touchscreen).release(0, f9);
+        ASSERT_TRUE(waitFor([&] { return till.seatMap()->selectedSeats().contains(QStringLiteral("F9")); }, 3000));
+        EXPECT_EQ(till.seatMap()->selectedCount(), 3);
+        shoot(window, QStringLiteral("till-14-seats-typed-clicked-tapped"));
+
+        // Enter holds them; Esc on the tender screen voids the sale and gives the seats back.
+        keys.press(Qt::Key_Return);
+        ASSERT_TRUE(waitFor([&] { return till.screen() == QLatin1String("tender"); })) << qPrintable(till.message());
+        EXPECT_EQ(held(), 3);
+        keys.press(Qt::Key_Escape);
+        ASSERT_TRUE(waitFor([&] { return till.screen() == QLatin1String("sale") && held() == 0; }));
+
+        // F4: the card terminal; P on the done screen prints again — reissued tickets, audited.
+        keys.press(Qt::Key_Escape);
+        keys.press(Qt::Key_2);
+        keys.press(Qt::Key_Return);
+        ASSERT_TRUE(waitFor([&] { return till.screen() == QLatin1String("tender"); })) << qPrintable(till.message());
+        keys.press(Qt::Key_F4);
+        ASSERT_TRUE(waitFor([&] { return till.paymentState() == QLatin1String("card_waiting"); })) << qPrintable(till.message());
+        ASSERT_TRUE(clickOn(window, QStringLiteral("simulatorApprove")));
+        ASSERT_TRUE(waitFor([&] { return till.screen() == QLatin1String("done") && !till.busy(); }, 20000)) << qPrintable(till.message());
+        EXPECT_EQ(till.lastSale().value(QStringLiteral("method")).toString(), QStringLiteral("card"));
+        EXPECT_EQ(reissues(), 0);
+        keys.press(Qt::Key_P);
+        ASSERT_TRUE(waitFor([&] { return !till.busy() && till.message().contains(QStringLiteral("reissued")); })) << qPrintable(till.message());
+        EXPECT_EQ(reissues(), 2);
+        shoot(window, QStringLiteral("till-15-done-printed-again"));
+        keys.press(Qt::Key_Return);
+        ASSERT_TRUE(waitFor([&] { return till.screen() == QLatin1String("sale") && !till.busy(); }));
+
+        // Ctrl+R: today's shows again, with the seats someone else sold meanwhile.
+        ASSERT_TRUE(waitFor([&] { return !till.shows()->loading(); }));
+        const int leftBefore = seatsLeft(cinema.shows[2]);
+        ASSERT_GT(leftBefore, 3);
+        sellForCash(cinema.server, manager, cinema.shows[2], {QStringLiteral("A1"), QStringLiteral("A2"), QStringLiteral("A3")});
+        keys.press(Qt::Key_R, Qt::ControlModifier);
+        ASSERT_TRUE(waitFor([&] { return !till.busy() && seatsLeft(cinema.shows[2]) == leftBefore - 3; })) << seatsLeft(cinema.shows[2]);
+
+        // F3: the shift, opened with a float after the password; F1 back to selling.
+        keys.press(Qt::Key_F3);
+        ASSERT_EQ(till.screen(), QStringLiteral("shift"));
+        keys.type(QStringLiteral("100"));
+        keys.press(Qt::Key_Return);
+        ASSERT_TRUE(waitFor([&] { return till.session()->reauthPending(); }));
+        keys.type(kStaffPassword);
+        keys.press(Qt::Key_Return);
+        ASSERT_TRUE(waitFor([&] { return till.shiftOpen() && !till.busy(); })) << qPrintable(till.message());
+        keys.press(Qt::Key_F1);
+        ASSERT_EQ(till.screen(), QStringLiteral("sale"));
+
+        // F10: the drawer opens without a sale — the password again, recorded on the shift, the ESC/POS pulse.
+        keys.press(Qt::Key_F10);
+        ASSERT_TRUE(till.session()->reauthPending());
+        shoot(window, QStringLiteral("till-16-drawer-reauth"));
+        const qsizetype sentBefore = printed.count();
+        keys.type(kStaffPassword);
+        keys.press(Qt::Key_Return);
+        ASSERT_TRUE(waitFor([&] { return count(QStringLiteral("SELECT count(*) FROM drawer_operations WHERE kind = 'no_sale'")) == 1 && printed.count() > sentBefore; }))
+            << qPrintable(till.message());
+        EXPECT_EQ(printed.last().first().toByteArray(), drawerKickCommand());
+
+        // F2: find a booking; F7 reprints it (reissued); Esc goes back to selling.
+        keys.press(Qt::Key_F2);
+        ASSERT_EQ(till.screen(), QStringLiteral("lookup"));
+        keys.type(earlier.value(QStringLiteral("booking_ref")).toString());
+        keys.press(Qt::Key_Return);
+        ASSERT_TRUE(waitFor([&] { return till.booking().value(QStringLiteral("booking_ref")) == earlier.value(QStringLiteral("booking_ref")).toString() && !till.busy(); }));
+        keys.press(Qt::Key_F7);
+        ASSERT_TRUE(waitFor([&] { return !till.busy() && till.message().contains(QStringLiteral("reissued")); })) << qPrintable(till.message());
+        EXPECT_EQ(reissues(), 4);
+        keys.press(Qt::Key_Escape);
+        EXPECT_EQ(till.screen(), QStringLiteral("sale"));
     }
     TillController::setInstance(nullptr);
 }

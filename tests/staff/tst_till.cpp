@@ -6,6 +6,7 @@
 #include "tillcontroller.h"
 #include "tillsupport.h"
 
+#include <QJsonDocument>
 #include <QSet>
 #include <QFile>
 #include <QSignalSpy>
@@ -81,6 +82,34 @@ TEST(StaffSession, ReauthRunsTheActionOnlyAfterTheRightPassword)
     session.cancelReauth();
     EXPECT_FALSE(session.reauthPending());
     EXPECT_EQ(ran, 1);
+}
+
+TEST(StaffSession, ReauthAcceptsThePinOnceOneIsSet)
+{
+    TestServer server;
+    addStaff(server, QStringLiteral("di"), QStringLiteral("manager"));
+    StaffSession session(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(server.port())), {QStringLiteral("manager")});
+    session.signIn(QStringLiteral("di"), kStaffPassword);
+    ASSERT_TRUE(waitFor([&] { return session.signedIn(); }));
+    int ran = 0;
+    // No PIN yet: a PIN-looking answer is refused and the action waits.
+    session.requireReauth(QStringLiteral("Override"), [&] { ++ran; });
+    session.confirmReauth(QStringLiteral("2468"));
+    ASSERT_TRUE(waitFor([&] { return !session.busy(); }));
+    EXPECT_EQ(ran, 0);
+    EXPECT_FALSE(session.errorString().isEmpty());
+    const HttpResult set = server.client(session.token())
+                               ->request("PUT", "/api/v1/sessions/current/pin",
+                                         QJsonDocument(QJsonObject{{QStringLiteral("password"), kStaffPassword}, {QStringLiteral("pin"), QStringLiteral("2468")}}).toJson(),
+                                         {{"Content-Type", "application/json"}});
+    ASSERT_EQ(set.status, 204) << set.body.constData();
+    session.confirmReauth(QStringLiteral("1357"));
+    ASSERT_TRUE(waitFor([&] { return !session.busy(); }));
+    EXPECT_EQ(ran, 0);
+    session.confirmReauth(QStringLiteral("2468"));
+    ASSERT_TRUE(waitFor([&] { return ran == 1; }));
+    EXPECT_FALSE(session.reauthPending());
+    EXPECT_EQ(server.scalar(QStringLiteral("SELECT elevated_until > now() FROM sessions WHERE ended_at IS NULL")).toBool(), true);
 }
 
 namespace {
@@ -307,6 +336,11 @@ TEST(Till, ShiftRunsOnTheServerAndItsZReportAddsUpAgainstTheBookings)
     ASSERT_TRUE(f.signIn());
     EXPECT_FALSE(f.till->shiftOpen());
     f.till->openShift(QStringLiteral("150"));
+    // The drawer opens for the float: the password again first, nothing is opened before it.
+    ASSERT_TRUE(f.till->session()->reauthPending());
+    EXPECT_EQ(f.server.scalar(QStringLiteral("SELECT count(*) FROM shifts")).toInt(), 0);
+    EXPECT_TRUE(f.printerBytes().isEmpty());
+    f.till->session()->confirmReauth(kStaffPassword);
     ASSERT_TRUE(waitFor([&] { return f.till->shiftOpen(); })) << qPrintable(f.till->message());
     EXPECT_EQ(f.server.scalar(QStringLiteral("SELECT opening_float_minor FROM shifts WHERE closed_at IS NULL")).toLongLong(), 15000);
     EXPECT_TRUE(f.printerBytes().startsWith(drawerKickCommand())); // the float goes in
@@ -410,7 +444,7 @@ TEST(Till, SignOutReleasesTheHoldAndReturnsToSignIn)
 
 TEST(Till, ReprintReissuesEveryTicketSoTheOldCodesNoLongerAdmit)
 {
-    TillFixture f;
+    TillFixture f(QDateTime::currentDateTimeUtc().addSecs(3600)); // doors are open (3 h before), so codes admit
     ASSERT_TRUE(f.signIn());
     const QString managerToken = f.server.staffToken(QStringLiteral("manager"));
     const QJsonObject sold = sellForCash(f.server, managerToken, f.showId, {QStringLiteral("D4"), QStringLiteral("D5")});
@@ -438,4 +472,117 @@ TEST(Till, ReprintReissuesEveryTicketSoTheOldCodesNoLongerAdmit)
     for (const QJsonValue &ticket : tickets)
         EXPECT_FALSE(oldCodes.contains(ticket.toObject().value(QStringLiteral("qr")).toString()));
     EXPECT_EQ(f.server.scalar(QStringLiteral("SELECT count(*) FROM audit_log WHERE action = 'ticket.reissue'")).toInt(), 2);
+
+    // At the door: an old code is refused as replaced, a new one admits.
+    const QString oldCode = *oldCodes.cbegin();
+    f.till->checkIn(oldCode);
+    ASSERT_TRUE(waitFor([&] { return !f.till->busy() && f.till->checkin().contains(QStringLiteral("result")); }));
+    EXPECT_EQ(f.till->checkin().value(QStringLiteral("result")).toString(), QStringLiteral("revoked"));
+    f.till->checkIn(tickets.first().toObject().value(QStringLiteral("qr")).toString());
+    ASSERT_TRUE(waitFor([&] { return !f.till->busy() && f.till->checkin().value(QStringLiteral("result")).toString() != QLatin1String("revoked"); }));
+    EXPECT_EQ(f.till->checkin().value(QStringLiteral("result")).toString(), QStringLiteral("ok"));
+}
+
+TEST(Till, PrintingASaleAgainReissuesItsTicketsSoTheFirstCodesNoLongerAdmit)
+{
+    TillFixture f(QDateTime::currentDateTimeUtc().addSecs(3600));
+    ASSERT_TRUE(f.signIn());
+    ASSERT_TRUE(f.till->bestAvailable(2));
+    f.till->holdSelection();
+    ASSERT_TRUE(waitFor([&] { return f.till->screen() == QLatin1String("tender"); }));
+    f.till->payCash({});
+    ASSERT_TRUE(waitFor([&] { return f.till->screen() == QLatin1String("done") && !f.till->busy(); })) << qPrintable(f.till->message());
+    QStringList firstCodes;
+    for (const PrintedTicket &ticket : f.till->lastPrint().tickets)
+        firstCodes.append(ticket.qr);
+    ASSERT_EQ(firstCodes.size(), 2);
+    const qsizetype printedBefore = f.printerBytes().size();
+
+    // P on the done screen: the customer gets fresh codes, the first print's codes are revoked and it is audited.
+    f.till->printAgain();
+    ASSERT_TRUE(waitFor([&] { return !f.till->busy() && f.till->message().contains(QStringLiteral("reissued")); })) << qPrintable(f.till->message());
+    EXPECT_FALSE(f.till->messageIsError());
+    EXPECT_EQ(f.till->screen(), QStringLiteral("done"));
+    EXPECT_GT(f.printerBytes().size(), printedBefore);
+    EXPECT_EQ(f.server.scalar(QStringLiteral("SELECT count(*) FROM audit_log WHERE action = 'ticket.reissue'")).toInt(), 2);
+    QStringList secondCodes;
+    for (const PrintedTicket &ticket : f.till->lastPrint().tickets)
+        secondCodes.append(ticket.qr);
+    ASSERT_EQ(secondCodes.size(), 2);
+    for (const QString &code : secondCodes)
+        EXPECT_FALSE(firstCodes.contains(code));
+    // The printed ones are the booking's valid tickets now.
+    const HttpResult booking = f.server.client(f.server.staffToken(QStringLiteral("manager")))
+                                   ->get("/api/v1/bookings?ref=" + f.till->lastSale().value(QStringLiteral("booking_ref")).toString().toLatin1());
+    ASSERT_EQ(booking.status, 200) << booking.body.constData();
+    QStringList valid;
+    for (const QJsonValue &ticket : booking.json().value(QStringLiteral("tickets")).toArray())
+        valid.append(ticket.toObject().value(QStringLiteral("qr")).toString());
+    valid.sort();
+    secondCodes.sort();
+    EXPECT_EQ(valid, secondCodes);
+
+    f.till->checkIn(firstCodes.first());
+    ASSERT_TRUE(waitFor([&] { return !f.till->busy() && f.till->checkin().contains(QStringLiteral("result")); }));
+    EXPECT_EQ(f.till->checkin().value(QStringLiteral("result")).toString(), QStringLiteral("revoked"));
+}
+
+TEST(Till, TypedSeatsArePickedOneByOneAndRefusedWhenTakenOrUnknown)
+{
+    TillFixture f;
+    sellForCash(f.server, f.server.staffToken(QStringLiteral("manager")), f.showId, {QStringLiteral("C3")});
+    ASSERT_TRUE(f.signIn());
+    EXPECT_TRUE(f.till->pickSeat(QStringLiteral("d 4"))); // as typed: lower case, a space
+    EXPECT_TRUE(f.till->pickSeat(QStringLiteral("D5")));
+    EXPECT_EQ(f.till->seatMap()->selectedSeats(), (QStringList{QStringLiteral("D4"), QStringLiteral("D5")}));
+    EXPECT_FALSE(f.till->pickSeat(QStringLiteral("C3"))); // sold
+    EXPECT_TRUE(f.till->messageIsError());
+    EXPECT_FALSE(f.till->pickSeat(QStringLiteral("Z99")));
+    EXPECT_TRUE(f.till->message().contains(QStringLiteral("Z99")));
+    EXPECT_TRUE(f.till->pickSeat(QStringLiteral("D5"))); // again: unselected
+    EXPECT_EQ(f.till->seatMap()->selectedSeats(), QStringList{QStringLiteral("D4")});
+    f.till->holdSelection();
+    ASSERT_TRUE(waitFor([&] { return f.till->screen() == QLatin1String("tender"); }));
+    EXPECT_EQ(f.server.scalar(QStringLiteral("SELECT string_agg(seat_id, ',') FROM show_seats WHERE show_id = %1 AND status = 'held'").arg(f.showId)).toString(),
+              QStringLiteral("D4"));
+    EXPECT_FALSE(f.till->pickSeat(QStringLiteral("D6"))); // the held sale is fixed until it is paid or voided
+}
+
+TEST(Till, AServerLockKeepsTheSaleAndAnExpiredSessionSignsOut)
+{
+    TillFixture f;
+    ASSERT_TRUE(f.signIn());
+    ASSERT_TRUE(f.till->bestAvailable(2));
+    f.till->holdSelection();
+    ASSERT_TRUE(waitFor([&] { return f.till->screen() == QLatin1String("tender"); }));
+    const QString token = f.till->session()->token();
+
+    // The till stood idle longer than the server allows (its own lock timer is longer): the server locks the session.
+    f.server.scalar(QStringLiteral("UPDATE sessions SET last_active_at = now() - interval '1 hour' RETURNING 1"));
+    f.server.context().auth.clearCache();
+    f.till->payCash({});
+    ASSERT_TRUE(waitFor([&] { return f.till->session()->locked(); })) << qPrintable(f.till->message());
+    EXPECT_TRUE(f.till->session()->signedIn());
+    EXPECT_TRUE(f.till->holdActive()); // the customer's seats are still theirs
+    EXPECT_EQ(f.server.scalar(QStringLiteral("SELECT count(*) FROM orders")).toInt(), 0);
+    // The password unlocks the server's session too, and the sale goes on where it stopped.
+    f.till->session()->unlock(kStaffPassword);
+    ASSERT_TRUE(waitFor([&] { return !f.till->session()->locked() && !f.till->session()->busy(); }));
+    f.till->payCash({});
+    ASSERT_TRUE(waitFor([&] { return f.till->screen() == QLatin1String("done"); })) << qPrintable(f.till->message());
+    f.till->newSale();
+
+    // The session reaches its end: the next request signs the cashier out with a sentence, and the token is dead
+    // for good (the password does not bring an expired session back).
+    const QString current = f.till->session()->token();
+    f.server.scalar(QStringLiteral("UPDATE sessions SET expires_at = now() - interval '1 second' RETURNING 1"));
+    f.server.context().auth.clearCache();
+    f.till->refreshShift();
+    ASSERT_TRUE(waitFor([&] { return !f.till->session()->signedIn(); }));
+    EXPECT_EQ(f.till->screen(), QStringLiteral("signin"));
+    EXPECT_FALSE(f.till->session()->errorString().isEmpty());
+    auto expired = f.server.client(current);
+    EXPECT_EQ(expired->get("/api/v1/cities").status, 401);
+    EXPECT_EQ(expired->post("/api/v1/sessions/reauth", QJsonObject{{QStringLiteral("password"), kStaffPassword}}).status, 401);
+    EXPECT_FALSE(token.isEmpty());
 }
