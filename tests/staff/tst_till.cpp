@@ -7,6 +7,10 @@
 #include "tillsupport.h"
 
 #include <QJsonDocument>
+#include <QElapsedTimer>
+#include <QWindow>
+#include <QImage>
+#include <QDir>
 #include <QSet>
 #include <QFile>
 #include <QSignalSpy>
@@ -59,6 +63,33 @@ TEST(StaffSession, LocksAfterInactivityAndRefusesRolesNotMeantForThisScreen)
     ASSERT_TRUE(waitFor([&] { return till.signedIn(); }));
     EXPECT_FALSE(till.locked());
     ASSERT_TRUE(waitFor([&] { return till.locked(); }, 4000));
+}
+
+TEST(StaffSession, KeysAndClicksPostponeTheInactivityLock)
+{
+    TestServer server;
+    addStaff(server, QStringLiteral("eve"), QStringLiteral("cashier"));
+    StaffSession session(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(server.port())), {QStringLiteral("cashier")});
+    session.signIn(QStringLiteral("eve"), kStaffPassword);
+    ASSERT_TRUE(waitFor([&] { return session.signedIn(); }));
+    QWindow window;
+    window.resize(200, 200);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    session.setLockAfterSeconds(2);
+    // Someone works at the till for three times the lock time, a key or a click every 200 ms: it never locks.
+    QElapsedTimer working;
+    working.start();
+    for (int event = 0; working.elapsed() < 6000; ++event) {
+        if (event % 2 == 0)
+            QTest::keyClick(&window, Qt::Key_Shift);
+        else
+            QTest::mouseClick(&window, Qt::LeftButton, Qt::NoModifier, QPoint(20, 20));
+        QTest::qWait(200);
+        ASSERT_FALSE(session.locked()) << "locked after " << working.elapsed() << " ms of work";
+    }
+    // Then nobody: it locks.
+    ASSERT_TRUE(waitFor([&] { return session.locked(); }, 6000));
 }
 
 TEST(StaffSession, ReauthRunsTheActionOnlyAfterTheRightPassword)
@@ -316,6 +347,37 @@ TEST(Till, RefundCloseToTheShowNeedsAManagerAndAReason)
 }
 
 namespace {
+/** @brief The first ESC/POS raster (GS v 0) in @p job as an image: black where the printer puts ink. */
+QImage imageOfEscPosRaster(const QByteArray &job)
+{
+    const qsizetype at = job.indexOf(QByteArray("\x1d\x76\x30\x00", 4));
+    if (at < 0 || job.size() < at + 8)
+        return {};
+    const int widthBytes = quint8(job[at + 4]) | quint8(job[at + 5]) << 8;
+    const int height = quint8(job[at + 6]) | quint8(job[at + 7]) << 8;
+    if (job.size() < at + 8 + qsizetype(widthBytes) * height)
+        return {};
+    QImage image(widthBytes * 8, height, QImage::Format_RGB32);
+    const char *data = job.constData() + at + 8;
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < widthBytes * 8; ++x)
+            image.setPixel(x, y, (quint8(data[y * widthBytes + x / 8]) & (0x80 >> (x % 8))) ? qRgb(0, 0, 0) : qRgb(255, 255, 255));
+    return image;
+}
+
+/** @brief How many rows of @p image have any black in them. */
+int inkRows(const QImage &image)
+{
+    int rows = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            if (qGray(image.pixel(x, y)) < 128) {
+                ++rows;
+                break;
+            }
+    return rows;
+}
+
 /** @brief Sell the best @p seats seats at @p f's till: hold, then @p pay on the tender screen; the sale's total. */
 qint64 sellAtTill(TillFixture &f, int seats, const std::function<void()> &pay)
 {
@@ -401,6 +463,7 @@ TEST(Till, ShiftRunsOnTheServerAndItsZReportAddsUpAgainstTheBookings)
         << f.till->shift().value(QStringLiteral("expected_cash_minor")).toLongLong();
 
     // 6. Close 1.00 short.
+    QSignalSpy sent(f.till.get(), &TillController::printerBytesSent);
     f.till->closeShift(QString::number(double(expected - 100) / 100, 'f', 2));
     f.till->session()->confirmReauth(kStaffPassword);
     ASSERT_TRUE(waitFor([&] { return !f.till->shiftOpen() && !f.till->zReport().isEmpty(); })) << qPrintable(f.till->message());
@@ -413,6 +476,15 @@ TEST(Till, ShiftRunsOnTheServerAndItsZReportAddsUpAgainstTheBookings)
     EXPECT_EQ(z.value(QStringLiteral("void_count")).toInt(), 1);
     EXPECT_EQ(z.value(QStringLiteral("total_sales_minor")).toLongLong(), cashTotal + splitTotal);
     EXPECT_TRUE(QFile::exists(z.value(QStringLiteral("pdf")).toString()));
+    // The Z-report went to the receipt printer too: one ESC/POS raster, 576 dots wide, with a cut. Decoded back
+    // and kept with the screenshots for people to look at.
+    ASSERT_EQ(sent.count(), 1);
+    const QImage printedZ = imageOfEscPosRaster(sent.first().first().toByteArray());
+    ASSERT_EQ(printedZ.width(), 576);
+    EXPECT_TRUE(sent.first().first().toByteArray().endsWith(QByteArray("\x1d\x56\x42\x00", 4)));
+    EXPECT_GT(inkRows(printedZ), 200); // text on many lines, not a blank slip
+    QDir().mkpath(QStringLiteral(MARQUEE_SCREENSHOT_DIR));
+    EXPECT_TRUE(printedZ.save(QStringLiteral(MARQUEE_SCREENSHOT_DIR "/till-z-report-printed.png")));
 
     // Against the bookings themselves: the shift's orders that became bookings, their cash parts, the refunds.
     const QString shiftId = z.value(QStringLiteral("shift_id")).toString();
