@@ -22,10 +22,13 @@ HoldBatcher::HoldBatcher(store::HoldRepository &holds, int maxInFlight, RefuseFr
     : m_holds(holds)
     , m_maxInFlight(maxInFlight)
     , m_refuseFromMemory(std::move(refuseFromMemory))
-    // Several batches of one show may run at once: PostgreSQL's row locks order them.
+    // Several batches of one show may run at once, but never two that want the same seat (the claims): a
+    // request for a seat a running batch wants waits here for that batch's answer rather than in PostgreSQL
+    // for its row lock, with its whole batch behind it.
     , m_queue(QStringLiteral("hold-batch"), std::max(0, maxInFlight), std::clamp(maxBatch, 1, kMaxBatch), false,
               [this](qint64 showId, std::vector<Pending> &batch) { decide(showId, batch); },
-              [&holds] { holds.database().closeThreadConnection(); })
+              [&holds] { holds.database().closeThreadConnection(); },
+              [](const Pending &pending) { return pending.request.seatIds; })
 {
 }
 
@@ -105,6 +108,11 @@ quint64 HoldBatcher::batches() const
 quint64 HoldBatcher::batchedRequests() const
 {
     return m_queue.batchedItems();
+}
+
+quint64 HoldBatcher::passedOver() const
+{
+    return m_queue.passedOver();
 }
 
 } // namespace marquee

@@ -28,8 +28,9 @@ namespace marquee {
  * ever decided from memory; every yes is PostgreSQL's conditional UPDATE.
  *
  * The queue, the threads and the taking of batches are KeyedBatchQueue's (shared with JoinBatcher). No timer: an
- * idle batch thread takes a request as soon as it arrives. Row locks are taken in canonical order,
- * so concurrent batches of a show queue on shared seats but never deadlock. Each request stays its own
+ * idle batch thread takes a request as soon as it arrives. Batches of a show that run at once never share a
+ * seat (KeyedBatchQueue's claims), so they never wait for each other's row locks; row locks are still taken in
+ * canonical order, so a batch and any other writer (a sale, the reaper) queue but never deadlock. Each request stays its own
  * all-or-nothing unit with exactly the answer it would get alone; if a batch fails as a whole, each of its
  * requests is decided alone, so one request can never cost the others their answer. With @c maxInFlight 0
  * there are no batch threads: each request is decided at once, alone, on the caller's thread and connection.
@@ -74,6 +75,8 @@ public:
     quint64 batches() const;
     quint64 batchedRequests() const;
     quint64 refusedWhileQueued() const { return m_refusedWhileQueued.load(); }
+    /** @brief Times a request was passed over by a batch because a running batch wanted one of its seats. */
+    quint64 passedOver() const;
 
 private:
     struct Pending {

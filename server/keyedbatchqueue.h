@@ -2,6 +2,8 @@
 #pragma once
 
 #include <QMutex>
+#include <QSet>
+#include <QStringList>
 #include <QString>
 #include <QThread>
 #include <QWaitCondition>
@@ -12,7 +14,6 @@
 #include <iterator>
 #include <memory>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 namespace marquee {
@@ -28,6 +29,12 @@ namespace marquee {
  * - With @c oneBatchPerKey a key's next batch starts only after its previous one returned (joins: entry ids must
  *   follow arrival order); without it several batches of one key may run at once (holds: PostgreSQL's row locks
  *   order them).
+ * - With @c claims (holds: an item's seat ids) the batches of a key that run at once never share a claim, and
+ *   items that share a claim are taken in arrival order: an item is passed over while a running batch has one
+ *   of its claims, and so is every later item sharing a claim with an item passed over. PostgreSQL then never
+ *   makes one batch wait for another's row locks (such a wait held every request of the waiting batch for a
+ *   whole other transaction: the hold latency tail, issue 2 §7); the item passed over waits here instead, and
+ *   by its turn the running batch's answer is known (the holds' fast path then refuses it from memory).
  * - The destructor lets the threads decide everything still queued, then joins them, so every item pushed gets
  *   its decision.
  * @c decide and @c threadExit run on the queue's threads; @c threadExit once per thread as it ends (to close that
@@ -38,13 +45,16 @@ class KeyedBatchQueue
 {
 public:
     using Decide = std::function<void(qint64 key, std::vector<Item> &batch)>;
+    /** @brief What an item claims within its key (empty function: nothing, any batches may run at once). */
+    using Claims = std::function<QStringList(const Item &item)>;
 
     KeyedBatchQueue(const QString &threadName, int threads, int maxBatch, bool oneBatchPerKey, Decide decide,
-                    std::function<void()> threadExit = {})
+                    std::function<void()> threadExit = {}, Claims claims = {})
         : m_maxBatch(std::max(1, maxBatch))
         , m_oneBatchPerKey(oneBatchPerKey)
         , m_decide(std::move(decide))
         , m_threadExit(std::move(threadExit))
+        , m_claims(std::move(claims))
     {
         for (int i = 0; i < threads; ++i) {
             m_threads.emplace_back(QThread::create([this] { run(); }));
@@ -73,12 +83,14 @@ public:
 
     void push(qint64 key, Item item)
     {
+        QStringList claims;
+        if (m_claims)
+            claims = m_claims(item);
         QMutexLocker lock(&m_mutex);
-        std::deque<Item> &waiting = m_waiting[key];
-        if (waiting.empty() && !m_busyKeys.count(key))
-            m_readyKeys.push_back(key);
-        waiting.push_back(std::move(item));
-        m_work.wakeOne();
+        Key &state = m_keys[key];
+        state.waiting.push_back(Waiting{std::move(item), std::move(claims)});
+        // A key whose waiting items all conflict with running batches is not ready; a new item may not conflict.
+        markReadyLocked(key, state);
     }
 
     /** @brief Batches decided or being decided, and the items they took (benchmarks, tests). */
@@ -92,8 +104,68 @@ public:
         QMutexLocker lock(&m_mutex);
         return m_batchedItems;
     }
+    /** @brief Times an item was passed over because a running batch (or an earlier item) shared a claim. */
+    quint64 passedOver() const
+    {
+        QMutexLocker lock(&m_mutex);
+        return m_passedOver;
+    }
 
 private:
+    struct Waiting {
+        Item item;
+        QStringList claims;
+    };
+    struct Key {
+        std::deque<Waiting> waiting; ///< oldest first
+        QSet<QString> running; ///< claims of this key's batches being decided
+        bool ready = false; ///< in m_readyKeys
+        bool busy = false; ///< oneBatchPerKey: a batch of this key is being decided
+    };
+
+    void markReadyLocked(qint64 key, Key &state)
+    {
+        if (state.ready || state.busy || state.waiting.empty())
+            return;
+        state.ready = true;
+        m_readyKeys.push_back(key);
+        m_work.wakeOne();
+    }
+
+    static bool sharesClaim(const QStringList &claims, const QSet<QString> &set)
+    {
+        return std::any_of(claims.begin(), claims.end(), [&set](const QString &claim) { return set.contains(claim); });
+    }
+
+    /** @brief Moves the oldest items of @p state that may run now into @p batch, and their claims into @p claimed. */
+    void takeLocked(Key &state, std::vector<Item> &batch, QStringList &claimed)
+    {
+        if (!m_claims) {
+            const auto take = std::min<size_t>(state.waiting.size(), size_t(m_maxBatch));
+            for (size_t i = 0; i < take; ++i)
+                batch.push_back(std::move(state.waiting[i].item));
+            state.waiting.erase(state.waiting.begin(), state.waiting.begin() + qsizetype(take));
+            return;
+        }
+        QSet<QString> passedOverClaims; // claims of items left waiting: later items sharing one wait behind them
+        auto it = state.waiting.begin();
+        while (it != state.waiting.end() && int(batch.size()) < m_maxBatch) {
+            if (sharesClaim(it->claims, state.running) || sharesClaim(it->claims, passedOverClaims)) {
+                for (const QString &claim : it->claims)
+                    passedOverClaims.insert(claim);
+                ++m_passedOver;
+                ++it;
+                continue;
+            }
+            batch.push_back(std::move(it->item));
+            claimed += it->claims;
+            it = state.waiting.erase(it);
+        }
+        // Claimed only after the scan: items of one batch may share claims (the batch decides them in order).
+        for (const QString &claim : std::as_const(claimed))
+            state.running.insert(claim);
+    }
+
     void run()
     {
         QMutexLocker lock(&m_mutex);
@@ -104,32 +176,33 @@ private:
                 break; // stopping, and nothing left to decide
             const qint64 key = m_readyKeys.front();
             m_readyKeys.pop_front();
-            std::deque<Item> &waiting = m_waiting[key];
-            const auto take = std::min<size_t>(waiting.size(), size_t(m_maxBatch));
+            Key &state = m_keys[key];
+            state.ready = false;
             std::vector<Item> batch;
-            batch.reserve(take);
-            std::move(waiting.begin(), waiting.begin() + qsizetype(take), std::back_inserter(batch));
-            waiting.erase(waiting.begin(), waiting.begin() + qsizetype(take));
+            batch.reserve(std::min<size_t>(state.waiting.size(), size_t(m_maxBatch)));
+            QStringList claimed;
+            takeLocked(state, batch, claimed);
+            if (batch.empty())
+                continue; // every waiting item conflicts with a running batch: ready again when one returns
             if (m_oneBatchPerKey)
-                m_busyKeys.insert(key); // requeued when this batch returns
-            else if (!waiting.empty())
-                m_readyKeys.push_back(key); // the rest go in the next batch, maybe on another thread
-            if (waiting.empty())
-                m_waiting.erase(key);
+                state.busy = true; // ready again when this batch returns
+            else
+                markReadyLocked(key, state); // the rest go in the next batch, maybe on another thread
             ++m_batches;
             m_batchedItems += batch.size();
 
             lock.unlock();
             m_decide(key, batch);
+            batch.clear(); // the items' destructors run outside the lock too
             lock.relock();
 
-            if (m_oneBatchPerKey) {
-                m_busyKeys.erase(key);
-                if (m_waiting.count(key)) {
-                    m_readyKeys.push_back(key);
-                    m_work.wakeOne();
-                }
-            }
+            Key &after = m_keys[key]; // (m_keys may have rehashed meanwhile)
+            after.busy = false;
+            for (const QString &claim : std::as_const(claimed))
+                after.running.remove(claim);
+            markReadyLocked(key, after);
+            if (after.waiting.empty() && after.running.isEmpty() && !after.ready && !after.busy)
+                m_keys.erase(key);
         }
         lock.unlock();
         if (m_threadExit)
@@ -140,14 +213,15 @@ private:
     const bool m_oneBatchPerKey;
     const Decide m_decide;
     const std::function<void()> m_threadExit;
+    const Claims m_claims;
     mutable QMutex m_mutex;
     QWaitCondition m_work;
-    std::unordered_map<qint64, std::deque<Item>> m_waiting; ///< per key, oldest first
-    std::deque<qint64> m_readyKeys; ///< keys with waiting items that no thread may be deciding (each once)
-    std::unordered_set<qint64> m_busyKeys; ///< oneBatchPerKey: keys whose batch is being decided
+    std::unordered_map<qint64, Key> m_keys;
+    std::deque<qint64> m_readyKeys; ///< keys with waiting items that may be taken (each once: Key::ready)
     bool m_stopping = false;
     quint64 m_batches = 0;
     quint64 m_batchedItems = 0;
+    quint64 m_passedOver = 0;
     std::vector<std::unique_ptr<QThread>> m_threads; ///< last: started once everything above exists
 };
 
