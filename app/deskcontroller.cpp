@@ -56,6 +56,7 @@ DeskController::DeskController(const AppConfig &config, QObject *parent)
     , m_shifts(new JsonTableModel(this))
     , m_occupancyMap(new SeatMapModel(this))
 {
+    m_session->setDeviceToken(config.token);
     m_session->setTimeoutMs(config.requestTimeoutMs);
     m_session->setLockAfterSeconds(900);
     m_to = QDate::currentDate();
@@ -141,6 +142,9 @@ void DeskController::setPage(const QString &page)
         return;
     m_page = page;
     Q_EMIT pageChanged();
+    // A notice is about what was done on the page that raised it ("House hold released…"); on another page it
+    // would read as news about that page.
+    setMessage({});
 }
 
 void DeskController::setMessage(const QString &message, bool error)

@@ -23,7 +23,8 @@ namespace marquee::app {
  * creating and editing shows. Every table is a JsonTableModel (sortable, filterable, CSV export). QML sees it as
  * the `Desk` singleton.
  *
- * Pages: `signin`, `dashboard`, `occupancy`, `shows`, `fleet`, `audit`.
+ * Pages: `signin`, `dashboard`, `occupancy`, `shows`, `fleet`, `shifts`, `audit`. Changing the page clears the
+ * notice (`message`): it belongs to the page that raised it.
  */
 class DeskController : public QObject
 {

@@ -62,6 +62,11 @@ public:
     /** @brief The client with this session's token; null while signed out. */
     KioskApi *api() const { return m_api; }
     void setTimeoutMs(int ms) { m_timeoutMs = ms; }
+    /**
+     * @brief The enrolled device's own token (`--token`), sent with sign-in so the server binds the session to this
+     * till or desk and the audit log names it; empty: sessions without a device.
+     */
+    void setDeviceToken(const QString &token) { m_anonymousClient.setToken(token); }
     /** @brief A client for @p token (its sync::ApiClient is its child), owned by @p parent. */
     KioskApi *makeClient(const QString &token, QObject *parent);
     /**

@@ -181,6 +181,7 @@ Item {
                             SButton {
                                 required property var modelData
                                 required property int index
+                                objectName: "tab_" + modelData.name
                                 quiet: page.tab !== index
                                 primary: page.tab === index
                                 text: modelData.label

@@ -11,8 +11,9 @@ Window {
     id: window
     width: 1920
     height: 1080
-    minimumWidth: 1280
-    minimumHeight: 760
+    // Smaller than the pages are laid out for (pageArea's minimum): a narrow window scrolls, it never squeezes.
+    minimumWidth: 900
+    minimumHeight: 600
     visible: true
     color: Pos.canvas
     title: qsTr("Marquee — Manager desk")
@@ -117,55 +118,80 @@ Window {
             }
         }
 
-        Rectangle {
-            id: topBar
+        // The top bar, the notice and the page scroll together when the window is smaller than the pages are laid
+        // out for (about 1280 x 760 with the sidebar); the scroll bars appear only then, and stay visible.
+        Flickable {
+            id: pageArea
+            objectName: "deskPageArea"
+            readonly property int minimumPageWidth: 1040
+            readonly property int minimumPageHeight: 760
             anchors.left: sidebar.right
             anchors.right: parent.right
-            height: 72
-            color: Pos.canvas
-            RowLayout {
-                anchors.fill: parent
-                anchors.leftMargin: 28
-                anchors.rightMargin: 28
-                spacing: 12
-                Text {
-                    text: { for (const p of window.pages) if (p.key === Desk.page) return p.label; return "" }
-                    font.pixelSize: Pos.fontTitle; font.bold: true; font.family: Theme.fontFamily; color: Theme.text
-                }
-                Rectangle { visible: Desk.busy; width: 8; height: 8; radius: 4; color: Pos.cyan
-                    SequentialAnimation on opacity { running: Desk.busy; loops: Animation.Infinite; NumberAnimation { to: 0.2; duration: 500 } NumberAnimation { to: 1; duration: 500 } } }
-                Item { Layout.fillWidth: true }
-                DateRangePicker {}
-                SButton { text: qsTr("Refresh"); keyHint: "F5"; onClicked: Desk.refresh() }
-            }
-        }
-
-        StatusBar {
-            id: message
-            anchors.left: sidebar.right
-            anchors.right: parent.right
-            anchors.top: topBar.bottom
-            anchors.leftMargin: 28
-            anchors.rightMargin: 28
-            text: Desk.message
-            error: Desk.messageIsError
-        }
-
-        Loader {
-            anchors.left: sidebar.right
-            anchors.right: parent.right
-            anchors.top: message.bottom
+            anchors.top: parent.top
             anchors.bottom: parent.bottom
-            anchors.margins: 28
-            anchors.topMargin: message.visible ? 16 : 0
-            sourceComponent: {
-                switch (Desk.page) {
-                case "occupancy": return occupancyPage
-                case "shows": return showsPage
-                case "fleet": return fleetPage
-                case "shifts": return shiftsPage
-                case "audit": return auditPage
-                default: return dashboardPage
+            clip: true
+            boundsBehavior: Flickable.StopAtBounds
+            flickableDirection: Flickable.AutoFlickIfNeeded
+            contentWidth: Math.max(width, minimumPageWidth)
+            contentHeight: Math.max(height, minimumPageHeight)
+            ScrollBar.vertical: SScrollBar { objectName: "pageScrollV" }
+            ScrollBar.horizontal: SScrollBar { objectName: "pageScrollH" }
+
+            Item {
+                width: pageArea.contentWidth
+                height: pageArea.contentHeight
+                Rectangle {
+                    id: topBar
+                    anchors.left: parent.left
+                    anchors.right: parent.right
+                    height: 72
+                    color: Pos.canvas
+                    RowLayout {
+                        anchors.fill: parent
+                        anchors.leftMargin: 28
+                        anchors.rightMargin: 28
+                        spacing: 12
+                        Text {
+                            text: { for (const p of window.pages) if (p.key === Desk.page) return p.label; return "" }
+                            font.pixelSize: Pos.fontTitle; font.bold: true; font.family: Theme.fontFamily; color: Theme.text
+                        }
+                        Rectangle { visible: Desk.busy; width: 8; height: 8; radius: 4; color: Pos.cyan
+                            SequentialAnimation on opacity { running: Desk.busy; loops: Animation.Infinite; NumberAnimation { to: 0.2; duration: 500 } NumberAnimation { to: 1; duration: 500 } } }
+                        Item { Layout.fillWidth: true }
+                        DateRangePicker {}
+                        SButton { text: qsTr("Refresh"); keyHint: "F5"; onClicked: Desk.refresh() }
+                    }
+                }
+
+                StatusBar {
+                    id: message
+                    objectName: "pageNotice"
+                    anchors.left: parent.left
+                    anchors.right: parent.right
+                    anchors.top: topBar.bottom
+                    anchors.leftMargin: 28
+                    anchors.rightMargin: 28
+                    text: Desk.message
+                    error: Desk.messageIsError
+                }
+
+                Loader {
+                    anchors.left: parent.left
+                    anchors.right: parent.right
+                    anchors.top: message.bottom
+                    anchors.bottom: parent.bottom
+                    anchors.margins: 28
+                    anchors.topMargin: message.visible ? 16 : 0
+                    sourceComponent: {
+                        switch (Desk.page) {
+                        case "occupancy": return occupancyPage
+                        case "shows": return showsPage
+                        case "fleet": return fleetPage
+                        case "shifts": return shiftsPage
+                        case "audit": return auditPage
+                        default: return dashboardPage
+                        }
+                    }
                 }
             }
         }

@@ -63,9 +63,9 @@ RowLayout {
             spacing: 10
             component Label_: Text { font.pixelSize: Pos.fontCaption; font.bold: true; font.letterSpacing: 0.8; font.family: Theme.fontFamily; color: Theme.textMuted }
             Label_ { text: qsTr("MOVIE") }
-            SCombo { id: movie; objectName: "showMovie"; Layout.fillWidth: true; choices: Desk.movieChoices; enabled: page.isNew }
+            SCombo { id: movie; objectName: "showMovie"; Layout.fillWidth: true; choices: Desk.movieChoices; enabled: page.isNew; placeholderText: qsTr("Choose a movie") }
             Label_ { text: qsTr("SCREEN") }
-            SCombo { id: screenBox; objectName: "showScreen"; Layout.fillWidth: true; choices: Desk.screenChoices; enabled: page.isNew }
+            SCombo { id: screenBox; objectName: "showScreen"; Layout.fillWidth: true; choices: Desk.screenChoices; enabled: page.isNew; placeholderText: qsTr("Choose a screen") }
             RowLayout {
                 Layout.fillWidth: true
                 spacing: 10

@@ -132,8 +132,9 @@ ColumnLayout {
             }
             onWidthChanged: forceLayout()
             Connections { target: table.model; function onColumnsChanged() { view.forceLayout() } }
-            ScrollBar.vertical: ScrollBar { policy: ScrollBar.AsNeeded }
-            ScrollBar.horizontal: ScrollBar { policy: ScrollBar.AsNeeded }
+            // Shown only when the rows or columns do not fit, and then visibly (a narrow window, a long log).
+            ScrollBar.vertical: SScrollBar { objectName: "vbar_" + table.exportName }
+            ScrollBar.horizontal: SScrollBar { objectName: "hbar_" + table.exportName }
             delegate: Rectangle {
                 required property string display
                 required property int row

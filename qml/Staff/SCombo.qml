@@ -7,6 +7,8 @@ import Marquee.Ui
 ComboBox {
     id: combo
     property var choices: []
+    /*! Shown, muted, while nothing is chosen (a new show's movie and screen start unchosen). */
+    property string placeholderText: ""
     readonly property var currentId: currentIndex >= 0 && currentIndex < choices.length ? choices[currentIndex].id : undefined
     function selectId(id) { for (let i = 0; i < choices.length; ++i) if (choices[i].id === id) { currentIndex = i; return } currentIndex = -1 }
     model: choices
@@ -17,9 +19,9 @@ ComboBox {
     contentItem: Text {
         leftPadding: 14
         rightPadding: 30
-        text: combo.displayText
+        text: combo.currentIndex < 0 ? combo.placeholderText : combo.displayText
         font: combo.font
-        color: Theme.text
+        color: combo.currentIndex < 0 ? Theme.textMuted : Theme.text
         verticalAlignment: Text.AlignVCenter
         elide: Text.ElideRight
     }

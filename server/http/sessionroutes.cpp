@@ -3,6 +3,7 @@
 #include "core/jsonbody.h"
 #include "routes.h"
 #include "servercontext.h"
+#include "store/sessiondevicerepository.h"
 
 #include <QRegularExpression>
 
@@ -22,9 +23,30 @@ void registerSessionRoutes(Router &router, ServerContext &context)
         const auto password = requiredString(std::get<QJsonObject>(object), QStringLiteral("password"), 200);
         if (isError(password))
             return HttpResponse::error(std::get<ApiError>(password));
+        // Signing in on an enrolled till or desk: its device token comes along, so the session (and every audit row
+        // of what is done in it) says from which device. Any other token is refused rather than ignored.
+        qint64 deviceId = 0;
+        const QByteArray authorization = request.header("Authorization");
+        if (!authorization.isEmpty()) {
+            const auto device = authorization.startsWith("Bearer ") && authorization.size() > 7
+                ? context.auth.authenticate(QString::fromLatin1(authorization.mid(7).trimmed()))
+                : std::nullopt;
+            if (!device || device->kind != store::Principal::Kind::Device)
+                return HttpResponse::error(ApiError::unauthorized(
+                    QStringLiteral("Sign-in takes no token, or the token of the device signed in on; this one is not a device's, or it is revoked.")));
+            deviceId = device->id;
+        }
         const auto session = context.auth.createSession(std::get<QString>(name), std::get<QString>(password), context.config.sessionTtlSeconds);
         if (!session)
             return HttpResponse::error(ApiError{401, QStringLiteral("invalid_credentials"), QStringLiteral("The name or password is wrong."), {}});
+        if (deviceId > 0) {
+            // Its token has not been shown to anyone yet: a session that could not be bound is ended, not handed out.
+            store::SessionDeviceRepository devices(context.database);
+            if (!devices.bind(session->token, deviceId)) {
+                devices.discard(session->token);
+                return HttpResponse::error(ApiError::unavailable(QStringLiteral("The booking database is not answering; you are not signed in.")));
+            }
+        }
         return HttpResponse::json(201, QJsonObject{{QStringLiteral("token"), session->token},
                                                    {QStringLiteral("role"), toString(session->role)},
                                                    {QStringLiteral("expires_at"), toIsoUtc(session->expiresAt)}});

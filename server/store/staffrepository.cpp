@@ -15,12 +15,17 @@ StaffRepository::StaffRepository(const Database &database)
 bool StaffRepository::appendAudit(QSqlDatabase &db, const Principal &actor, const AuditEntry &entry)
 {
     QSqlQuery query(db);
+    // A device acts as itself; a staff member from the device their session was opened on (sessions.device_id,
+    // NULL when signed in without one).
     prepareQuery(query, QStringLiteral("INSERT INTO audit_log (actor, actor_name, actor_role, device_id, action, target, reason, details) "
-                                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?::jsonb)"));
+                                       "VALUES (?, ?, ?, coalesce(CAST(? AS bigint), (SELECT device_id FROM sessions WHERE session_id = ?)), "
+                                       "        ?, ?, ?, ?::jsonb)"));
     query.addBindValue(actor.owner());
     query.addBindValue(nonNull(actor.name));
     query.addBindValue(toString(actor.role));
-    query.addBindValue(actor.kind == Principal::Kind::Device ? QVariant(actor.id) : QVariant(QMetaType::fromType<qlonglong>()));
+    const bool isDevice = actor.kind == Principal::Kind::Device;
+    query.addBindValue(isDevice ? QVariant(actor.id) : QVariant(QMetaType::fromType<qlonglong>()));
+    query.addBindValue(isDevice ? QVariant(QMetaType::fromType<qlonglong>()) : QVariant(actor.id));
     query.addBindValue(entry.action);
     query.addBindValue(nonNull(entry.target));
     query.addBindValue(nonNull(entry.reason));

@@ -345,6 +345,29 @@ TEST(Live, BadRequestsGetAnErrorAndAClose)
     EXPECT_EQ(client->get(livePath(showId)).status, 404);
 }
 
+// The role matrix (tst_rolematrix.cpp) walks the router's table; this WebSocket is accepted outside it (LiveHub), so
+// its row of the matrix is here: every role may follow a seat map, no token may not.
+TEST(Live, RoleMatrixRowEveryRoleMayFollowASeatMapWithoutATokenNobody)
+{
+    TestServer server;
+    const qint64 showId = server.createShow(1, 5);
+    const std::vector<std::pair<QString, QString>> callers = {{QStringLiteral("kiosk"), server.deviceToken(QStringLiteral("kiosk"))},
+                                                              {QStringLiteral("till"), server.deviceToken(QStringLiteral("till"))},
+                                                              {QStringLiteral("cashier"), server.staffToken(QStringLiteral("cashier"))},
+                                                              {QStringLiteral("manager"), server.staffToken(QStringLiteral("manager"))},
+                                                              {QStringLiteral("admin"), server.staffToken(QStringLiteral("admin"))}};
+    for (const auto &[role, token] : callers) {
+        LiveClient live(server.port(), livePath(showId), token);
+        ASSERT_TRUE(live.waitFor([&] { return !live.messages().empty() || live.closed(); })) << role.toStdString();
+        ASSERT_FALSE(live.messages().empty()) << role.toStdString() << " was closed with " << live.closeCode();
+        EXPECT_EQ(live.messages().front().value(QStringLiteral("type")).toString(), QStringLiteral("snapshot")) << role.toStdString();
+        EXPECT_FALSE(live.closed()) << role.toStdString();
+    }
+    LiveClient anonymous(server.port(), livePath(showId), QString());
+    ASSERT_TRUE(anonymous.waitFor([&] { return anonymous.closed(); }));
+    EXPECT_EQ(anonymous.closeCode(), 4401);
+}
+
 TEST(Live, SubscribersBeyondTheLimitAreTurnedAway)
 {
     TestServer::Options options;

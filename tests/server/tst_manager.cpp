@@ -328,3 +328,49 @@ TEST_F(ManagerRoutes, AuditLogIsAppendOnlyAndFilterable)
     EXPECT_FALSE(tamper.exec(QStringLiteral("TRUNCATE audit_log")));
     EXPECT_EQ(count(QStringLiteral("audit_log")), 2);
 }
+
+TEST_F(ManagerRoutes, StaffActionsNameTheDeviceTheirSessionWasOpenedOn)
+{
+    QString error;
+    ASSERT_TRUE(server.context().auth.addStaff(QStringLiteral("mona"), Role::Manager, QString::fromLatin1(TestServer::kStaffPassword), &error))
+        << qPrintable(error);
+    const QJsonObject credentials{{QStringLiteral("name"), QStringLiteral("mona")}, {QStringLiteral("password"), QString::fromLatin1(TestServer::kStaffPassword)}};
+    const QString deskToken = server.deviceToken(QStringLiteral("till"));
+    const qint64 deskId = server.scalar(QStringLiteral("SELECT max(device_id) FROM devices")).toLongLong();
+
+    // Signed in on the enrolled device (its token comes with the sign-in): the session and the audit row name it.
+    const HttpResult onDevice = server.client(deskToken)->post("/api/v1/sessions", credentials);
+    ASSERT_EQ(onDevice.status, 201) << onDevice.body.constData();
+    auto atDesk = server.client(onDevice.json().value(QStringLiteral("token")).toString());
+    ASSERT_EQ(atDesk->request("PATCH", api(showId), R"({"waiting_room": true, "reason": "premiere"})").status, 200);
+    EXPECT_EQ(server.scalar(QStringLiteral("SELECT device_id FROM audit_log WHERE action = 'show.update' AND reason = 'premiere'")).toLongLong(), deskId);
+    const QJsonArray rows = manager->get("/api/v1/reports/audit?action=show.update").jsonArray();
+    ASSERT_EQ(rows.size(), 1);
+    EXPECT_EQ(rows[0][QStringLiteral("device_id")].toInteger(), deskId);
+    EXPECT_EQ(rows[0][QStringLiteral("actor_name")].toString(), QStringLiteral("mona"));
+
+    // Without a token the session has no device, and its actions say so (NULL), as before.
+    const HttpResult anywhere = server.client(QString())->post("/api/v1/sessions", credentials);
+    ASSERT_EQ(anywhere.status, 201) << anywhere.body.constData();
+    ASSERT_EQ(server.client(anywhere.json().value(QStringLiteral("token")).toString())
+                  ->request("PATCH", api(showId), R"({"waiting_room": false, "reason": "from home"})")
+                  .status,
+              200);
+    EXPECT_TRUE(server.scalar(QStringLiteral("SELECT device_id IS NULL FROM audit_log WHERE reason = 'from home'")).toBool());
+
+    // A staff token, an unknown token or a malformed header is refused, and no session is made.
+    const qint64 sessions = count(QStringLiteral("sessions"));
+    const QString staff = server.staffToken(QStringLiteral("manager"));
+    EXPECT_EQ(count(QStringLiteral("sessions")), sessions + 1);
+    for (const QString &token : {staff, QStringLiteral("not-a-token")}) {
+        const HttpResult refused = server.client(token)->post("/api/v1/sessions", credentials);
+        EXPECT_EQ(refused.status, 401) << refused.body.constData();
+        EXPECT_EQ(refused.json().value(QStringLiteral("error")).toString(), QStringLiteral("unauthorized"));
+    }
+    const HttpResult basic = server.client(QString())->post("/api/v1/sessions", credentials, {{"Authorization", "Basic bW9uYTp4"}});
+    EXPECT_EQ(basic.status, 401) << basic.body.constData();
+    EXPECT_EQ(count(QStringLiteral("sessions")), sessions + 1);
+    // The wrong password on the right device is still the same 401 as anywhere.
+    EXPECT_EQ(server.client(deskToken)->post("/api/v1/sessions", {{"name", "mona"}, {"password", "wrong password!"}}).status, 401);
+    EXPECT_EQ(count(QStringLiteral("sessions")), sessions + 1);
+}

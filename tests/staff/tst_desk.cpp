@@ -121,8 +121,40 @@ TEST(Desk, SalesReportTotalsMatchTheBookings)
     ASSERT_TRUE(waitFor([&] { return f.desk->salesByShow()->count() == 1; }));
     EXPECT_EQ(f.desk->salesByShow()->rowAt(0).value(QStringLiteral("revenue_minor")).toLongLong(), expected);
 
+    // The date-range picker: a range without sales shows none (every day of it as zero), a bad or reversed range is
+    // refused and keeps the one shown, the presets end today.
+    ASSERT_TRUE(f.desk->setRange(QStringLiteral("2020-01-01"), QStringLiteral("2020-01-03")));
+    ASSERT_TRUE(waitFor([&] { return f.desk->totals().value(QStringLiteral("tickets")).toInt() == 0 && !f.desk->busy(); }));
+    EXPECT_EQ(f.desk->salesByDay()->count(), 3);
+    EXPECT_EQ(f.desk->salesByShow()->count(), 0);
+    EXPECT_FALSE(f.desk->setRange(QStringLiteral("2020-01-05"), QStringLiteral("2020-01-01")));
+    EXPECT_TRUE(f.desk->messageIsError());
+    EXPECT_FALSE(f.desk->setRange(QStringLiteral("soon"), QStringLiteral("2020-01-01")));
+    EXPECT_EQ(f.desk->fromDate(), QStringLiteral("2020-01-01"));
+    EXPECT_EQ(f.desk->toDate(), QStringLiteral("2020-01-03"));
+    f.desk->setLastDays(7);
+    EXPECT_EQ(f.desk->toDate(), QDate::currentDate().toString(Qt::ISODate));
+    EXPECT_EQ(f.desk->fromDate(), QDate::currentDate().addDays(-6).toString(Qt::ISODate));
+    ASSERT_TRUE(waitFor([&] { return f.desk->totals().value(QStringLiteral("tickets")).toInt() == 3 && !f.desk->busy(); }));
+    EXPECT_EQ(f.desk->salesByDay()->count(), 7);
+
     f.desk->openOccupancy(f.showId);
     ASSERT_TRUE(waitFor([&] { return f.desk->occupancy().value(QStringLiteral("sold")).toInt() == 3; }));
     EXPECT_EQ(f.desk->heat().size(), 3);
     EXPECT_DOUBLE_EQ(f.desk->heat().value(QStringLiteral("A1")).toDouble(), 1.0); // sold first
+}
+
+TEST(Desk, SignsInWithItsDeviceTokenSoTheAuditLogNamesTheDesk)
+{
+    DeskFixture f;
+    AppConfig config = staffConfig(f.server, QStringLiteral("manager"), f.dir.path());
+    config.token = f.server.deviceToken(QStringLiteral("till")); // the desk's enrolled device (--token)
+    const qint64 deskId = f.server.scalar(QStringLiteral("SELECT max(device_id) FROM devices")).toLongLong();
+    f.desk = std::make_unique<DeskController>(config);
+    ASSERT_TRUE(f.signIn());
+    QSignalSpy saved(f.desk.get(), &DeskController::showSaved);
+    f.desk->setWaitingRoom(f.showId, true);
+    ASSERT_TRUE(waitFor([&] { return saved.count() == 1; })) << qPrintable(f.desk->message());
+    EXPECT_EQ(f.server.scalar(QStringLiteral("SELECT device_id FROM audit_log WHERE action = 'show.waiting_room'")).toLongLong(), deskId);
+    EXPECT_EQ(f.server.scalar(QStringLiteral("SELECT count(*) FROM sessions WHERE device_id = %1").arg(deskId)).toInt(), 1);
 }

@@ -12,6 +12,7 @@
 #include "tillsupport.h"
 
 #include <QDir>
+#include <QFile>
 #include <QPointingDevice>
 #include <QSignalSpy>
 #include <QQmlApplicationEngine>
@@ -540,6 +541,21 @@ TEST(StaffUi, ManagerDeskEveryPage)
         desk.session()->signIn(QStringLiteral("mia"), kStaffPassword);
         ASSERT_TRUE(waitFor([&] { return desk.page() == QLatin1String("dashboard") && !desk.busy() && desk.shows()->count() > 0; }));
         shoot(window, QStringLiteral("desk-02-dashboard"));
+        {
+            // The Qt Charts on the dashboard draw the report: bars of revenue per day that add up to the total, a
+            // line of tickets; a pie of the channels.
+            QQuickItem *perDay = itemNamed(window, QStringLiteral("revenueChart"));
+            QQuickItem *channels = itemNamed(window, QStringLiteral("channelChart"));
+            ASSERT_NE(perDay, nullptr);
+            ASSERT_NE(channels, nullptr);
+            EXPECT_EQ(perDay->property("count").toInt(), 2); // BarSeries + LineSeries
+            EXPECT_EQ(channels->property("count").toInt(), 1);
+            double charted = 0;
+            for (const QVariant &euros : perDay->property("revenue").toList())
+                charted += euros.toDouble();
+            EXPECT_EQ(qRound64(charted * 100), desk.totals().value(QStringLiteral("revenue_minor")).toLongLong());
+            EXPECT_GT(charted, 0);
+        }
         desk.setPage(QStringLiteral("occupancy"));
         desk.openOccupancy(cinema.shows[0]);
         ASSERT_TRUE(waitFor([&] { return desk.occupancy().contains(QStringLiteral("show_id")) && !desk.busy(); }));
@@ -566,8 +582,21 @@ TEST(StaffUi, ManagerDeskEveryPage)
         EXPECT_EQ(cinema.server.scalar(QStringLiteral("SELECT count(*) FROM show_seats WHERE show_id = %1 AND seat_id IN ('B3', 'B4') AND status = 'available'")
                                            .arg(cinema.shows[0])).toInt(), 2);
         EXPECT_EQ(cinema.server.scalar(QStringLiteral("SELECT count(*) FROM audit_log WHERE action LIKE 'house_hold.%'")).toInt(), 2);
+        // The release's notice belongs to the occupancy page: it is shown there and gone on the next page.
+        EXPECT_EQ(desk.message(), QStringLiteral("House hold released; the seats are on sale again."));
+        EXPECT_NE(itemNamed(window, QStringLiteral("pageNotice")), nullptr);
         desk.setPage(QStringLiteral("shows"));
+        EXPECT_TRUE(desk.message().isEmpty()) << qPrintable(desk.message());
         shoot(window, QStringLiteral("desk-04-shows"));
+        EXPECT_EQ(itemNamed(window, QStringLiteral("pageNotice")), nullptr) << "a notice of the occupancy page is still shown on Shows";
+        for (const auto &[combo, prompt] : {std::pair{QStringLiteral("showMovie"), QStringLiteral("Choose a movie")},
+                                            std::pair{QStringLiteral("showScreen"), QStringLiteral("Choose a screen")}}) {
+            // A new show's movie and screen start unchosen, and say what to do instead of showing an empty box.
+            QQuickItem *box = itemNamed(window, combo);
+            ASSERT_NE(box, nullptr) << qPrintable(combo);
+            EXPECT_EQ(box->property("currentIndex").toInt(), -1);
+            EXPECT_EQ(box->property("contentItem").value<QQuickItem *>()->property("text").toString(), prompt);
+        }
         {
             // Every column of the shows table, titles and values (the prices of two tiers), fits its panel.
             QQuickItem *shows = itemNamed(window, QStringLiteral("view_shows"));
@@ -591,6 +620,7 @@ TEST(StaffUi, ManagerDeskEveryPage)
         ASSERT_NE(card, nullptr);
         EXPECT_TRUE(card->isVisible());
         shoot(window, QStringLiteral("desk-05-fleet"));
+        EXPECT_EQ(itemNamed(window, QStringLiteral("pageNotice")), nullptr) << qPrintable(desk.message());
         QQuickItem *fleetTitles = itemNamed(window, QStringLiteral("header_fleet"));
         ASSERT_NE(fleetTitles, nullptr);
         // "Payments ok / refund / open" was cut off.
@@ -601,6 +631,93 @@ TEST(StaffUi, ManagerDeskEveryPage)
         shoot(window, QStringLiteral("desk-07-audit"));
         EXPECT_GT(desk.audit()->count(), 0);
         EXPECT_EQ(desk.devices()->count(), 2);
+
+        // CSV export of every table, through its own button: the dashboard's six sales tabs and each page's table.
+        // Each file has the header and one line per row the table shows.
+        {
+            const QList<std::tuple<QString, QString, JsonTableModel *>> tables = {
+                {QStringLiteral("dashboard"), QStringLiteral("sales-by-show"), desk.salesByShow()},
+                {QStringLiteral("dashboard"), QStringLiteral("sales-by-movie"), desk.salesByMovie()},
+                {QStringLiteral("dashboard"), QStringLiteral("sales-by-channel"), desk.salesByChannel()},
+                {QStringLiteral("dashboard"), QStringLiteral("sales-by-device"), desk.salesByDevice()},
+                {QStringLiteral("dashboard"), QStringLiteral("sales-by-day"), desk.salesByDay()},
+                {QStringLiteral("dashboard"), QStringLiteral("refunds"), desk.refunds()},
+                {QStringLiteral("occupancy"), QStringLiteral("occupancy"), desk.shows()},
+                {QStringLiteral("shows"), QStringLiteral("shows"), desk.shows()},
+                {QStringLiteral("fleet"), QStringLiteral("fleet"), desk.devices()},
+                {QStringLiteral("shifts"), QStringLiteral("shifts"), desk.shifts()},
+                {QStringLiteral("audit"), QStringLiteral("audit"), desk.audit()}};
+            for (const auto &[pageKey, table, model] : tables) {
+                desk.setPage(pageKey);
+                QTest::qWait(100);
+                if (pageKey == QLatin1String("dashboard"))
+                    ASSERT_TRUE(clickOn(window, QStringLiteral("tab_") + table)) << qPrintable(table);
+                const QString path = desk.exportDir() + QLatin1Char('/') + table + QLatin1Char('-') + desk.fromDate() + QLatin1Char('-') + desk.toDate()
+                    + QStringLiteral(".csv");
+                QFile::remove(path);
+                ASSERT_TRUE(clickOn(window, QStringLiteral("export_") + table)) << qPrintable(table) << " has no export button on " << qPrintable(pageKey);
+                ASSERT_TRUE(QFile::exists(path)) << qPrintable(path);
+                QFile file(path);
+                ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+                const QByteArray csv = file.readAll();
+                EXPECT_EQ(csv.count('\n'), model->count() + 1) << qPrintable(table) << ": " << csv.left(300).constData();
+                EXPECT_TRUE(csv.startsWith(model->keys().first().toUtf8())) << qPrintable(table) << ": " << csv.left(120).constData();
+            }
+            EXPECT_GT(desk.salesByDay()->count(), 0);
+            EXPECT_GT(desk.audit()->count(), 0);
+            EXPECT_EQ(desk.refunds()->count(), 1); // the override refund above
+        }
+
+        // A window smaller than the pages are laid out for: the page keeps its size and scrolls, with scroll bars
+        // that appear only then (AsNeeded) and can be seen and dragged; a table wider than its panel scrolls too.
+        QQuickItem *area = itemNamed(window, QStringLiteral("deskPageArea"));
+        ASSERT_NE(area, nullptr);
+        EXPECT_EQ(itemNamed(window, QStringLiteral("pageScrollH")), nullptr) << "nothing to scroll at 1920 x 1080";
+        EXPECT_EQ(itemNamed(window, QStringLiteral("pageScrollV")), nullptr);
+        EXPECT_EQ(itemNamed(window, QStringLiteral("hbar_audit")), nullptr) << "the audit table fits at 1920 x 1080";
+        window->resize(1024, 700);
+        ASSERT_TRUE(waitFor([&] { return window->width() == 1024 && window->height() == 700; }));
+        QTest::qWait(100);
+        QQuickItem *across = itemNamed(window, QStringLiteral("pageScrollH"));
+        QQuickItem *down = itemNamed(window, QStringLiteral("pageScrollV"));
+        ASSERT_NE(across, nullptr) << "the page is wider than a 1024 px window but has no horizontal scroll bar";
+        ASSERT_NE(down, nullptr) << "the page is higher than a 700 px window but has no vertical scroll bar";
+        for (QQuickItem *bar : {across, down}) {
+            auto *handle = bar->property("contentItem").value<QQuickItem *>();
+            ASSERT_NE(handle, nullptr);
+            EXPECT_GT(handle->opacity(), 0.9) << qPrintable(bar->objectName()) << ": the handle is there but not drawn";
+            EXPECT_GT(std::max(handle->width(), handle->height()), 40) << qPrintable(bar->objectName());
+            EXPECT_LT(bar->property("size").toReal(), 1.0);
+        }
+        EXPECT_GT(area->property("contentWidth").toReal(), area->width());
+        QQuickItem *auditAcross = itemNamed(window, QStringLiteral("hbar_audit"));
+        ASSERT_NE(auditAcross, nullptr) << "the audit table is wider than its panel but has no horizontal scroll bar";
+        shoot(window, QStringLiteral("desk-08-narrow-1024x700-audit"));
+
+        // Dragging the page's bars with the mouse brings the far corner into view: the Shows editor's save button.
+        desk.setPage(QStringLiteral("shows"));
+        QTest::qWait(200);
+        auto drag = [&](QQuickItem *bar, QPointF by) {
+            auto *handle = bar->property("contentItem").value<QQuickItem *>();
+            const QPoint from = handle->mapToScene(QPointF(handle->width() / 2, handle->height() / 2)).toPoint();
+            const QPoint to = from + by.toPoint();
+            QTest::mousePress(window, Qt::LeftButton, Qt::NoModifier, from);
+            for (int step = 1; step <= 10; ++step)
+                QTest::mouseMove(window, from + (to - from) * step / 10, 10);
+            QTest::mouseRelease(window, Qt::LeftButton, Qt::NoModifier, to);
+            QTest::qWait(50);
+        };
+        drag(across, QPointF(window->width(), 0));
+        drag(down, QPointF(0, window->height()));
+        EXPECT_NEAR(area->property("contentX").toReal(), area->property("contentWidth").toReal() - area->width(), 1.0);
+        EXPECT_NEAR(area->property("contentY").toReal(), area->property("contentHeight").toReal() - area->height(), 1.0);
+        QQuickItem *save = itemNamed(window, QStringLiteral("saveShow"));
+        ASSERT_NE(save, nullptr);
+        const QRectF saveRect = save->mapRectToScene(QRectF(0, 0, save->width(), save->height()));
+        EXPECT_LE(saveRect.right(), window->width()) << "the save button is still off the right edge";
+        EXPECT_LE(saveRect.bottom(), window->height()) << "the save button is still below the bottom edge";
+        shoot(window, QStringLiteral("desk-08b-narrow-1024x700-shows-scrolled"));
+        window->resize(1920, 1080);
     }
     DeskController::setInstance(nullptr);
 }
