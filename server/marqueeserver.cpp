@@ -70,6 +70,7 @@ bool MarqueeServer::start()
         return false;
     }
     m_context->waitingRoom.start();
+    m_context->occupancyReports.startWarming(m_config.occupancyWarmShows);
     m_reaper = std::make_unique<jobs::Reaper>(m_context->holds, m_context->database, m_config.reaperIntervalMs);
     m_reaper->start();
     jobs::OutboxRelayConfig relay;
@@ -98,8 +99,10 @@ void MarqueeServer::stop()
     if (m_reaper)
         m_reaper->stopAndWait();
     m_reaper.reset();
-    if (m_context)
+    if (m_context) {
+        m_context->occupancyReports.stopWarming();
         m_context->waitingRoom.stop();
+    }
     if (m_pool)
         m_pool->stop();
     m_pool.reset();

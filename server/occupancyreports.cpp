@@ -244,7 +244,10 @@ OccupancyReports::OccupancyReports(const store::Database &database, qsizetype ma
 {
 }
 
-OccupancyReports::~OccupancyReports() = default;
+OccupancyReports::~OccupancyReports()
+{
+    stopWarming();
+}
 
 quint64 OccupancyReports::computed() const
 {
@@ -259,6 +262,11 @@ quint64 OccupancyReports::loadedFromScratch() const
 }
 
 OccupancyReports::Outcome OccupancyReports::report(qint64 showId, QByteArray *json)
+{
+    return compute(showId, json, Room::ForgetOthers);
+}
+
+OccupancyReports::Outcome OccupancyReports::compute(qint64 showId, QByteArray *json, Room room)
 {
     std::shared_ptr<Show> show;
     {
@@ -278,42 +286,39 @@ OccupancyReports::Outcome OccupancyReports::report(qint64 showId, QByteArray *js
         }
     };
 
-    // Readers of one show take turns (each pass is applied to the states the previous one left); readers of
-    // other shows do not wait.
+    // Readers of one show take turns (each pass is applied to the states the previous one left, and a show is
+    // never loaded twice at once: a request for a show being warmed waits for that load); readers of other shows
+    // do not wait.
     QMutexLocker showLock(&show->mutex);
     store::ReportRepository reports(m_database);
     bool fromScratch = !show->loaded;
-    std::optional<store::OccupancyPass> pass = reports.occupancyPass(showId, fromScratch ? -1 : show->snapshotXmin);
-    if (!pass) {
-        const bool empty = !show->loaded; // a loaded show is still right as of its last pass
-        showLock.unlock();
-        if (empty)
-            forget();
-        return Outcome::Error;
+    std::optional<store::OccupancyPass> pass;
+    if (!fromScratch) {
+        pass = reports.occupancyPass(showId, show->snapshotXmin);
+        if (!pass)
+            return Outcome::Error; // the kept show is still right as of its last pass
+        if (pass->stamp == show->stamp) {
+            *json = show->json;
+            showLock.unlock();
+            QMutexLocker lock(&m_mutex);
+            show->lastUse = ++m_uses;
+            return Outcome::Ok;
+        }
+        if (pass->stamp.seats != show->stamp.seats || pass->snapshotXmin - show->snapshotXmin > kMaxTransactionsBetweenPasses)
+            fromScratch = true;
     }
-    if (!fromScratch && pass->stamp == show->stamp) {
-        *json = show->json;
-        showLock.unlock();
-        QMutexLocker lock(&m_mutex);
-        show->lastUse = ++m_uses;
-        return Outcome::Ok;
-    }
-    if (!fromScratch && (pass->stamp.seats != show->stamp.seats || pass->snapshotXmin - show->snapshotXmin > kMaxTransactionsBetweenPasses))
-        fromScratch = true;
-    qint64 nowUs = pass->nowUs;
+    qint64 nowUs = 0;
     if (fromScratch) {
-        // The seats are read after the stamp and its snapshot, so they are at least as new: anything written in
-        // between raises the next pass's stamp, and that pass reads it again (applying a seat's row is idempotent).
+        // One statement: every seat with the stamp and snapshot xmin of the same snapshot, so that the next pass
+        // finds everything written after it.
         show->loaded = false;
-        std::optional<store::OccupancySeats> seats;
-        if (pass->stamp.seats > 0)
-            seats = reports.occupancySeats(showId);
-        if (pass->stamp.seats > 0 && !seats) {
+        std::optional<store::OccupancySeats> seats = reports.occupancySeats(showId);
+        if (!seats) {
             showLock.unlock();
             forget();
             return Outcome::Error;
         }
-        if (!seats || seats->rows.isEmpty()) {
+        if (seats->rows.isEmpty()) {
             showLock.unlock();
             forget();
             QMutexLocker lock(&m_mutex);
@@ -323,13 +328,16 @@ OccupancyReports::Outcome OccupancyReports::report(qint64 showId, QByteArray *js
         show->load(std::move(seats->layout));
         for (const store::OccupancySeatRow &row : std::as_const(seats->rows))
             show->apply(row);
+        show->stamp = seats->stamp;
+        show->snapshotXmin = seats->snapshotXmin;
         nowUs = seats->nowUs;
     } else {
         for (const store::OccupancySeatRow &row : std::as_const(pass->changed))
             show->apply(row);
+        show->stamp = pass->stamp;
+        show->snapshotXmin = pass->snapshotXmin;
+        nowUs = pass->nowUs;
     }
-    show->stamp = pass->stamp;
-    show->snapshotXmin = pass->snapshotXmin;
     show->json = show->write(showId, nowUs);
     *json = show->json;
     const qsizetype bytes = show->bytes();
@@ -345,10 +353,10 @@ OccupancyReports::Outcome OccupancyReports::report(qint64 showId, QByteArray *js
     show->lastUse = ++m_uses;
     m_keptBytes += bytes - show->countedBytes;
     show->countedBytes = bytes;
-    if (bytes > m_maxKeptBytes) {
+    if (bytes > m_maxKeptBytes || (room == Room::OnlyIfFree && m_keptBytes > m_maxKeptBytes)) {
         m_keptBytes -= bytes;
         m_shows.erase(it);
-        return Outcome::Ok;
+        return room == Room::OnlyIfFree ? Outcome::NoRoom : Outcome::Ok;
     }
     // Over the bound: forget the least recently used other shows.
     while (m_keptBytes > m_maxKeptBytes && m_shows.size() > 1) {
@@ -360,6 +368,61 @@ OccupancyReports::Outcome OccupancyReports::report(qint64 showId, QByteArray *js
         m_shows.erase(oldest);
     }
     return Outcome::Ok;
+}
+
+void OccupancyReports::startWarming(int maxShows)
+{
+    if (maxShows <= 0 || m_warming)
+        return;
+    m_warming.reset(QThread::create([this, maxShows] { warm(maxShows); }));
+    m_warming->setObjectName(QStringLiteral("occupancy-warm"));
+    m_warming->start();
+}
+
+void OccupancyReports::stopWarming()
+{
+    if (!m_warming)
+        return;
+    m_stopWarming = true;
+    m_warming->wait();
+    m_warming.reset();
+}
+
+void OccupancyReports::warm(int maxShows)
+{
+    store::ReportRepository reports(m_database);
+    const std::optional<QList<qint64>> shows = reports.showsOnSale(maxShows);
+    int warmed = 0;
+    if (shows) {
+        for (const qint64 showId : *shows) {
+            if (m_stopWarming)
+                break;
+            QByteArray json;
+            const Outcome outcome = compute(showId, &json, Room::OnlyIfFree);
+            if (outcome == Outcome::NoRoom)
+                break; // the bound is full: the rest is loaded by requests, which may forget older shows
+            if (outcome == Outcome::Ok)
+                ++warmed;
+        }
+    }
+    {
+        QMutexLocker lock(&m_mutex);
+        m_warmed = warmed;
+        m_warmingDone = true;
+    }
+    m_database.closeThreadConnection();
+}
+
+bool OccupancyReports::warmingDone() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_warmingDone;
+}
+
+int OccupancyReports::warmedShows() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_warmed;
 }
 
 } // namespace marquee

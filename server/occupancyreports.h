@@ -5,7 +5,9 @@
 
 #include <QHash>
 #include <QMutex>
+#include <QThread>
 
+#include <atomic>
 #include <memory>
 
 namespace marquee {
@@ -30,9 +32,23 @@ public:
     explicit OccupancyReports(const store::Database &database, qsizetype maxKeptBytes = 64 * 1024 * 1024);
     ~OccupancyReports();
 
-    enum class Outcome { Ok, NotFound, Error };
-    /** @brief The current report of @p showId into @p json (implicitly shared bytes). */
+    enum class Outcome { Ok, NotFound, Error, NoRoom };
+    /** @brief The current report of @p showId into @p json (implicitly shared bytes); never NoRoom. */
     Outcome report(qint64 showId, QByteArray *json);
+
+    /**
+     * @brief Loads the reports of up to @p maxShows shows on sale (soonest first) on a thread of its own, so that
+     * their first request is answered like a repeated one: off the request path (a request for a show being
+     * loaded waits for that one load, other requests do not wait at all). It never makes room: it stops at the
+     * first show that does not fit in the bound next to what is kept. 0: nothing.
+     */
+    void startWarming(int maxShows);
+    /** @brief Stops warming after the show being loaded (called by the destructor too). */
+    void stopWarming();
+    /** @brief startWarming()'s thread has finished (for tests and benchmarks). */
+    bool warmingDone() const;
+    /** @brief Shows the warming loaded and kept. */
+    int warmedShows() const;
 
     /** @brief Reports written (not sent from memory) so far, from scratch or from changes: for tests and benchmarks. */
     quint64 computed() const;
@@ -41,6 +57,9 @@ public:
 
 private:
     class Show;
+    enum class Room { ForgetOthers, OnlyIfFree };
+    Outcome compute(qint64 showId, QByteArray *json, Room room);
+    void warm(int maxShows);
 
     const store::Database &m_database;
     const qsizetype m_maxKeptBytes;
@@ -50,6 +69,10 @@ private:
     quint64 m_uses = 0;
     quint64 m_computed = 0;
     quint64 m_loadedFromScratch = 0;
+    std::unique_ptr<QThread> m_warming;
+    std::atomic<bool> m_stopWarming = false;
+    bool m_warmingDone = false;
+    int m_warmed = 0;
 };
 
 } // namespace marquee

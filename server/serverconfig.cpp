@@ -84,6 +84,8 @@ QString ServerConfig::usage()
         "  --hold-batch-size N         holds decided together in one batch at most (default 64, 1-64)\n"
         "  --max-live-subscribers N    WebSocket seat-map subscribers per process (default 20000, 0 = no limit)\n"
         "  --live-threads N            threads that send live seat-map deltas to WebSocket subscribers (default 1)\n"
+        "  --occupancy-warm-shows N    load the occupancy reports of up to N shows on sale (soonest first) in the\n"
+        "                              background at start, within the reports' 64 MB (default 100, 0 = off)\n"
         "  --box-office-holds N        live holds per till or staff session on a show whose waiting room is on (default 8, 0 = no bound)\n"
         "  --rate-limit-token N        requests per second per bearer token, bursts of 2N (default 0 = off)\n"
         "  --rate-limit-address N      requests per second per client address, bursts of 2N (default 0 = off)\n"
@@ -248,6 +250,9 @@ std::optional<ServerConfig> ServerConfig::fromArguments(const QStringList &input
                 return std::nullopt;
         } else if (option == QLatin1String("--max-live-subscribers")) {
             if (!intValue(option, value, 0, 10000000, &config.maxLiveSubscribers))
+                return std::nullopt;
+        } else if (option == QLatin1String("--occupancy-warm-shows")) {
+            if (!intValue(option, value, 0, 100000, &config.occupancyWarmShows))
                 return std::nullopt;
         } else if (option == QLatin1String("--box-office-holds")) {
             if (!intValue(option, value, 0, 10000, &config.boxOfficeHoldsPerCaller))

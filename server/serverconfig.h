@@ -67,6 +67,9 @@ struct ServerConfig {
     /** @brief The longest poll interval a status answer suggests to users far back in a queue (see
      *  WaitingRoomService::setMaxPollMs): fewer polls from a huge queue, later sold-out notice for its far end. */
     int waitingRoomMaxPollMs = 10000;
+    /** @brief Shows on sale (soonest first) whose occupancy report is loaded in the background at start, within
+     *  the reports' 64 MB bound (OccupancyReports::startWarming); 0: none, each show loads on its first request. */
+    int occupancyWarmShows = 100;
     /** @brief Live holds one till device or staff session may have on a show whose waiting room is on (0: no bound). */
     int boxOfficeHoldsPerCaller = 8;
 

@@ -93,6 +93,7 @@ void registerReportRoutes(Router &router, ServerContext &context)
         QByteArray json;
         switch (context.occupancyReports.report(*showId, &json)) {
         case OccupancyReports::Outcome::Error:
+        case OccupancyReports::Outcome::NoRoom: // only warming asks for room
             return storeFailure();
         case OccupancyReports::Outcome::NotFound:
             return HttpResponse::error(ApiError::notFound(QStringLiteral("show_not_found"), QStringLiteral("There is no show with this id.")));

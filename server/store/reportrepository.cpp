@@ -6,6 +6,7 @@
 #include <QTimeZone>
 
 #include <algorithm>
+#include <charconv>
 #include <vector>
 
 
@@ -150,26 +151,41 @@ const char *kOccupancy =
     "stamp AS (SELECT " MQ_OCCUPANCY_STAMP_COLUMNS " FROM show_seats ss WHERE ss.show_id = :show) "
     "SELECT document.json, stamp.* FROM stamp LEFT JOIN document ON true";
 
-// Every seat of a show for the first report the server keeps of it: layout (row, number, tier and the tier's place
-// in the report's tiers array, which is ordered by the database's collation) and state, a booked seat's sale from
-// the show's bookings in one index-only range (bookings_show). Unordered: row labels and seat ids are COLLATE "C",
-// so the report order (row, then number) is a byte order the server sorts in memory, cheaper than a sort here
-// (which spilled to disk). No rows when the show does not exist. :show is the show.
+// Every seat of a show for the first report the server keeps of it, with the show's stamp and its snapshot's xmin
+// from the same snapshot (so the next pass finds everything written after it). One row of a few text columns:
+// a row per seat through QSqlQuery cost a QVariant and a QString per cell, 480,000 of them for a 40,000-seat
+// show, and that — not the statement — was most of a show's first read (docs/performance.md, "first read since
+// the server started"). The seats come one line each, fields split by tabs (seat id and row label as the JSON
+// strings the report writes, so neither holds a tab or a newline): seat, row, number, the tier's place in the
+// report's tiers array (ordered by the database's collation), status (a/h/b), a held seat's expiry in
+// microseconds and "1" for a house hold, a booked seat's booking and, when it is one of the show's bookings, its
+// sale time in microseconds and as the report writes it. Unordered: row labels are COLLATE "C", so the report
+// order (row, then number) is a byte order the server sorts in memory (a sort here spilled to disk). No seats
+// when the show does not exist. :show is the show.
 const char *kOccupancySeats =
     "WITH sold AS ("
     "  SELECT b.booking_id, ((extract(epoch FROM b.created_at) * 1000000)::bigint)::text AS sold_us, " MQ_SOLD_AT("b.created_at") " AS sold_at "
     "    FROM bookings b WHERE b.show_id = :show), "
     "layout AS (SELECT sc.layout_id FROM shows s JOIN screens sc ON sc.screen_id = s.screen_id WHERE s.show_id = :show), "
     "tiers AS (SELECT tier, row_number() OVER (ORDER BY tier) - 1 AS place "
-    "            FROM (SELECT DISTINCT ls.tier FROM layout JOIN layout_seats ls ON ls.layout_id = layout.layout_id) t) "
-    "SELECT ss.seat_id, ls.row_label, ls.number, ls.tier, t.place, ss.status, "
-    "       CASE WHEN ss.status = 'held' THEN ((extract(epoch FROM ss.hold_expires_at) * 1000000)::bigint)::text END, "
-    "       CASE WHEN ss.status = 'held' THEN (SELECT h.owner FROM holds h WHERE h.hold_id = ss.held_by) = 'house' END, "
-    "       ss.booking_id, sold.sold_us, sold.sold_at, ((extract(epoch FROM now()) * 1000000)::bigint)::text "
-    "  FROM layout JOIN show_seats ss ON ss.show_id = :show "
-    "  JOIN layout_seats ls ON ls.layout_id = layout.layout_id AND ls.seat_id = ss.seat_id "
-    "  JOIN tiers t ON t.tier = ls.tier "
-    "  LEFT JOIN sold ON sold.booking_id = ss.booking_id";
+    "            FROM (SELECT DISTINCT ls.tier FROM layout JOIN layout_seats ls ON ls.layout_id = layout.layout_id) t), "
+    "seats AS ("
+    "  SELECT to_json(ss.seat_id)::text || E'\\t' || to_json(ls.row_label)::text || E'\\t' || ls.number || E'\\t' || t.place || E'\\t' "
+    "         || CASE ss.status WHEN 'booked' THEN 'b' WHEN 'held' THEN 'h' ELSE 'a' END || E'\\t' "
+    "         || CASE WHEN ss.status = 'held' THEN ((extract(epoch FROM ss.hold_expires_at) * 1000000)::bigint)::text "
+    "                 || E'\\t' || CASE WHEN (SELECT h.owner FROM holds h WHERE h.hold_id = ss.held_by) = 'house' THEN '1' ELSE '' END "
+    "                 ELSE E'\\t' END || E'\\t' "
+    "         || CASE WHEN ss.status = 'booked' THEN ss.booking_id::text || E'\\t' || coalesce(sold.sold_us || E'\\t' || sold.sold_at, E'\\t') "
+    "                 ELSE E'\\t\\t' END AS line "
+    "    FROM layout JOIN show_seats ss ON ss.show_id = :show "
+    "    JOIN layout_seats ls ON ls.layout_id = layout.layout_id AND ls.seat_id = ss.seat_id "
+    "    JOIN tiers t ON t.tier = ls.tier "
+    "    LEFT JOIN sold ON sold.booking_id = ss.booking_id) "
+    "SELECT " MQ_OCCUPANCY_STAMP_COLUMNS ", "
+    "       (extract(epoch FROM now()) * 1000000)::bigint, pg_snapshot_xmin(pg_current_snapshot())::text::bigint, "
+    "       (SELECT string_agg(to_json(tier)::text, E'\\n' ORDER BY place) FROM tiers), "
+    "       (SELECT string_agg(line, E'\\n') FROM seats) "
+    "  FROM show_seats ss WHERE ss.show_id = :show";
 
 // One pass over the show's seats: its stamp, the statement's now() and its snapshot's xmin, and every seat whose
 // row version is not older than :since, a snapshot xmin (negative: none). Why that finds every change: a row
@@ -324,29 +340,40 @@ std::optional<OccupancyDocument> ReportRepository::occupancy(qint64 showId)
 }
 
 namespace {
-/** @brief @p text as PostgreSQL's json functions write a string (escape_json). */
-QByteArray jsonString(const QByteArray &text)
+/**
+ * @brief The text of @p json, a string as PostgreSQL's json functions write it (escape_json: \\" \\\\ \\b \\f \\n \\r
+ * \\t and \\u00XX for other control characters). Without an escape it is a view of the bytes inside the quotes
+ * (they must outlive it) unless @p copy.
+ */
+QByteArray jsonStringText(QByteArrayView json, bool copy = false)
 {
+    const QByteArrayView inner = json.size() >= 2 ? json.sliced(1, json.size() - 2) : QByteArrayView();
+    if (!inner.contains('\\'))
+        return copy ? inner.toByteArray() : QByteArray::fromRawData(inner.data(), inner.size());
     QByteArray out;
-    out.reserve(text.size() + 2);
-    out.append('"');
-    for (const char c : text) {
-        switch (c) {
-        case '\b': out.append("\\b"); break;
-        case '\f': out.append("\\f"); break;
-        case '\n': out.append("\\n"); break;
-        case '\r': out.append("\\r"); break;
-        case '\t': out.append("\\t"); break;
-        case '"': out.append("\\\""); break;
-        case '\\': out.append("\\\\"); break;
-        default:
-            if (static_cast<unsigned char>(c) < ' ')
-                out.append("\\u00").append(QByteArray::number(static_cast<unsigned char>(c), 16).rightJustified(2, '0'));
-            else
-                out.append(c);
+    out.reserve(inner.size());
+    for (qsizetype i = 0; i < inner.size(); ++i) {
+        const char c = inner[i];
+        if (c != '\\' || i + 1 >= inner.size()) {
+            out.append(c);
+            continue;
+        }
+        const char e = inner[++i];
+        switch (e) {
+        case 'b': out.append('\b'); break;
+        case 'f': out.append('\f'); break;
+        case 'n': out.append('\n'); break;
+        case 'r': out.append('\r'); break;
+        case 't': out.append('\t'); break;
+        case 'u':
+            if (i + 4 < inner.size()) {
+                out.append(char(inner.sliced(i + 1, 4).toUShort(nullptr, 16)));
+                i += 4;
+            }
+            break;
+        default: out.append(e); // \" \\ \/
         }
     }
-    out.append('"');
     return out;
 }
 
@@ -360,53 +387,98 @@ OccupancySeatRow::Status seatStatus(const QString &status)
 
 std::optional<OccupancySeats> ReportRepository::occupancySeats(qint64 showId)
 {
-    QSqlQuery *query = m_database.prepared(QLatin1String(kOccupancySeats));
+    QSqlQuery *query = rowForShow(m_database, kOccupancySeats, showId, "occupancy seats");
     if (!query)
         return std::nullopt;
-    query->bindValue(QStringLiteral(":show"), showId);
-    if (!execQuery(*query, "occupancy seats")) {
-        m_database.resetAfterError(query->lastError());
-        return std::nullopt;
-    }
+    OccupancySeats seats;
+    seats.stamp = stampFrom(*query, 0);
+    seats.nowUs = query->value(3).toLongLong();
+    seats.snapshotXmin = query->value(4).toLongLong();
+    const QByteArray tiers = query->value(5).toString().toUtf8();
+    const QByteArray lines = query->value(6).toString().toUtf8();
+    query->finish();
+    if (lines.isEmpty())
+        return seats; // no such show
+    OccupancyLayout &layout = seats.layout;
+    const auto eachLine = [](QByteArrayView text, auto &&take) {
+        for (qsizetype from = 0; from <= text.size();) {
+            qsizetype end = text.indexOf('\n', from);
+            if (end < 0)
+                end = text.size();
+            if (!take(text.sliced(from, end - from)))
+                return false;
+            from = end + 1;
+        }
+        return true;
+    };
+    eachLine(tiers, [&](QByteArrayView tier) {
+        layout.tiers.append(tier.toByteArray());
+        return true;
+    });
+
+    // One seat per line; the row label and number stay views into lines until the sort.
     struct Placed {
-        QByteArray row;
-        int number;
+        QByteArrayView rowJson;
+        QByteArray row; ///< the row label itself, for the sort (a view of rowJson when nothing was escaped)
+        int number = 0;
+        int tier = 0;
+        QByteArrayView seatJson;
         OccupancySeatRow seat;
-        int tier;
     };
     std::vector<Placed> placed;
-    placed.reserve(query->size() > 0 ? query->size() : 0);
-    OccupancySeats seats;
-    while (query->next()) {
-        Placed p{query->value(1).toString().toUtf8(), query->value(2).toInt(), {}, query->value(4).toInt()};
-        p.seat.seatId = query->value(0).toString().toUtf8();
-        p.seat.status = seatStatus(query->value(5).toString());
-        p.seat.holdExpiresUs = query->value(6).toLongLong();
-        p.seat.house = query->value(7).toBool();
-        if (p.seat.status == OccupancySeatRow::Status::Booked) {
-            p.seat.bookingId = query->value(8).toString().toUtf8();
-            p.seat.saleKnown = !query->value(9).isNull();
-            p.seat.soldUs = query->value(9).toLongLong();
-            p.seat.soldAt = query->value(10).toString().toUtf8();
+    placed.reserve(size_t(lines.count('\n') + 1));
+    const auto toInt64 = [](QByteArrayView text) {
+        qint64 value = 0;
+        std::from_chars(text.data(), text.data() + text.size(), value);
+        return value;
+    };
+    const bool parsed = eachLine(lines, [&](QByteArrayView line) {
+        QByteArrayView field[10];
+        qsizetype from = 0;
+        for (int f = 0; f < 10; ++f) {
+            const qsizetype tab = f < 9 ? line.indexOf('\t', from) : line.size();
+            if (tab < 0)
+                return false; // not what kOccupancySeats writes
+            field[f] = line.sliced(from, tab - from);
+            from = tab + 1;
         }
-        if (p.tier >= seats.layout.tiers.size())
-            seats.layout.tiers.resize(p.tier + 1);
-        if (seats.layout.tiers[p.tier].isEmpty())
-            seats.layout.tiers[p.tier] = jsonString(query->value(3).toString().toUtf8());
-        seats.nowUs = query->value(11).toLongLong();
+        Placed p;
+        p.seatJson = field[0];
+        p.rowJson = field[1];
+        p.row = jsonStringText(field[1]);
+        p.number = int(toInt64(field[2]));
+        p.tier = int(toInt64(field[3]));
+        if (p.tier < 0 || p.tier >= layout.tiers.size())
+            return false;
+        p.seat.seatId = jsonStringText(field[0], true);
+        p.seat.status = field[4] == "b" ? OccupancySeatRow::Status::Booked
+                      : field[4] == "h" ? OccupancySeatRow::Status::Held
+                                        : OccupancySeatRow::Status::Available;
+        p.seat.holdExpiresUs = toInt64(field[5]);
+        p.seat.house = field[6] == "1";
+        if (p.seat.status == OccupancySeatRow::Status::Booked) {
+            p.seat.bookingId = field[7].toByteArray();
+            p.seat.saleKnown = !field[8].isEmpty();
+            p.seat.soldUs = toInt64(field[8]);
+            p.seat.soldAt = field[9].toByteArray();
+        }
         placed.push_back(std::move(p));
-    }
-    query->finish();
+        return true;
+    });
+    if (!parsed)
+        return std::nullopt;
     // The report's order: row label, then number; row labels are COLLATE "C", a byte order like QByteArray's.
     std::sort(placed.begin(), placed.end(), [](const Placed &a, const Placed &b) { return a.row != b.row ? a.row < b.row : a.number < b.number; });
-    OccupancyLayout &layout = seats.layout;
     layout.seatIds.reserve(qsizetype(placed.size()));
     layout.headEnds.reserve(qsizetype(placed.size()));
     layout.seatTiers.reserve(qsizetype(placed.size()));
+    layout.heads.reserve(qsizetype(placed.size()) * 48);
     seats.rows.reserve(qsizetype(placed.size()));
+    char digits[16];
     for (Placed &p : placed) {
-        layout.heads.append("{\"number\" : ").append(QByteArray::number(p.number)).append(", \"row\" : ").append(jsonString(p.row))
-            .append(", \"seat_id\" : ").append(jsonString(p.seat.seatId));
+        const auto end = std::to_chars(digits, digits + sizeof digits, p.number).ptr;
+        layout.heads.append("{\"number\" : ").append(digits, end - digits).append(", \"row\" : ").append(p.rowJson)
+            .append(", \"seat_id\" : ").append(p.seatJson);
         layout.headEnds.append(layout.heads.size());
         layout.seatIds.append(p.seat.seatId);
         layout.seatTiers.append(p.tier);
@@ -455,6 +527,26 @@ std::optional<OccupancyPass> ReportRepository::occupancyPass(qint64 showId, qint
         pass.changed.append(seat);
     }
     return pass;
+}
+
+std::optional<QList<qint64>> ReportRepository::showsOnSale(int limit)
+{
+    // The range of shows_starts after now(); the same window mq_place_hold sells in.
+    QSqlQuery *query = m_database.prepared(QStringLiteral(
+        "SELECT show_id FROM shows WHERE starts_at > now() AND sales_open_at <= now() AND now() <= sales_close_at "
+        "ORDER BY starts_at, show_id LIMIT :limit"));
+    if (!query)
+        return std::nullopt;
+    query->bindValue(QStringLiteral(":limit"), limit);
+    if (!execQuery(*query, "shows on sale")) {
+        m_database.resetAfterError(query->lastError());
+        return std::nullopt;
+    }
+    QList<qint64> shows;
+    while (query->next())
+        shows.append(query->value(0).toLongLong());
+    query->finish();
+    return shows;
 }
 
 } // namespace marquee::store

@@ -54,11 +54,13 @@ struct OccupancySeatRow {
     QByteArray soldAt;        ///< the same as the report writes it
 };
 
-/** @brief Every seat of a show with its layout, for the first report kept of it. */
+/** @brief Every seat of a show with its layout, for the first report kept of it, and the stamp of the same snapshot. */
 struct OccupancySeats {
     OccupancyLayout layout;
-    QList<OccupancySeatRow> rows; ///< in the layout's order
+    QList<OccupancySeatRow> rows; ///< in the layout's order; none when the show does not exist
+    OccupancyStamp stamp;
     qint64 nowUs = 0;             ///< the statement's now()
+    qint64 snapshotXmin = 0;      ///< of the statement's snapshot: the `since` of the next pass
 };
 
 /** @brief One pass over a show's seats: its stamp now, and the seats changed since an earlier pass. */
@@ -103,8 +105,8 @@ public:
      */
     std::optional<OccupancyDocument> occupancy(qint64 showId);
     /**
-     * @brief Every seat of the show with its layout and state, in report order; no seats when the show does not
-     * exist, std::nullopt on a database error.
+     * @brief Every seat of the show with its layout and state, in report order, with the stamp and snapshot xmin of
+     * the same snapshot; no seats when the show does not exist, std::nullopt on a database error.
      */
     std::optional<OccupancySeats> occupancySeats(qint64 showId);
     /**
@@ -113,6 +115,8 @@ public:
      * std::nullopt on a database error.
      */
     std::optional<OccupancyPass> occupancyPass(qint64 showId, qint64 sinceXmin);
+    /** @brief Up to @p limit shows on sale now (open for sales, not started), the soonest first. */
+    std::optional<QList<qint64>> showsOnSale(int limit);
 
 private:
     const Database &m_database;

@@ -4,12 +4,16 @@
 #include "tilltesthelpers.h"
 
 #include "core/isotime.h"
+#include "marqueeserver.h"
 #include "store/database.h"
+#include "store/showrepository.h"
 
+#include <QElapsedTimer>
 #include <QMap>
 #include <QRandomGenerator>
 #include <QSet>
 #include <QSqlQuery>
+#include <QThread>
 #include <QTimeZone>
 #include <QUrl>
 #include <atomic>
@@ -560,6 +564,120 @@ QMap<QString, Totals> scratchReport(TestServer &server, const QString &keySql, c
     return rows;
 }
 } // namespace
+
+namespace {
+// A show on sale whose row labels and seat ids need escaping in JSON (a quote, a backslash, a tab): the report's
+// seat heads are written from the database's own escaping, and the seats are matched by their unescaped ids.
+qint64 createShowWithOddNames(TestServer &server)
+{
+    store::ShowRepository shows(server.context().database);
+    const qint64 venue = *shows.addVenue(server.lastCityId(), QStringLiteral("Odd venue"), QStringLiteral(""));
+    store::NewLayout layout;
+    layout.name = QStringLiteral("Odd layout");
+    layout.width = 100;
+    layout.height = 100;
+    layout.stage = QJsonObject{{QStringLiteral("label"), QStringLiteral("SCREEN")}};
+    const QStringList rows = {QStringLiteral("Q\"\\"), QStringLiteral("T\tab"), QStringLiteral("é")};
+    for (int r = 0; r < rows.size(); ++r) {
+        layout.rows.push_back({rows[r], 0, 30 + r * 10});
+        for (int s = 1; s <= 3; ++s)
+            layout.seats.push_back({rows[r] + QString::number(s), rows[r], s, 10 + s * 10, 30 + r * 10,
+                                    r == 0 ? QStringLiteral("box \"A\"") : QStringLiteral("standard"), {}});
+    }
+    store::NewShow show;
+    show.movieId = server.lastMovieId();
+    show.screenId = *shows.addScreen(venue, QStringLiteral("Odd screen"), *shows.addLayout(layout));
+    show.startsAt = QDateTime::currentDateTimeUtc().addDays(2);
+    show.salesOpenAt = QDateTime::currentDateTimeUtc().addSecs(-60);
+    show.currency = QStringLiteral("EUR");
+    show.prices = {{QStringLiteral("standard"), 1250}, {QStringLiteral("box \"A\""), 1800}};
+    QString error;
+    const auto showId = shows.addShow(show, &error);
+    EXPECT_TRUE(showId.has_value()) << error.toStdString();
+    return showId.value_or(0);
+}
+} // namespace
+
+// A server started with --occupancy-warm-shows loads the reports of the shows on sale in the background: their
+// first request is sent from memory (nothing computed) and equals, byte for byte, a fresh computation; a show not
+// on sale is not loaded, and its first request loads it (also equal); a change after the warm load is applied to
+// it like any other. The shows hold sales, a hold, a house hold and names that need escaping.
+TEST(Reports, OccupancyWarmedAtStartEqualsAFreshComputation)
+{
+    Till till;
+    auto cashier = till.server.client(till.server.staffToken());
+    const QString managerToken = till.server.elevatedStaffToken(QStringLiteral("manager"));
+    till.sellCash(*cashier, {QStringLiteral("C3"), QStringLiteral("C4")}, 2 * kPremium);
+    till.sellCash(*cashier, {QStringLiteral("A1")}, kStandard);
+    till.hold(*cashier, {QStringLiteral("B2")});
+    auto manager = till.server.client(managerToken);
+    ASSERT_EQ(manager->post("/api/v1/shows/" + QByteArray::number(till.showId) + "/house-holds",
+                            QJsonObject{{QStringLiteral("seat_ids"), QJsonArray{QStringLiteral("D1")}}, {QStringLiteral("reason"), QStringLiteral("critic")}}).status, 200);
+    const qint64 oddShow = createShowWithOddNames(till.server);
+    ASSERT_GT(oddShow, 0);
+    // Held as another instance would write it (seat ids with a tab may never come through the API).
+    till.server.scalar(QStringLiteral("UPDATE show_seats SET status = 'held', held_by = gen_random_uuid(), hold_expires_at = now() + interval '1 hour', "
+                                      "version = version + 1 WHERE show_id = %1 AND seat_id = E'T\\tab2' RETURNING 1").arg(oddShow));
+    const qint64 notOnSale = till.server.createShow(2, 2, QDateTime::currentDateTimeUtc().addDays(3), QDateTime::currentDateTimeUtc().addDays(1));
+    EXPECT_EQ(till.server.context().occupancyReports.computed(), 0u); // the till's own server loaded nothing
+
+    ServerConfig config;
+    config.listenAddress = QHostAddress::LocalHost;
+    config.listenPort = 0;
+    config.threads = 2;
+    config.databaseUrl = till.server.databaseUrl();
+    config.dataDirectory = till.server.dataDirectory();
+    config.reconcilerIntervalMs = 0;
+    config.occupancyWarmShows = 10;
+    MarqueeServer warmed(config);
+    ASSERT_TRUE(warmed.start()) << warmed.errorString().toStdString();
+    OccupancyReports &reports = warmed.context().occupancyReports;
+    QElapsedTimer waited;
+    waited.start();
+    while (!reports.warmingDone() && waited.elapsed() < 30000)
+        QThread::msleep(20);
+    ASSERT_TRUE(reports.warmingDone());
+    EXPECT_EQ(reports.warmedShows(), 2);
+    EXPECT_EQ(reports.loadedFromScratch(), 2u);
+
+    HttpClient client(QStringLiteral("127.0.0.1"), warmed.port());
+    client.setToken(managerToken);
+    store::ReportRepository fresh(till.server.context().database);
+    const auto expectRead = [&](qint64 showId, quint64 computedMore, const char *what) -> QByteArray {
+        SCOPED_TRACE(what);
+        const quint64 before = reports.computed();
+        const HttpResult result = client.get("/api/v1/reports/occupancy?show_id=" + QByteArray::number(showId));
+        EXPECT_EQ(result.status, 200) << result.body.toStdString();
+        EXPECT_EQ(reports.computed(), before + computedMore);
+        const auto reference = fresh.occupancy(showId);
+        EXPECT_TRUE(reference.has_value());
+        EXPECT_EQ(result.body, reference ? reference->json : QByteArray());
+        return result.body;
+    };
+    expectRead(till.showId, 0, "warmed show");
+    const QByteArray odd = expectRead(oddShow, 0, "warmed show with escaped names");
+    EXPECT_EQ(seatState(odd, QStringLiteral("T\tab2")), QStringLiteral("held"));
+    EXPECT_TRUE(odd.contains("\"seat_id\" : \"Q\\\"\\\\1\"")) << odd.toStdString();
+    expectRead(notOnSale, 1, "show not on sale: loaded by its first request");
+    EXPECT_EQ(reports.loadedFromScratch(), 3u);
+    till.sellCash(*cashier, {QStringLiteral("D6")}, kPremium);
+    expectRead(till.showId, 1, "after a sale");
+    EXPECT_EQ(reports.loadedFromScratch(), 3u) << "the change is applied to the warmed show, not loaded again";
+}
+
+// The warming option: a count of shows, 0 switches it off; anything else is refused with a message.
+TEST(Reports, OccupancyWarmShowsOptionRefusesBadValues)
+{
+    QString error;
+    EXPECT_EQ(ServerConfig::fromArguments({}, &error)->occupancyWarmShows, 100);
+    EXPECT_EQ(ServerConfig::fromArguments({QStringLiteral("--occupancy-warm-shows"), QStringLiteral("0")}, &error)->occupancyWarmShows, 0);
+    EXPECT_EQ(ServerConfig::fromArguments({QStringLiteral("--occupancy-warm-shows"), QStringLiteral("7")}, &error)->occupancyWarmShows, 7);
+    for (const char *bad : {"-1", "abc", "100001", "", "2.5"}) {
+        error.clear();
+        EXPECT_FALSE(ServerConfig::fromArguments({QStringLiteral("--occupancy-warm-shows"), QString::fromLatin1(bad)}, &error).has_value()) << bad;
+        EXPECT_TRUE(error.contains(QStringLiteral("--occupancy-warm-shows"))) << bad << ": " << error.toStdString();
+    }
+}
 
 // The sales rollup (011_report_rollups.sql) is exact: after a random mix of card, cash and split sales, concurrent
 // sales, cancellations with refunds, drawer operations and edits of the booking and refund rows, every rollup row

@@ -38,6 +38,7 @@ TestServer::TestServer(const Options &options)
     config.payments.cancelFeePercent = options.cancelFeePercent;
     config.payments.providerTimeoutMs = 5000;
     config.reconcilerIntervalMs = options.reconcilerIntervalMs;
+    config.occupancyWarmShows = 0; // tests count the reports a server computes: warming is switched on where tested
     if (options.configure)
         options.configure(config);
     m_server = std::make_unique<MarqueeServer>(config);
