@@ -52,6 +52,7 @@ DeskController::DeskController(const AppConfig &config, QObject *parent)
     , m_shows(new JsonTableModel(this))
     , m_refunds(new JsonTableModel(this))
     , m_devices(new JsonTableModel(this))
+    , m_reconciliation(new JsonTableModel(this))
     , m_audit(new JsonTableModel(this))
     , m_shifts(new JsonTableModel(this))
     , m_occupancyMap(new SeatMapModel(this))
@@ -97,6 +98,15 @@ DeskController::DeskController(const AppConfig &config, QObject *parent)
                            {QStringLiteral("payments_reconciled"), tr("Payments ok / refund / open"), Kind::Text, 230},
                            {QStringLiteral("reconciliation_problems"), tr("Problems"), Kind::Integer, 105},
                            {QStringLiteral("enrolled_at"), tr("Enrolled"), Kind::Time, 160}});
+    m_reconciliation->setColumns({{QStringLiteral("waiting_for"), tr("Waiting for"), Kind::Text, 130},
+                                  {QStringLiteral("state"), tr("State"), Kind::Text, 150},
+                                  {QStringLiteral("updated_at"), tr("Since"), Kind::Time, 160},
+                                  {QStringLiteral("amount_minor"), tr("Amount"), Kind::Money, 100},
+                                  {QStringLiteral("payment_method"), tr("Paid by"), Kind::Text, 80},
+                                  {QStringLiteral("channel"), tr("Channel"), Kind::Text, 80},
+                                  {QStringLiteral("show_id"), tr("Show"), Kind::Integer, 70},
+                                  {QStringLiteral("refund_reason"), tr("Refund reason"), Kind::Text, 200},
+                                  {QStringLiteral("order_id"), tr("Order"), Kind::Text, 300}});
     m_audit->setColumns({{QStringLiteral("at"), tr("When"), Kind::Time, 170},
                          {QStringLiteral("actor_name"), tr("Who"), Kind::Text, 140},
                          {QStringLiteral("actor_role"), tr("Role"), Kind::Text, 90},
@@ -225,6 +235,7 @@ void DeskController::refresh()
     loadSales(QStringLiteral("device"), m_salesByDevice);
     loadShows();
     loadDevices();
+    loadReconciliation();
     loadAudit();
     loadShifts();
 }
@@ -490,6 +501,34 @@ void DeskController::loadAudit()
         }
         m_audit->setRows(rows);
         m_refunds->setRows(refunds);
+    });
+}
+
+void DeskController::loadReconciliation()
+{
+    begin();
+    m_reconciliation->setLoading(true);
+    m_session->api()->get(QStringLiteral("/api/v1/reports/reconciliation"), this, [this](const ApiReply &reply) {
+        end();
+        m_reconciliation->setLoading(false);
+        if (!reply.ok()) {
+            m_reconciliation->setRows({});
+            failed(reply, tr("Payments awaiting reconciliation"));
+            return;
+        }
+        QJsonArray rows;
+        for (const QJsonValue &value : reply.array()) {
+            QJsonObject order = value.toObject();
+            // Said as what a person waits for, not as the server's code.
+            const QString waitingFor = str(order, "waiting_for");
+            order.insert(QStringLiteral("waiting_for"), waitingFor == QLatin1String("refund")            ? tr("refund")
+                                                        : waitingFor == QLatin1String("booking")         ? tr("booking")
+                                                        : waitingFor == QLatin1String("payment_start")   ? tr("payment start")
+                                                        : waitingFor == QLatin1String("provider_answer") ? tr("provider answer")
+                                                                                                         : waitingFor);
+            rows.append(order);
+        }
+        m_reconciliation->setRows(rows);
     });
 }
 

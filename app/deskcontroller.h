@@ -55,6 +55,11 @@ class DeskController : public QObject
      * [{device, kind ("Ticket"/"Payment"), id, booking_ref, state, reason, finished}], payments first.
      */
     Q_PROPERTY(QVariantList reconciliationProblems READ reconciliationProblems NOTIFY devicesChanged)
+    /**
+     * @brief Payments awaiting reconciliation on the server (`GET /api/v1/reports/reconciliation`): the orders its
+     * reconciler still has open — not started, paid but not booked, past the payment window, refunds due.
+     */
+    Q_PROPERTY(JsonTableModel *reconciliation READ reconciliation CONSTANT)
     Q_PROPERTY(JsonTableModel *audit READ audit CONSTANT)
     Q_PROPERTY(JsonTableModel *shifts READ shifts CONSTANT)
     /** @brief The show whose occupancy is open, and its seats (for the heat map). */
@@ -95,6 +100,7 @@ public:
     JsonTableModel *refunds() const { return m_refunds; }
     JsonTableModel *devices() const { return m_devices; }
     QVariantList reconciliationProblems() const { return m_reconciliationProblems; }
+    JsonTableModel *reconciliation() const { return m_reconciliation; }
     JsonTableModel *audit() const { return m_audit; }
     JsonTableModel *shifts() const { return m_shifts; }
     SeatMapModel *occupancyMap() const { return m_occupancyMap; }
@@ -155,6 +161,7 @@ private:
     void loadSales(const QString &groupBy, JsonTableModel *model);
     void loadShows();
     void loadDevices();
+    void loadReconciliation();
     void loadAudit();
     void loadShifts();
     void loadHouseHolds(qint64 showId);
@@ -179,6 +186,7 @@ private:
     JsonTableModel *m_refunds = nullptr;
     JsonTableModel *m_devices = nullptr;
     QVariantList m_reconciliationProblems;
+    JsonTableModel *m_reconciliation = nullptr;
     JsonTableModel *m_audit = nullptr;
     JsonTableModel *m_shifts = nullptr;
     SeatMapModel *m_occupancyMap = nullptr;

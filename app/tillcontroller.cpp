@@ -39,6 +39,9 @@ TillController::TillController(const AppConfig &config, CardTerminal *terminal, 
     , m_shows(new JsonTableModel(this))
     , m_seatMap(new SeatMapModel(this))
 {
+    // The till's enrolled device token (--token) goes with sign-in, so the session, and every audit row of what is
+    // done in it (sales, refunds, drawer, check-ins), names this till.
+    m_session->setDeviceToken(config.token);
     m_session->setTimeoutMs(config.requestTimeoutMs);
     m_shows->setColumns({{QStringLiteral("starts_at"), tr("Time"), JsonTableModel::Kind::Time, 90},
                          {QStringLiteral("title"), tr("Film"), JsonTableModel::Kind::Text, 260},

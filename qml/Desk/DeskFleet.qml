@@ -4,8 +4,9 @@ import QtQuick.Layouts
 import Marquee.App
 import Marquee.Ui
 
-/*! Kiosk and till fleet: last heartbeat, offline queue length, printer state, version, and what each kiosk's latest
-    reconciliation with the server found (sent with its heartbeat). */
+/*! Kiosk and till fleet: last heartbeat, offline queue length, printer state, version, what each kiosk's latest
+    reconciliation with the server found (sent with its heartbeat), and the payments the server's own reconciler
+    still has open (GET /api/v1/reports/reconciliation). */
 ColumnLayout {
     spacing: 20
     readonly property var healths: { Desk.devices.count; return Desk.devices.values("health") }
@@ -16,6 +17,7 @@ ColumnLayout {
         StatTile { Layout.fillWidth: true; label: qsTr("Need attention"); value: String(parent.parent.healths.filter(h => h === "attention").length); caption: qsTr("printer problem or queued sales"); accentColor: Theme.warning }
         StatTile { Layout.fillWidth: true; label: qsTr("Offline"); value: String(parent.parent.healths.filter(h => h === "offline").length); caption: qsTr("no heartbeat for 2 minutes"); accentColor: Theme.danger }
         StatTile { Layout.fillWidth: true; label: qsTr("Devices"); value: String(Desk.devices.count); accentColor: Pos.info }
+        StatTile { objectName: "awaitingReconciliationTile"; Layout.fillWidth: true; label: qsTr("Awaiting reconciliation"); value: String(Desk.reconciliation.count); caption: qsTr("payments open on the server"); accentColor: Desk.reconciliation.count > 0 ? Theme.warning : Theme.success }
         StatTile { objectName: "reconciliationProblemsTile"; Layout.fillWidth: true; label: qsTr("Reconciliation problems"); value: String(Desk.reconciliationProblems.length); caption: qsTr("refunds due, voided or unknown tickets"); accentColor: Desk.reconciliationProblems.length > 0 ? Theme.warning : Theme.success }
     }
     Card {
@@ -27,6 +29,18 @@ ColumnLayout {
             model: Desk.devices
             exportName: "fleet"
             onExportRequested: Desk.exportTable(Desk.devices, "fleet")
+        }
+    }
+    Card {
+        objectName: "awaitingReconciliationCard"
+        Layout.fillWidth: true
+        Layout.preferredHeight: 240
+        title: qsTr("Payments awaiting reconciliation — orders the server's reconciler has not settled yet")
+        DataTable {
+            anchors.fill: parent
+            model: Desk.reconciliation
+            exportName: "reconciliation"
+            onExportRequested: Desk.exportTable(Desk.reconciliation, "reconciliation")
         }
     }
     Card {

@@ -36,6 +36,8 @@ Result<store::CheckinRequest> parseCheckinRequest(const QJsonObject &body, const
     checkin.nonce = std::get<QString>(nonce);
     checkin.scannedAt = scannedAt.toUTC();
     checkin.device = caller.owner();
+    if (caller.kind == store::Principal::Kind::Session)
+        checkin.staff = caller;
     if (body.contains(QStringLiteral("show_id")) && !body.value(QStringLiteral("show_id")).isNull()) {
         const auto showId = requiredInteger(body, QStringLiteral("show_id"));
         if (isError(showId))

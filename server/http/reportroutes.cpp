@@ -3,6 +3,7 @@
 #include "core/isotime.h"
 #include "routes.h"
 #include "servercontext.h"
+#include "store/orderrepository.h"
 #include "store/reportrepository.h"
 #include "store/shiftrepository.h"
 
@@ -125,6 +126,21 @@ void registerReportRoutes(Router &router, ServerContext &context)
         }
         store::ShiftRepository shifts(context.database);
         const auto rows = shifts.list(filter);
+        return rows ? HttpResponse::json(200, *rows) : storeFailure();
+    });
+
+    // Payments awaiting reconciliation (issue 7 §3): what the server's reconciler has not settled yet, for a person.
+    router.add(Method::Get, QStringLiteral("/api/v1/reports/reconciliation"), Access::roles_(kManagerRoles), [&context](RequestContext &request) {
+        const QUrlQuery query(request.request.url());
+        int limit = 500;
+        if (query.hasQueryItem(QStringLiteral("limit"))) {
+            bool ok = false;
+            limit = query.queryItemValue(QStringLiteral("limit")).toInt(&ok);
+            if (!ok || limit < 1 || limit > 5000)
+                return invalidQuery(QStringLiteral("'limit' must be from 1 to 5000."));
+        }
+        store::OrderRepository orders(context.database);
+        const auto rows = orders.awaitingReconciliation(context.config.payments.reconcileMinAgeSeconds, limit);
         return rows ? HttpResponse::json(200, *rows) : storeFailure();
     });
 }

@@ -4,12 +4,22 @@
 #include "routes.h"
 #include "servercontext.h"
 #include "store/sessiondevicerepository.h"
+#include "store/staffrepository.h"
 
 #include <QRegularExpression>
 
 namespace marquee::http {
 
 using Method = QHttpServerRequest::Method;
+
+namespace {
+// Sign-out, re-authentication and PIN changes are staff actions: their audit row (the same helper as every other
+// staff action's) is written in the session write's own transaction, so neither commits without the other.
+store::AuthRepository::AlsoInTransaction audited(const store::Principal &actor, const QString &action)
+{
+    return [actor, action](QSqlDatabase &db) { return store::StaffRepository::appendAudit(db, actor, {action, actor.owner(), QString(), {}}); };
+}
+} // namespace
 
 void registerSessionRoutes(Router &router, ServerContext &context)
 {
@@ -39,20 +49,30 @@ void registerSessionRoutes(Router &router, ServerContext &context)
         const auto session = context.auth.createSession(std::get<QString>(name), std::get<QString>(password), context.config.sessionTtlSeconds);
         if (!session)
             return HttpResponse::error(ApiError{401, QStringLiteral("invalid_credentials"), QStringLiteral("The name or password is wrong."), {}});
-        if (deviceId > 0) {
-            // Its token has not been shown to anyone yet: a session that could not be bound is ended, not handed out.
-            store::SessionDeviceRepository devices(context.database);
-            if (!devices.bind(session->token, deviceId)) {
-                devices.discard(session->token);
-                return HttpResponse::error(ApiError::unavailable(QStringLiteral("The booking database is not answering; you are not signed in.")));
-            }
+        store::Principal signedIn;
+        signedIn.kind = store::Principal::Kind::Session;
+        signedIn.id = session->sessionId;
+        signedIn.staffId = session->staffId;
+        signedIn.name = std::get<QString>(name);
+        signedIn.role = session->role;
+        // Its token has not been shown to anyone yet: a session that could not be bound to its device, or whose
+        // sign-in could not be audited (after the bind, so the row names the device), is ended, not handed out.
+        // A failed sign-in is not audited: anyone may try one without a token, and the append-only log can never
+        // be pruned; the 401 leaves no trace but the server log.
+        store::SessionDeviceRepository devices(context.database);
+        if ((deviceId > 0 && !devices.bind(session->token, deviceId))
+            || !store::StaffRepository(context.database).appendAudit(signedIn, {QStringLiteral("session.sign_in"), signedIn.owner(), QString(), {}})) {
+            devices.discard(session->token);
+            return HttpResponse::error(ApiError::unavailable(QStringLiteral("The booking database is not answering; you are not signed in.")));
         }
         return HttpResponse::json(201, QJsonObject{{QStringLiteral("token"), session->token},
                                                    {QStringLiteral("role"), toString(session->role)},
                                                    {QStringLiteral("expires_at"), toIsoUtc(session->expiresAt)}});
     });
     router.add(Method::Delete, QStringLiteral("/api/v1/sessions/current"), Access::lockedSessionToo(kStaffRoles), [&context](RequestContext &request) {
-        context.auth.endSession(request.caller().id);
+        const store::Principal &caller = request.caller();
+        if (!context.auth.endSession(caller.id, audited(caller, QStringLiteral("session.sign_out"))))
+            return HttpResponse::error(ApiError::unavailable(QStringLiteral("The database is not answering; you are still signed in. Try again.")));
         return HttpResponse::noBody(204);
     });
 
@@ -71,8 +91,21 @@ void registerSessionRoutes(Router &router, ServerContext &context)
         }
         if (std::get<QString>(password).isEmpty() == std::get<QString>(pin).isEmpty())
             return HttpResponse::error(ApiError::badRequest(QStringLiteral("missing_field"), QStringLiteral("Give exactly one of 'password' or 'pin'.")));
-        const store::Reauth result = context.auth.reauthenticate(request.caller(), std::get<QString>(password), std::get<QString>(pin),
-                                                                 context.config.reauthSeconds);
+        // Wrong answers are audited too: at most kMaxFailedReauths per session, and only a signed-in session can give them.
+        const store::Principal &caller = request.caller();
+        const QString method = std::get<QString>(pin).isEmpty() ? QStringLiteral("password") : QStringLiteral("pin");
+        const auto audit = [&caller, &method](QSqlDatabase &db, const store::Reauth &decided) {
+            const bool right = decided.kind == store::Reauth::Kind::Elevated;
+            QJsonObject details{{QStringLiteral("method"), method}};
+            if (!right)
+                details.insert(QStringLiteral("attempts_left"), decided.attemptsLeft);
+            if (decided.kind == store::Reauth::Kind::SessionEnded)
+                details.insert(QStringLiteral("session_ended"), true);
+            return store::StaffRepository::appendAudit(
+                db, caller, {right ? QStringLiteral("session.reauth") : QStringLiteral("session.reauth_failed"), caller.owner(), QString(), details});
+        };
+        const store::Reauth result = context.auth.reauthenticate(caller, std::get<QString>(password), std::get<QString>(pin),
+                                                                 context.config.reauthSeconds, audit);
         switch (result.kind) {
         case store::Reauth::Kind::Elevated:
             return HttpResponse::json(200, QJsonObject{{QStringLiteral("elevated_until"), toIsoUtc(result.elevatedUntil)}});
@@ -105,7 +138,8 @@ void registerSessionRoutes(Router &router, ServerContext &context)
             return HttpResponse::error(ApiError::badRequest(QStringLiteral("invalid_pin"), QStringLiteral("A PIN is 4 to 8 digits.")));
         QString why;
         bool wrongPassword = false;
-        if (!context.auth.setPin(request.caller(), std::get<QString>(password), std::get<QString>(pin), &why, &wrongPassword)) {
+        if (!context.auth.setPin(request.caller(), std::get<QString>(password), std::get<QString>(pin), &why, &wrongPassword,
+                                 audited(request.caller(), QStringLiteral("session.pin_change")))) {
             if (wrongPassword)
                 return HttpResponse::error(ApiError{401, QStringLiteral("invalid_credentials"), why, {}});
             return HttpResponse::error(ApiError::unavailable(why));

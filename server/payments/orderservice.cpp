@@ -95,6 +95,8 @@ ServiceReply OrderService::createOrder(const store::Principal &caller, const QSt
     n.contact = contact;
     n.paymentWindowSeconds = m_settings.paymentWindowSeconds;
     n.graceSeconds = m_settings.graceSeconds;
+    if (caller.kind == store::Principal::Kind::Session)
+        n.staff = caller;
     const store::CreateOrderOutcome created = m_orders.create(n);
     if (!created.ok)
         return storeDown();

@@ -162,27 +162,34 @@ std::optional<NewSession> AuthRepository::createSession(const QString &name, con
     session.role = roleFromString(query.value(1).toString()).value_or(Role::Cashier);
     QSqlQuery insert(db);
     prepareQuery(insert, QStringLiteral("INSERT INTO sessions (staff_id, token_hash, expires_at) "
-                                        "VALUES (?, ?, now() + make_interval(secs => ?)) RETURNING expires_at"));
+                                        "VALUES (?, ?, now() + make_interval(secs => ?)) RETURNING expires_at, session_id"));
     insert.addBindValue(query.value(0).toLongLong());
     insert.addBindValue(QString::fromLatin1(tokenHash(session.token)));
     insert.addBindValue(ttlSeconds);
     if (!execQuery(insert, "create session") || !insert.next())
         return std::nullopt;
     session.expiresAt = insert.value(0).toDateTime();
+    session.sessionId = insert.value(1).toLongLong();
+    session.staffId = query.value(0).toLongLong();
     return session;
 }
 
-bool AuthRepository::endSession(qint64 sessionId)
+bool AuthRepository::endSession(qint64 sessionId, const AlsoInTransaction &also)
 {
-    QSqlQuery query(m_database.connection());
+    QSqlDatabase db = m_database.connection();
+    Transaction tx(db);
+    if (!tx.isActive())
+        return false;
+    QSqlQuery query(db);
     prepareQuery(query, QStringLiteral("UPDATE sessions SET ended_at = now() WHERE session_id = ? AND ended_at IS NULL"));
     query.addBindValue(sessionId);
-    const bool ok = execQuery(query, "end session");
+    const bool ok = execQuery(query, "end session") && (query.numRowsAffected() == 0 || !also || also(db)) && tx.commit();
     clearCache();
     return ok;
 }
 
-Reauth AuthRepository::reauthenticate(const Principal &session, const QString &password, const QString &pin, int elevationSeconds)
+Reauth AuthRepository::reauthenticate(const Principal &session, const QString &password, const QString &pin, int elevationSeconds,
+                                     const std::function<bool(QSqlDatabase &db, const Reauth &decided)> &also)
 {
     Reauth out;
     QSqlDatabase db = m_database.connection();
@@ -228,7 +235,7 @@ Reauth AuthRepository::reauthenticate(const Principal &session, const QString &p
         out.kind = last ? Reauth::Kind::SessionEnded : Reauth::Kind::WrongSecret;
         out.attemptsLeft = kMaxFailedReauths - failures - 1;
     }
-    if (!tx.commit()) {
+    if ((also && !also(db, out)) || !tx.commit()) {
         out.kind = Reauth::Kind::Error;
         return out;
     }
@@ -237,7 +244,8 @@ Reauth AuthRepository::reauthenticate(const Principal &session, const QString &p
     return out;
 }
 
-bool AuthRepository::setPin(const Principal &session, const QString &password, const QString &pin, QString *error, bool *wrongPassword)
+bool AuthRepository::setPin(const Principal &session, const QString &password, const QString &pin, QString *error, bool *wrongPassword,
+                            const AlsoInTransaction &also)
 {
     *wrongPassword = false;
     static const QRegularExpression digits(QStringLiteral("^[0-9]{4,8}$"));
@@ -258,11 +266,12 @@ bool AuthRepository::setPin(const Principal &session, const QString &password, c
         *error = QStringLiteral("The password is wrong.");
         return false;
     }
+    Transaction tx(db);
     QSqlQuery write(db);
     prepareQuery(write, QStringLiteral("UPDATE staff SET pin_hash = ? WHERE staff_id = ?"));
     write.addBindValue(hashPassword(pin));
     write.addBindValue(session.staffId);
-    if (!execQuery(write, "set pin")) {
+    if (!tx.isActive() || !execQuery(write, "set pin") || (also && !also(db)) || !tx.commit()) {
         *error = QStringLiteral("The PIN could not be stored.");
         return false;
     }

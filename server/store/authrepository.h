@@ -7,6 +7,7 @@
 #include <QDateTime>
 #include <QHash>
 #include <QMutex>
+#include <functional>
 #include <optional>
 
 namespace marquee::store {
@@ -35,6 +36,8 @@ struct Principal {
 /** @brief Result of a staff sign-in. */
 struct NewSession {
     QString token;
+    qint64 sessionId = 0;
+    qint64 staffId = 0;
     Role role = Role::Cashier;
     QDateTime expiresAt;
 };
@@ -69,15 +72,19 @@ public:
     bool addStaff(const QString &name, Role role, const QString &password, QString *error);
     /** @brief Sign a staff member in; nothing on a wrong name or password (indistinguishable on purpose). */
     std::optional<NewSession> createSession(const QString &name, const QString &password, int ttlSeconds);
-    /** @brief End a session now (sign-out). */
-    bool endSession(qint64 sessionId);
+    /** @brief More work for a session write's transaction (its audit row): the write and it commit together or not at all. */
+    using AlsoInTransaction = std::function<bool(QSqlDatabase &db)>;
+    /** @brief End a session now (sign-out); @p also runs only when this call ended it. */
+    bool endSession(qint64 sessionId, const AlsoInTransaction &also = {});
     /**
      * @brief Check the session's staff password or PIN again (exactly one of them non-empty). Right: the session is
      * unlocked and elevated for @p elevationSeconds. Wrong: counted; the kMaxFailedReauths-th failure ends the session.
      */
-    Reauth reauthenticate(const Principal &session, const QString &password, const QString &pin, int elevationSeconds);
+    Reauth reauthenticate(const Principal &session, const QString &password, const QString &pin, int elevationSeconds,
+                          const std::function<bool(QSqlDatabase &db, const Reauth &decided)> &also = {});
     /** @brief Set the staff member's PIN after checking their password; false with @p error when refused. */
-    bool setPin(const Principal &session, const QString &password, const QString &pin, QString *error, bool *wrongPassword);
+    bool setPin(const Principal &session, const QString &password, const QString &pin, QString *error, bool *wrongPassword,
+                const AlsoInTransaction &also = {});
     static constexpr int kMaxFailedReauths = 5;
     void clearCache();
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "orderrepository.h"
 
+#include "staffrepository.h"
+
 #include "core/isotime.h"
 
 #include <QJsonArray>
@@ -306,6 +308,21 @@ CreateOrderOutcome OrderRepository::create(const NewOrder &order)
                      {QStringLiteral("amount_minor"), amount}, {QStringLiteral("currency"), currency},
                      {QStringLiteral("channel"), order.channel}}))
         return out;
+    if (order.staff) {
+        const QJsonObject payment = record.toJson();
+        QJsonObject details{{QStringLiteral("hold_id"), order.holdId},
+                            {QStringLiteral("show_id"), showId},
+                            {QStringLiteral("seat_ids"), QJsonArray::fromStringList(seats)},
+                            {QStringLiteral("amount_minor"), amount},
+                            {QStringLiteral("currency"), currency}};
+        for (const QString &field : {QStringLiteral("payment_method"), QStringLiteral("cash_minor"), QStringLiteral("card_minor"),
+                                     QStringLiteral("tendered_minor"), QStringLiteral("change_minor")}) {
+            if (payment.contains(field))
+                details.insert(field, payment.value(field));
+        }
+        if (!StaffRepository::appendAudit(db, *order.staff, {QStringLiteral("order.create"), QStringLiteral("order:") + order.orderId, QString(), details}))
+            return out;
+    }
     if (!tx.commit())
         return out;
     out.ok = true;
@@ -511,6 +528,39 @@ std::optional<QList<OrderRecord>> OrderRepository::unsettled(int ageSeconds, int
     while (q.next())
         list << readOrder(q);
     return list;
+}
+
+std::optional<QJsonArray> OrderRepository::awaitingReconciliation(int minAgeSeconds, int limit)
+{
+    QSqlQuery q(m_database.connection());
+    // The same states and bounds as the reconciler's (OrderService::reconcileOnce): what it has not settled yet.
+    prepareQuery(q, QStringLiteral(
+        "SELECT %1, "
+        "       CASE o.state WHEN 'CREATED' THEN 'payment_start' WHEN 'PAID' THEN 'booking' "
+        "                    WHEN 'PENDING_PAYMENT' THEN 'provider_answer' ELSE 'refund' END, "
+        "       floor(extract(epoch FROM clock_timestamp() - o.updated_at))::bigint, r.created_at, coalesce(r.reason, '') "
+        "  FROM orders o LEFT JOIN refunds r ON r.order_id = o.order_id "
+        " WHERE o.state IN ('CREATED', 'PENDING_PAYMENT', 'PAID', 'REFUND_PENDING') "
+        "   AND (o.state = 'REFUND_PENDING' "
+        "        OR (o.state = 'PENDING_PAYMENT' AND o.expires_at <= clock_timestamp()) "
+        "        OR (o.state IN ('CREATED', 'PAID') AND o.updated_at <= clock_timestamp() - make_interval(secs => ?))) "
+        " ORDER BY o.updated_at, o.order_id LIMIT ?").arg(kOrderColumns));
+    q.addBindValue(minAgeSeconds);
+    q.addBindValue(limit);
+    if (!execQuery(q, "list orders awaiting reconciliation"))
+        return std::nullopt;
+    QJsonArray rows;
+    while (q.next()) {
+        const OrderRecord order = readOrder(q);
+        QJsonObject row = order.toJson();
+        row.insert(QStringLiteral("owner"), order.owner);
+        row.insert(QStringLiteral("waiting_for"), q.value(21).toString());
+        row.insert(QStringLiteral("age_seconds"), q.value(22).toLongLong());
+        row.insert(QStringLiteral("refund_requested_at"), q.value(23).isNull() ? QJsonValue() : QJsonValue(toIsoUtc(q.value(23).toDateTime())));
+        row.insert(QStringLiteral("refund_reason"), q.value(24).toString());
+        rows.append(row);
+    }
+    return rows;
 }
 
 } // namespace marquee::store

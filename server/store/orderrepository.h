@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "authrepository.h"
 #include "core/orderstate.h"
 #include "database.h"
 
 #include <QDateTime>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QStringList>
 #include <optional>
@@ -69,6 +71,8 @@ struct NewOrder {
     CustomerContact contact; ///< copied onto the booking (migration 010), where the till finds it
     int paymentWindowSeconds = 900;
     int graceSeconds = 120; ///< seats stay frozen this long past the payment window, for the reconciler
+    /** @brief A staff session selling (a till or desk sign-in): the sale's audit row is written with the order. */
+    std::optional<Principal> staff;
 };
 
 /** @brief The outcome of creating an order: the record, or the client error (status + code + message). */
@@ -121,6 +125,13 @@ public:
     bool markHoldLost(const QString &orderId, const QJsonObject &resultBody, bool *dbError);
     /** @brief Orders not settled (CREATED, PENDING_PAYMENT, PAID, REFUND_PENDING) last changed before @p ageSeconds ago. */
     std::optional<QList<OrderRecord>> unsettled(int ageSeconds, int limit);
+    /**
+     * @brief For the manager desk: the unsettled orders the reconciler still has open past their bound — CREATED and
+     * PAID older than @p minAgeSeconds, PENDING_PAYMENT past the payment window, every REFUND_PENDING — oldest change
+     * first: each as OrderRecord::toJson() plus owner, waiting_for, age_seconds and the refund's request time and
+     * reason. Served by the orders_unsettled partial index (migration 003).
+     */
+    std::optional<QJsonArray> awaitingReconciliation(int minAgeSeconds, int limit);
 
     /** @brief Apply one transition inside the caller's transaction (conditional UPDATE + outbox event). */
     static bool transition(QSqlDatabase &db, const QString &orderId, OrderState from, OrderState to, const QString &reason);

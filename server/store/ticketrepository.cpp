@@ -660,6 +660,14 @@ CheckinOutcome TicketRepository::checkIn(const CheckinRequest &request)
     QJsonObject body{{QStringLiteral("result"), result}, {QStringLiteral("ticket"), ticket}};
     if (firstScannedAt.isValid())
         body.insert(QStringLiteral("first_scanned_at"), toIsoUtc(firstScannedAt));
+    if (request.staff
+        && !StaffRepository::appendAudit(db, *request.staff,
+                                         {QStringLiteral("ticket.checkin"),
+                                          ticketId.isEmpty() ? QStringLiteral("checkin:") + request.nonce : QStringLiteral("ticket:") + ticketId, QString(),
+                                          QJsonObject{{QStringLiteral("result"), result},
+                                                      {QStringLiteral("nonce"), request.nonce},
+                                                      {QStringLiteral("scanned_at"), toIsoUtc(request.scannedAt)}}}))
+        return outcome;
     QSqlQuery insert(db);
     prepareQuery(insert, QStringLiteral(
         "INSERT INTO checkins (nonce, request_hash, ticket_id, scanned_at, device, result, first_scanned_at, response) "

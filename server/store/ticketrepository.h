@@ -45,6 +45,8 @@ struct CheckinRequest {
     QDateTime scannedAt;
     std::optional<qint64> doorShowId; ///< the show this door admits to, when the scanner knows it
     QString device;         ///< the caller's owner string ("device:3")
+    /** @brief A staff session scanning: the check-in's audit row is written with its first answer (not on a retry). */
+    std::optional<Principal> staff;
 };
 
 /** @brief Outcome of a check-in. */

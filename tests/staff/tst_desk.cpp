@@ -158,3 +158,56 @@ TEST(Desk, SignsInWithItsDeviceTokenSoTheAuditLogNamesTheDesk)
     EXPECT_EQ(f.server.scalar(QStringLiteral("SELECT device_id FROM audit_log WHERE action = 'show.waiting_room'")).toLongLong(), deskId);
     EXPECT_EQ(f.server.scalar(QStringLiteral("SELECT count(*) FROM sessions WHERE device_id = %1").arg(deskId)).toInt(), 1);
 }
+
+TEST(Desk, PaymentsAwaitingReconciliationOnTheServerAreListedAndExportAsCsv)
+{
+    TestServer::Options options;
+    options.paymentWindowSeconds = 1;
+    TestServer server(options);
+    QTemporaryDir dir;
+    const qint64 showId = server.createShow(4, 6, QDateTime::currentDateTimeUtc().addDays(1));
+    addStaff(server, QStringLiteral("mia"), QStringLiteral("manager"));
+    const QString tillToken = server.deviceToken(QStringLiteral("till"));
+    // A sale that went through is not listed.
+    ASSERT_FALSE(sellForCash(server, tillToken, showId, {QStringLiteral("B1")}).isEmpty());
+    // A till took cash for two seats and went down before confirming: the order is left past its payment window.
+    auto till = server.client(tillToken);
+    const HttpResult hold = till->post("/api/v1/shows/" + QByteArray::number(showId) + "/hold",
+                                       QJsonObject{{QStringLiteral("seat_ids"), QJsonArray{QStringLiteral("A1"), QStringLiteral("A2")}}});
+    ASSERT_EQ(hold.status, 200) << hold.body.constData();
+    const HttpResult order = till->post("/api/v1/orders", QJsonObject{{QStringLiteral("hold_id"), hold.json()[QStringLiteral("hold_id")]},
+                                                                      {QStringLiteral("payment_method"), QStringLiteral("cash")}});
+    ASSERT_EQ(order.status, 201) << order.body.constData();
+    const QString orderId = order.json()[QStringLiteral("order_id")].toString();
+    ASSERT_TRUE(waitFor([&] {
+        return server.scalar(QStringLiteral("SELECT expires_at <= clock_timestamp() FROM orders WHERE order_id = '%1'").arg(orderId)).toBool();
+    }));
+
+    DeskController desk(staffConfig(server, QStringLiteral("manager"), dir.path()));
+    desk.session()->signIn(QStringLiteral("mia"), kStaffPassword);
+    ASSERT_TRUE(waitFor([&] { return desk.page() == QLatin1String("dashboard") && desk.shows()->count() > 0 && !desk.busy(); }));
+    ASSERT_EQ(desk.reconciliation()->count(), 1);
+    const QVariantMap row = desk.reconciliation()->rowAt(0);
+    EXPECT_EQ(row.value(QStringLiteral("order_id")).toString(), orderId);
+    EXPECT_EQ(row.value(QStringLiteral("state")).toString(), QStringLiteral("PENDING_PAYMENT"));
+    EXPECT_EQ(row.value(QStringLiteral("waiting_for")).toString(), QStringLiteral("provider answer"));
+    EXPECT_EQ(row.value(QStringLiteral("amount_minor")).toLongLong(), order.json()[QStringLiteral("amount_minor")].toInteger());
+    EXPECT_EQ(row.value(QStringLiteral("payment_method")).toString(), QStringLiteral("cash"));
+
+    const QString path = desk.exportTable(desk.reconciliation(), QStringLiteral("reconciliation"));
+    ASSERT_FALSE(path.isEmpty());
+    QFile file(path);
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = file.readAll().trimmed().split('\n');
+    ASSERT_EQ(lines.size(), 2);
+    EXPECT_TRUE(lines[0].startsWith("waiting_for,state,")) << lines[0].constData();
+    EXPECT_TRUE(lines[1].contains(orderId.toLatin1())) << lines[1].constData();
+    EXPECT_TRUE(lines[1].contains("PENDING_PAYMENT")) << lines[1].constData();
+
+    // Once the server's reconciler has settled it, the desk lists nothing.
+    server.context().orderService.reconcileOnce(100);
+    const QString settled = server.scalar(QStringLiteral("SELECT state FROM orders WHERE order_id = '%1'").arg(orderId)).toString();
+    EXPECT_TRUE(settled == QLatin1String("CONFIRMED") || settled == QLatin1String("EXPIRED")) << qPrintable(settled);
+    desk.refresh();
+    ASSERT_TRUE(waitFor([&] { return !desk.busy() && desk.reconciliation()->count() == 0; }));
+}

@@ -645,6 +645,7 @@ TEST(StaffUi, ManagerDeskEveryPage)
                 {QStringLiteral("occupancy"), QStringLiteral("occupancy"), desk.shows()},
                 {QStringLiteral("shows"), QStringLiteral("shows"), desk.shows()},
                 {QStringLiteral("fleet"), QStringLiteral("fleet"), desk.devices()},
+                {QStringLiteral("fleet"), QStringLiteral("reconciliation"), desk.reconciliation()},
                 {QStringLiteral("shifts"), QStringLiteral("shifts"), desk.shifts()},
                 {QStringLiteral("audit"), QStringLiteral("audit"), desk.audit()}};
             for (const auto &[pageKey, table, model] : tables) {

@@ -227,6 +227,32 @@ TEST(Till, CashSaleWithChangeKicksTheDrawerAndPrints)
     EXPECT_EQ(f.till->screen(), QStringLiteral("sale"));
 }
 
+TEST(Till, SignsInWithItsDeviceTokenSoTheSaleIsAuditedWithTheTill)
+{
+    TillFixture f;
+    AppConfig config = staffConfig(f.server, QStringLiteral("cashier"), f.dir.path());
+    config.token = f.server.deviceToken(QStringLiteral("till")); // the till's enrolled device (--token)
+    const qint64 tillId = f.server.scalar(QStringLiteral("SELECT max(device_id) FROM devices")).toLongLong();
+    f.till = std::make_unique<TillController>(config);
+    ASSERT_TRUE(f.signIn());
+    ASSERT_TRUE(f.till->bestAvailable(2));
+    const qint64 total = f.till->seatMap()->selectedTotalMinor();
+    f.till->holdSelection();
+    ASSERT_TRUE(waitFor([&] { return f.till->screen() == QLatin1String("tender"); }));
+    f.till->payCash(QString::number(total / 100 + 20));
+    ASSERT_TRUE(waitFor([&] { return f.till->screen() == QLatin1String("done"); })) << qPrintable(f.till->message());
+    const QString orderId = f.server.scalar(QStringLiteral("SELECT order_id FROM bookings WHERE booking_ref = '%1'")
+                                                .arg(f.till->lastSale().value(QStringLiteral("booking_ref")).toString())).toString();
+    // One audit row for the sale, by the cashier, from this till; the sign-in names the till too.
+    EXPECT_EQ(f.server.scalar(QStringLiteral("SELECT count(*) FROM audit_log WHERE action = 'order.create'")).toInt(), 1);
+    EXPECT_EQ(f.server.scalar(QStringLiteral("SELECT concat_ws('|', actor_name, actor_role, device_id, target) FROM audit_log WHERE action = 'order.create'"))
+                  .toString(),
+              QStringLiteral("cashier1|cashier|%1|order:%2").arg(tillId).arg(orderId));
+    EXPECT_EQ(f.server.scalar(QStringLiteral("SELECT device_id FROM audit_log WHERE action = 'session.sign_in' AND actor_name = 'cashier1'")).toLongLong(),
+              tillId);
+    EXPECT_EQ(f.server.scalar(QStringLiteral("SELECT count(*) FROM sessions WHERE device_id = %1").arg(tillId)).toInt(), 1);
+}
+
 TEST(Till, VoidReleasesTheHold)
 {
     TillFixture f;
