@@ -103,7 +103,7 @@ DeskController::DeskController(const AppConfig &config, QObject *parent)
                                   {QStringLiteral("updated_at"), tr("Since"), Kind::Time, 160},
                                   {QStringLiteral("amount_minor"), tr("Amount"), Kind::Money, 100},
                                   {QStringLiteral("payment_method"), tr("Paid by"), Kind::Text, 80},
-                                  {QStringLiteral("channel"), tr("Channel"), Kind::Text, 80},
+                                  {QStringLiteral("channel"), tr("Channel"), Kind::Text, 95},
                                   {QStringLiteral("show_id"), tr("Show"), Kind::Integer, 70},
                                   {QStringLiteral("refund_reason"), tr("Refund reason"), Kind::Text, 200},
                                   {QStringLiteral("order_id"), tr("Order"), Kind::Text, 300}});

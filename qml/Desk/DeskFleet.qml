@@ -18,7 +18,7 @@ ColumnLayout {
         StatTile { Layout.fillWidth: true; label: qsTr("Offline"); value: String(parent.parent.healths.filter(h => h === "offline").length); caption: qsTr("no heartbeat for 2 minutes"); accentColor: Theme.danger }
         StatTile { Layout.fillWidth: true; label: qsTr("Devices"); value: String(Desk.devices.count); accentColor: Pos.info }
         StatTile { objectName: "awaitingReconciliationTile"; Layout.fillWidth: true; label: qsTr("Awaiting reconciliation"); value: String(Desk.reconciliation.count); caption: qsTr("payments open on the server"); accentColor: Desk.reconciliation.count > 0 ? Theme.warning : Theme.success }
-        StatTile { objectName: "reconciliationProblemsTile"; Layout.fillWidth: true; label: qsTr("Reconciliation problems"); value: String(Desk.reconciliationProblems.length); caption: qsTr("refunds due, voided or unknown tickets"); accentColor: Desk.reconciliationProblems.length > 0 ? Theme.warning : Theme.success }
+        StatTile { objectName: "reconciliationProblemsTile"; Layout.fillWidth: true; label: qsTr("Reconciliation problems"); value: String(Desk.reconciliationProblems.length); caption: qsTr("from the kiosks' own checks"); accentColor: Desk.reconciliationProblems.length > 0 ? Theme.warning : Theme.success }
     }
     Card {
         Layout.fillWidth: true

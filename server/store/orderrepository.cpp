@@ -220,13 +220,20 @@ CreateOrderOutcome OrderRepository::create(const NewOrder &order)
         return out;
     }
 
+    // Each seat costs its tier's price when the hold was placed (migration 023): a price edit since then does not
+    // change what the customer was shown and is charged. A tier priced only after the hold takes today's price.
     QSqlQuery price(db);
     prepareQuery(price, QStringLiteral(
-        "SELECT count(*), coalesce(sum(p.amount_minor), 0), min(s.currency) "
+        "SELECT count(*), coalesce(sum(coalesce(( "
+        "           SELECT h.amount_minor FROM show_price_history h "
+        "            WHERE h.show_id = s.show_id AND h.tier = ls.tier "
+        "              AND h.effective_from <= (SELECT created_at FROM holds WHERE hold_id = ?::uuid) "
+        "            ORDER BY h.effective_from DESC LIMIT 1), p.amount_minor)), 0), min(s.currency) "
         "  FROM shows s JOIN screens sc ON sc.screen_id = s.screen_id "
         "  JOIN layout_seats ls ON ls.layout_id = sc.layout_id AND ls.seat_id = ANY (?::text[]) "
         "  JOIN show_prices p ON p.show_id = s.show_id AND p.tier = ls.tier "
         " WHERE s.show_id = ?"));
+    price.addBindValue(order.holdId);
     price.addBindValue(toPgTextArray(seats));
     price.addBindValue(showId);
     if (!execQuery(price, "price seats") || !price.next())

@@ -165,6 +165,31 @@ TEST_F(ManagerRoutes, EditNeverTouchesHeldOrSoldSeats)
     EXPECT_EQ(manager->request("PATCH", api(started), R"({"waiting_room": true})").status, 422);
 }
 
+TEST_F(ManagerRoutes, AHeldSeatKeepsThePriceItWasHeldAtThroughAPriceEdit)
+{
+    // createShow prices: rows before the last two standard (1250), the last two premium (1800).
+    const qint64 standard = server.scalar(QStringLiteral("SELECT amount_minor FROM show_prices WHERE show_id = %1 AND tier = 'standard'").arg(showId)).toLongLong();
+    auto till = server.client(server.deviceToken(QStringLiteral("till")));
+    auto holdSeats = [&](const QStringList &seats) {
+        const HttpResult r = till->post(api(showId, "/hold"), QJsonObject{{QStringLiteral("seat_ids"), QJsonArray::fromStringList(seats)}});
+        EXPECT_EQ(r.status, 200) << r.body.constData();
+        return r.json().value(QStringLiteral("hold_id")).toString();
+    };
+    auto orderAmount = [&](const QString &holdId) {
+        const HttpResult r = till->post("/api/v1/orders", QJsonObject{{QStringLiteral("hold_id"), holdId}, {QStringLiteral("payment_method"), QStringLiteral("cash")}});
+        EXPECT_EQ(r.status, 201) << r.body.constData();
+        return r.json().value(QStringLiteral("amount_minor")).toInteger();
+    };
+    const QString before = holdSeats({QStringLiteral("A1"), QStringLiteral("A2")});
+    ASSERT_EQ(manager->request("PATCH", api(showId), R"({"price_tiers": {"standard": 2000}, "reason": "premiere night"})").status, 200);
+    ASSERT_EQ(manager->request("PATCH", api(showId), R"({"price_tiers": {"standard": 2100}, "reason": "again"})").status, 200);
+    const QString after = holdSeats({QStringLiteral("A3")});
+    // Held before the edits: charged what it was held at; held after: the newest price.
+    EXPECT_EQ(orderAmount(before), 2 * standard);
+    EXPECT_EQ(orderAmount(after), 2100);
+    EXPECT_EQ(server.scalar(QStringLiteral("SELECT amount_minor FROM show_prices WHERE show_id = %1 AND tier = 'standard'").arg(showId)).toLongLong(), 2100);
+}
+
 TEST_F(ManagerRoutes, HeartbeatsFeedTheFleetView)
 {
     auto kiosk = server.client(server.deviceToken());
