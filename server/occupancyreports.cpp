@@ -22,8 +22,51 @@ void appendNumber(QByteArray &out, qint64 value)
 } // namespace
 
 /**
- * @brief One show's report as kept between requests: its layout, every seat's state as of the last pass, the
- * sales its booked seats belong to, and the document written from them.
+ * @brief One layout's part of the reports of all its shows: its seats in report order with their JSON heads and
+ * tiers, and where each seat id is. Never changes once loaded.
+ */
+class OccupancyReports::Layout
+{
+public:
+    explicit Layout(qint64 id)
+        : id(id)
+    {
+    }
+
+    /** @brief 0 for a show's own layout (not kept in m_layouts). */
+    const qint64 id;
+
+    /** @brief Held while it is loaded: one load per layout, the shows that need it meanwhile wait. */
+    QMutex mutex;
+    bool loaded = false; ///< guarded by mutex; the rest is read without it once loaded
+
+    store::OccupancyLayout seats;
+    QHash<QByteArray, qsizetype> indexOf; ///< seat id → place in report order
+    qsizetype bytes = 0;                  ///< memory it keeps, roughly: for the bound
+
+    // Guarded by OccupancyReports::m_mutex.
+    quint64 lastUse = 0;
+    qsizetype countedBytes = 0;
+    int keptShows = 0; ///< kept shows counted without this layout's bytes (it is counted once, here)
+
+    void set(store::OccupancyLayout layout)
+    {
+        seats = std::move(layout);
+        indexOf.reserve(seats.seatIds.size());
+        for (qsizetype i = 0; i < seats.seatIds.size(); ++i)
+            indexOf.insert(seats.seatIds[i], i);
+        // A seat: its id (QByteArray and bytes), its head's end, its tier, its hash node.
+        constexpr qsizetype perSeat = sizeof(QByteArray) + 24 + sizeof(qsizetype) + sizeof(int) + 48;
+        bytes = seats.heads.size() + seats.seatIds.size() * perSeat;
+        for (const QByteArray &id : std::as_const(seats.seatIds))
+            bytes += id.size();
+        loaded = true;
+    }
+};
+
+/**
+ * @brief One show's report as kept between requests: its layout (shared with the other shows on its screen), every
+ * seat's state as of the last pass, the sales its booked seats belong to, and the document written from them.
  */
 class OccupancyReports::Show
 {
@@ -39,25 +82,25 @@ public:
     // Guarded by OccupancyReports::m_mutex.
     quint64 lastUse = 0;
     qsizetype countedBytes = 0;
+    Layout *countedLayout = nullptr; ///< the kept layout whose bytes countedBytes leaves out; nullptr: none left out
 
-    void load(store::OccupancyLayout layout)
+    /** @brief Every seat of @p layout available, no sales. */
+    void load(std::shared_ptr<Layout> layout)
     {
         m_layout = std::move(layout);
-        m_seats = QList<Seat>(m_layout.seatIds.size());
-        m_indexOf.clear();
-        m_indexOf.reserve(m_layout.seatIds.size());
-        for (qsizetype i = 0; i < m_layout.seatIds.size(); ++i)
-            m_indexOf.insert(m_layout.seatIds[i], i);
+        m_seats = QList<Seat>(m_layout->seats.seatIds.size());
         m_sales.clear();
         m_ranksStale = true;
         loaded = true;
     }
 
+    const std::shared_ptr<Layout> &layout() const { return m_layout; }
+
     void apply(const SeatRow &row)
     {
-        // A seat outside the layout is in no report (shows copy their layout's seats, so there is none).
-        const auto found = m_indexOf.constFind(row.seatId);
-        if (found == m_indexOf.constEnd())
+        // A seat outside the layout is in no report (the reference joins the show's seats with its layout's).
+        const auto found = m_layout->indexOf.constFind(row.seatId);
+        if (found == m_layout->indexOf.constEnd())
             return;
         Seat &seat = m_seats[*found];
         if (seat.status == SeatRow::Status::Booked) {
@@ -85,13 +128,14 @@ public:
     {
         if (m_ranksStale)
             rerank();
+        const store::OccupancyLayout &layout = m_layout->seats;
         struct Counts {
             qint64 capacity = 0, sold = 0, held = 0, house = 0, free = 0;
         };
-        QList<Counts> tiers(m_layout.tiers.size());
+        QList<Counts> tiers(layout.tiers.size());
         Counts total;
         for (qsizetype i = 0; i < m_seats.size(); ++i) {
-            Counts &tier = tiers[m_layout.seatTiers[i]];
+            Counts &tier = tiers[layout.seatTiers[i]];
             ++tier.capacity;
             switch (state(m_seats[i], nowUs)) {
             case State::Sold: ++tier.sold; break;
@@ -109,7 +153,11 @@ public:
         }
 
         QByteArray out;
-        out.reserve(json.size() + 4096);
+        // The heads plus the rest of a seat at its longest (a sale's order and time, a tier): one allocation.
+        qsizetype longestTier = 0;
+        for (const QByteArray &tier : layout.tiers)
+            longestTier = std::max(longestTier, tier.size());
+        out.reserve(std::max(json.size(), layout.heads.size() + m_seats.size() * (112 + longestTier)) + 4096);
         out.append("{\"capacity\" : ");
         appendNumber(out, total.capacity);
         out.append(", \"free\" : ");
@@ -124,8 +172,8 @@ public:
             const Seat &seat = m_seats[i];
             if (i > 0)
                 out.append(", ");
-            out.append(m_layout.heads.constData() + headStart, m_layout.headEnds[i] - headStart);
-            headStart = m_layout.headEnds[i];
+            out.append(layout.heads.constData() + headStart, layout.headEnds[i] - headStart);
+            headStart = layout.headEnds[i];
             const Sale *sale = nullptr;
             if (seat.status == SeatRow::Status::Booked) {
                 const auto found = m_sales.constFind(seat.bookingId);
@@ -149,7 +197,7 @@ public:
             case State::House: out.append("\"house\""); break;
             case State::Free: out.append("\"free\""); break;
             }
-            out.append(", \"tier\" : ").append(m_layout.tiers[m_layout.seatTiers[i]]).append('}');
+            out.append(", \"tier\" : ").append(layout.tiers[layout.seatTiers[i]]).append('}');
         }
         out.append("], \"show_id\" : ");
         appendNumber(out, showId);
@@ -169,18 +217,18 @@ public:
             appendNumber(out, tiers[t].house);
             out.append(", \"sold\" : ");
             appendNumber(out, tiers[t].sold);
-            out.append(", \"tier\" : ").append(m_layout.tiers[t]).append('}');
+            out.append(", \"tier\" : ").append(layout.tiers[t]).append('}');
         }
         out.append("]}");
+        out.squeeze();
         return out;
     }
 
-    /** @brief Memory this show keeps, roughly: for the bound on what all shows keep. */
+    /** @brief Memory this show keeps, roughly, without its layout's: for the bound on what all shows keep. */
     qsizetype bytes() const
     {
-        constexpr qsizetype perSeat = sizeof(Seat) + sizeof(qsizetype) + sizeof(int) + 64; // + id, hash node
         constexpr qsizetype perSale = sizeof(Sale) + 96;
-        return json.size() + m_layout.heads.size() + m_seats.size() * perSeat + m_sales.size() * perSale;
+        return json.size() + m_seats.size() * qsizetype(sizeof(Seat)) + m_sales.size() * perSale;
     }
 
 private:
@@ -231,9 +279,8 @@ private:
         m_ranksStale = false;
     }
 
-    store::OccupancyLayout m_layout;
-    QHash<QByteArray, qsizetype> m_indexOf;
-    QList<Seat> m_seats; ///< in report order, like m_layout.seatIds
+    std::shared_ptr<Layout> m_layout;
+    QList<Seat> m_seats; ///< in report order, like m_layout->seats.seatIds
     QHash<QByteArray, Sale> m_sales;
     bool m_ranksStale = true;
 };
@@ -261,6 +308,18 @@ quint64 OccupancyReports::loadedFromScratch() const
     return m_loadedFromScratch;
 }
 
+quint64 OccupancyReports::layoutsLoaded() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_layoutsLoaded;
+}
+
+qsizetype OccupancyReports::keptBytes() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_keptBytes;
+}
+
 OccupancyReports::Outcome OccupancyReports::report(qint64 showId, QByteArray *json)
 {
     return compute(showId, json, Room::ForgetOthers);
@@ -280,10 +339,8 @@ OccupancyReports::Outcome OccupancyReports::compute(qint64 showId, QByteArray *j
     const auto forget = [&] {
         QMutexLocker lock(&m_mutex);
         const auto it = m_shows.find(showId);
-        if (it != m_shows.end() && *it == show) {
-            m_keptBytes -= show->countedBytes;
-            m_shows.erase(it);
-        }
+        if (it != m_shows.end() && *it == show)
+            forgetShow(it);
     };
 
     // Readers of one show take turns (each pass is applied to the states the previous one left, and a show is
@@ -309,28 +366,17 @@ OccupancyReports::Outcome OccupancyReports::compute(qint64 showId, QByteArray *j
     }
     qint64 nowUs = 0;
     if (fromScratch) {
-        // One statement: every seat with the stamp and snapshot xmin of the same snapshot, so that the next pass
-        // finds everything written after it.
         show->loaded = false;
-        std::optional<store::OccupancySeats> seats = reports.occupancySeats(showId);
-        if (!seats) {
+        const Outcome loaded = load(*show, showId, reports, &nowUs);
+        if (loaded != Outcome::Ok) {
             showLock.unlock();
             forget();
-            return Outcome::Error;
+            if (loaded == Outcome::NotFound) {
+                QMutexLocker lock(&m_mutex);
+                ++m_computed;
+            }
+            return loaded;
         }
-        if (seats->rows.isEmpty()) {
-            showLock.unlock();
-            forget();
-            QMutexLocker lock(&m_mutex);
-            ++m_computed;
-            return Outcome::NotFound;
-        }
-        show->load(std::move(seats->layout));
-        for (const store::OccupancySeatRow &row : std::as_const(seats->rows))
-            show->apply(row);
-        show->stamp = seats->stamp;
-        show->snapshotXmin = seats->snapshotXmin;
-        nowUs = seats->nowUs;
     } else {
         for (const store::OccupancySeatRow &row : std::as_const(pass->changed))
             show->apply(row);
@@ -341,8 +387,78 @@ OccupancyReports::Outcome OccupancyReports::compute(qint64 showId, QByteArray *j
     show->json = show->write(showId, nowUs);
     *json = show->json;
     const qsizetype bytes = show->bytes();
+    const std::shared_ptr<Layout> layout = show->layout();
     showLock.unlock();
+    return keep(showId, show, bytes, layout, fromScratch, room);
+}
 
+OccupancyReports::Outcome OccupancyReports::load(Show &show, qint64 showId, store::ReportRepository &reports, qint64 *nowUs)
+{
+    // One statement: the held and booked seats with the stamp and snapshot xmin of the same snapshot, so that the
+    // next pass finds everything written after it. The layout is another snapshot's: it never changes.
+    std::optional<store::OccupancyStates> states = reports.occupancyStates(showId);
+    if (!states)
+        return Outcome::Error;
+    if (states->stamp.seats == 0)
+        return Outcome::NotFound;
+    std::shared_ptr<Layout> layout = layoutOf(states->layoutId, reports);
+    if (!layout)
+        return Outcome::Error;
+    if (layout->seats.seatIds.size() != states->stamp.seats || layout->seats.seatDigest != states->seatDigest) {
+        // The show's seats are not its layout's (show_seats edited by hand): a layout of its own seats, not shared.
+        std::optional<store::OccupancyLayout> own = reports.occupancyShowLayout(showId);
+        if (!own)
+            return Outcome::Error;
+        if (own->seatIds.isEmpty())
+            return Outcome::NotFound; // none of its seats is in the layout: the reference has no report either
+        layout = std::make_shared<Layout>(0);
+        layout->set(std::move(*own));
+    }
+    show.load(std::move(layout));
+    for (const store::OccupancySeatRow &row : std::as_const(states->rows))
+        show.apply(row);
+    show.stamp = states->stamp;
+    show.snapshotXmin = states->snapshotXmin;
+    *nowUs = states->nowUs;
+    return Outcome::Ok;
+}
+
+std::shared_ptr<OccupancyReports::Layout> OccupancyReports::layoutOf(qint64 layoutId, store::ReportRepository &reports)
+{
+    std::shared_ptr<Layout> layout;
+    {
+        QMutexLocker lock(&m_mutex);
+        std::shared_ptr<Layout> &kept = m_layouts[layoutId];
+        if (!kept)
+            kept = std::make_shared<Layout>(layoutId);
+        layout = kept;
+    }
+    QMutexLocker loading(&layout->mutex);
+    if (layout->loaded)
+        return layout;
+    std::optional<store::OccupancyLayout> seats = reports.occupancyLayout(layoutId);
+    QMutexLocker lock(&m_mutex);
+    const auto it = m_layouts.find(layoutId);
+    const bool kept = it != m_layouts.end() && *it == layout;
+    if (!seats || seats->seatIds.isEmpty()) {
+        if (kept)
+            m_layouts.erase(it);
+        // No seats: an empty layout, which no show's seats match (load() then reads the show's own).
+        return seats ? std::make_shared<Layout>(0) : nullptr;
+    }
+    layout->set(std::move(*seats));
+    ++m_layoutsLoaded;
+    if (kept) {
+        layout->lastUse = ++m_uses;
+        layout->countedBytes = layout->bytes;
+        m_keptBytes += layout->bytes;
+    }
+    return layout;
+}
+
+OccupancyReports::Outcome OccupancyReports::keep(qint64 showId, const std::shared_ptr<Show> &show, qsizetype showBytes,
+                                                 const std::shared_ptr<Layout> &layout, bool fromScratch, Room room)
+{
     QMutexLocker lock(&m_mutex);
     ++m_computed;
     if (fromScratch)
@@ -351,23 +467,68 @@ OccupancyReports::Outcome OccupancyReports::compute(qint64 showId, QByteArray *j
     if (it == m_shows.end() || *it != show)
         return Outcome::Ok; // forgotten meanwhile (another show needed the room): not counted any more
     show->lastUse = ++m_uses;
+    // A layout kept in m_layouts is counted there, once for all its shows; one that is not (a show's own, or one
+    // forgotten meanwhile) is counted with the show.
+    Layout *const kept = layout->id != 0 && m_layouts.value(layout->id) == layout ? layout.get() : nullptr;
+    if (show->countedLayout != kept) {
+        if (show->countedLayout)
+            --show->countedLayout->keptShows;
+        if (kept)
+            ++kept->keptShows;
+        show->countedLayout = kept;
+    }
+    if (kept)
+        kept->lastUse = m_uses;
+    const qsizetype bytes = showBytes + (kept ? 0 : layout->bytes);
     m_keptBytes += bytes - show->countedBytes;
     show->countedBytes = bytes;
-    if (bytes > m_maxKeptBytes || (room == Room::OnlyIfFree && m_keptBytes > m_maxKeptBytes)) {
-        m_keptBytes -= bytes;
-        m_shows.erase(it);
+    if (room == Room::ForgetOthers)
+        makeRoom(showId);
+    if (m_keptBytes > m_maxKeptBytes) {
+        // Warming never makes room; a request's show does not fit even alone.
+        forgetShow(m_shows.find(showId));
+        if (kept && kept->keptShows == 0 && m_keptBytes > m_maxKeptBytes) {
+            m_keptBytes -= kept->countedBytes;
+            m_layouts.remove(kept->id);
+        }
         return room == Room::OnlyIfFree ? Outcome::NoRoom : Outcome::Ok;
     }
-    // Over the bound: forget the least recently used other shows.
-    while (m_keptBytes > m_maxKeptBytes && m_shows.size() > 1) {
-        auto oldest = m_shows.end();
-        for (auto other = m_shows.begin(); other != m_shows.end(); ++other)
-            if (other.key() != showId && (oldest == m_shows.end() || (*other)->lastUse < (*oldest)->lastUse))
-                oldest = other;
-        m_keptBytes -= (*oldest)->countedBytes;
-        m_shows.erase(oldest);
-    }
     return Outcome::Ok;
+}
+
+void OccupancyReports::forgetShow(QHash<qint64, std::shared_ptr<Show>>::iterator show)
+{
+    m_keptBytes -= (*show)->countedBytes;
+    (*show)->countedBytes = 0;
+    if ((*show)->countedLayout)
+        --(*show)->countedLayout->keptShows;
+    (*show)->countedLayout = nullptr;
+    m_shows.erase(show);
+}
+
+void OccupancyReports::makeRoom(qint64 keepShowId)
+{
+    // The least recently used first: other shows, and layouts that no kept show needs (the show being kept needs
+    // its own). A layout still being loaded counts nothing yet and is left alone.
+    while (m_keptBytes > m_maxKeptBytes) {
+        auto oldestShow = m_shows.end();
+        for (auto other = m_shows.begin(); other != m_shows.end(); ++other)
+            if (other.key() != keepShowId && (oldestShow == m_shows.end() || (*other)->lastUse < (*oldestShow)->lastUse))
+                oldestShow = other;
+        auto oldestLayout = m_layouts.end();
+        for (auto layout = m_layouts.begin(); layout != m_layouts.end(); ++layout)
+            if ((*layout)->keptShows == 0 && (*layout)->countedBytes > 0
+                && (oldestLayout == m_layouts.end() || (*layout)->lastUse < (*oldestLayout)->lastUse))
+                oldestLayout = layout;
+        if (oldestLayout != m_layouts.end() && (oldestShow == m_shows.end() || (*oldestLayout)->lastUse < (*oldestShow)->lastUse)) {
+            m_keptBytes -= (*oldestLayout)->countedBytes;
+            m_layouts.erase(oldestLayout);
+        } else if (oldestShow != m_shows.end()) {
+            forgetShow(oldestShow);
+        } else {
+            break;
+        }
+    }
 }
 
 void OccupancyReports::startWarming(int maxShows)

@@ -21,10 +21,15 @@ namespace marquee {
  * transaction id, so writes of any server instance count. Equal stamp → the kept document is sent; otherwise
  * the changed seats are applied to the kept states and the document is written again in C++ (sell order
  * re-ranked, held seats whose hold expired by the pass's now() shown free). The first request of a show reads
- * its layout once and every seat. What neither the stamp nor the pass covers never changes once written: a
- * show's seats and layout, the creation time of a booking, the owner of a hold. The bytes equal those of
- * store::ReportRepository::occupancy(), the from-scratch statement (tests compare them after every kind of
- * change).
+ * only its held and booked seats (store::ReportRepository::occupancyStates) and joins them in memory with its
+ * layout — seats in report order, rows, numbers, tiers — which never changes and is kept once per layout for
+ * every show on a screen (read on the first request of any of them). What neither the stamp nor the pass covers
+ * never changes once written: a show's seats and layout, the creation time of a booking, the owner of a hold. The
+ * bytes equal those of store::ReportRepository::occupancy(), the from-scratch statement (tests compare them after
+ * every kind of change).
+ *
+ * Shows and layouts share one bound on the memory kept (maxKeptBytes): a layout counts once however many shows
+ * use it; when over, the least recently used other shows and layouts no kept show uses are forgotten.
  */
 class OccupancyReports
 {
@@ -52,23 +57,37 @@ public:
 
     /** @brief Reports written (not sent from memory) so far, from scratch or from changes: for tests and benchmarks. */
     quint64 computed() const;
-    /** @brief Of those, the ones that read the show's layout and every seat (not only the changed ones). */
+    /** @brief Of those, the ones that read every held and booked seat of the show (not only the changed ones). */
     quint64 loadedFromScratch() const;
+    /** @brief Layouts read from the database so far (once per layout while it is kept). */
+    quint64 layoutsLoaded() const;
+    /** @brief The memory counted against the bound now: kept shows and kept layouts, each layout once. */
+    qsizetype keptBytes() const;
 
 private:
+    class Layout;
     class Show;
     enum class Room { ForgetOthers, OnlyIfFree };
     Outcome compute(qint64 showId, QByteArray *json, Room room);
+    Outcome load(Show &show, qint64 showId, store::ReportRepository &reports, qint64 *nowUs);
+    std::shared_ptr<Layout> layoutOf(qint64 layoutId, store::ReportRepository &reports);
+    Outcome keep(qint64 showId, const std::shared_ptr<Show> &show, qsizetype showBytes, const std::shared_ptr<Layout> &layout,
+                 bool fromScratch, Room room);
     void warm(int maxShows);
+    // With m_mutex held:
+    void forgetShow(QHash<qint64, std::shared_ptr<Show>>::iterator show);
+    void makeRoom(qint64 keepShowId);
 
     const store::Database &m_database;
     const qsizetype m_maxKeptBytes;
     mutable QMutex m_mutex;
     QHash<qint64, std::shared_ptr<Show>> m_shows;
+    QHash<qint64, std::shared_ptr<Layout>> m_layouts;
     qsizetype m_keptBytes = 0;
     quint64 m_uses = 0;
     quint64 m_computed = 0;
     quint64 m_loadedFromScratch = 0;
+    quint64 m_layoutsLoaded = 0;
     std::unique_ptr<QThread> m_warming;
     std::atomic<bool> m_stopWarming = false;
     bool m_warmingDone = false;

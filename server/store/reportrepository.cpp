@@ -102,10 +102,10 @@ RangePieces splitRange(const QDateTime &fromAny, const QDateTime &toAny, bool us
 // bookings made at the same instant, share a place). sold_at is the ISO 8601 text toIsoUtc() gives (microseconds
 // rounded half up to milliseconds, as Qt reads them).
 //
-// Two ways to the same bytes. The server (OccupancyReports) keeps each show's layout and seat states in memory
-// and reads only what changed since its last read (kOccupancySeats once, then kOccupancyPass per request); the
-// statement kOccupancy builds the whole document in PostgreSQL from scratch and is what tests and benchmarks
-// compare the server's answer with, byte for byte.
+// Two ways to the same bytes. The server (OccupancyReports) keeps each layout and each show's seat states in
+// memory and reads only what changed since its last read (kOccupancyLayout once per layout, kOccupancyStates once
+// per show, then kOccupancyPass per request); the statement kOccupancy builds the whole document in PostgreSQL
+// from scratch and is what tests and benchmarks compare the server's answer with, byte for byte.
 #define MQ_SOLD_AT(created) \
     "to_char(date_trunc('milliseconds', " created " + interval '500 microseconds') AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
 // The stamp (OccupancyStamp) of one show, over its show_seats rows `ss`: the same columns in kOccupancyPass and
@@ -151,41 +151,65 @@ const char *kOccupancy =
     "stamp AS (SELECT " MQ_OCCUPANCY_STAMP_COLUMNS " FROM show_seats ss WHERE ss.show_id = :show) "
     "SELECT document.json, stamp.* FROM stamp LEFT JOIN document ON true";
 
-// Every seat of a show for the first report the server keeps of it, with the show's stamp and its snapshot's xmin
-// from the same snapshot (so the next pass finds everything written after it). One row of a few text columns:
-// a row per seat through QSqlQuery cost a QVariant and a QString per cell, 480,000 of them for a 40,000-seat
-// show, and that — not the statement — was most of a show's first read (docs/performance.md, "first read since
-// the server started"). The seats come one line each, fields split by tabs (seat id and row label as the JSON
-// strings the report writes, so neither holds a tab or a newline): seat, row, number, the tier's place in the
-// report's tiers array (ordered by the database's collation), status (a/h/b), a held seat's expiry in
-// microseconds and "1" for a house hold, a booked seat's booking and, when it is one of the show's bookings, its
-// sale time in microseconds and as the report writes it. Unordered: row labels are COLLATE "C", so the report
-// order (row, then number) is a byte order the server sorts in memory (a sort here spilled to disk). No seats
-// when the show does not exist. :show is the show.
-const char *kOccupancySeats =
-    "WITH sold AS ("
-    "  SELECT b.booking_id, ((extract(epoch FROM b.created_at) * 1000000)::bigint)::text AS sold_us, " MQ_SOLD_AT("b.created_at") " AS sold_at "
-    "    FROM bookings b WHERE b.show_id = :show), "
-    "layout AS (SELECT sc.layout_id FROM shows s JOIN screens sc ON sc.screen_id = s.screen_id WHERE s.show_id = :show), "
-    "tiers AS (SELECT tier, row_number() OVER (ORDER BY tier) - 1 AS place "
-    "            FROM (SELECT DISTINCT ls.tier FROM layout JOIN layout_seats ls ON ls.layout_id = layout.layout_id) t), "
-    "seats AS ("
-    "  SELECT to_json(ss.seat_id)::text || E'\\t' || to_json(ls.row_label)::text || E'\\t' || ls.number || E'\\t' || t.place || E'\\t' "
-    "         || CASE ss.status WHEN 'booked' THEN 'b' WHEN 'held' THEN 'h' ELSE 'a' END || E'\\t' "
-    "         || CASE WHEN ss.status = 'held' THEN ((extract(epoch FROM ss.hold_expires_at) * 1000000)::bigint)::text "
-    "                 || E'\\t' || CASE WHEN (SELECT h.owner FROM holds h WHERE h.hold_id = ss.held_by) = 'house' THEN '1' ELSE '' END "
-    "                 ELSE E'\\t' END || E'\\t' "
-    "         || CASE WHEN ss.status = 'booked' THEN ss.booking_id::text || E'\\t' || coalesce(sold.sold_us || E'\\t' || sold.sold_at, E'\\t') "
-    "                 ELSE E'\\t\\t' END AS line "
-    "    FROM layout JOIN show_seats ss ON ss.show_id = :show "
-    "    JOIN layout_seats ls ON ls.layout_id = layout.layout_id AND ls.seat_id = ss.seat_id "
-    "    JOIN tiers t ON t.tier = ls.tier "
-    "    LEFT JOIN sold ON sold.booking_id = ss.booking_id) "
+// A show's report in memory has two parts (OccupancyReports): the layout — its seats in report order with their
+// row, number and tier, which never change and are shared by every show on a screen — read once per layout
+// (kOccupancyLayout), and the show's seat states, read on the show's first report (kOccupancyStates) and then
+// kept up to date by kOccupancyPass. Each comes as one row of a few text columns: a row per seat through QSqlQuery
+// cost a QVariant and a QString per cell (docs/performance.md, "first read since the server started").
+//
+// A layout: its seat count and a digest of its seat ids (the sum of their hashtext(), compared with the same sum
+// over a show's seats: a show's seats are copied from its layout's, so the two are equal unless someone edited
+// show_seats by hand), its tiers as JSON strings one a line in the order of the report's tiers array (the
+// database's collation), and one line per seat, fields split by tabs (seat id and row label as the JSON strings
+// the report writes, so neither holds a tab or a newline): seat, row, number, the tier's place. Unordered: row
+// labels are COLLATE "C", so the report order (row, then number) is a byte order the server sorts in memory (a
+// sort here spilled to disk). `seats` is the CTE of the seats (seat_id, row_label, number, tier).
+#define MQ_OCCUPANCY_LAYOUT_FROM_SEATS \
+    "tiers AS (SELECT tier, row_number() OVER (ORDER BY tier) - 1 AS place FROM (SELECT DISTINCT tier FROM seats) t) " \
+    "SELECT count(*), coalesce(sum(hashtext(s.seat_id)), 0), " \
+    "       (SELECT string_agg(to_json(tier)::text, E'\\n' ORDER BY place) FROM tiers), " \
+    "       string_agg(to_json(s.seat_id)::text || E'\\t' || to_json(s.row_label)::text || E'\\t' || s.number || E'\\t' || t.place, E'\\n') " \
+    "  FROM seats s JOIN tiers t ON t.tier = s.tier"
+// The layout :layout; no seats when it does not exist.
+const char *kOccupancyLayout =
+    "WITH seats AS (SELECT seat_id, row_label, number, tier FROM layout_seats WHERE layout_id = :layout), "
+    MQ_OCCUPANCY_LAYOUT_FROM_SEATS;
+// The layout of exactly show :show's seats, as the reference statement joins them: for a show whose seats are not
+// its layout's (see above).
+const char *kOccupancyShowLayout =
+    "WITH seats AS ("
+    "  SELECT ls.seat_id, ls.row_label, ls.number, ls.tier "
+    "    FROM shows s JOIN screens sc ON sc.screen_id = s.screen_id "
+    "    JOIN show_seats ss ON ss.show_id = s.show_id "
+    "    JOIN layout_seats ls ON ls.layout_id = sc.layout_id AND ls.seat_id = ss.seat_id "
+    "   WHERE s.show_id = :show), "
+    MQ_OCCUPANCY_LAYOUT_FROM_SEATS;
+#undef MQ_OCCUPANCY_LAYOUT_FROM_SEATS
+
+// A show's seat states for its first report in memory, with the stamp and its snapshot's xmin from the same
+// snapshot (so that the next pass finds everything written after it), the show's layout and the digest of its
+// seat ids (see above). Only seats that are not available come, as text: held seats one a line (seat as a JSON
+// string, expiry in microseconds, "1" for a house hold), booked seats one line per booking (booking, and when it
+// is one of the show's bookings its sale time in microseconds and as the report writes it, then its seats as
+// JSON strings), fields split by tabs. The seats are read once (MATERIALIZED) for the stamp and both lists. No
+// seats (count 0) when the show does not exist. :show is the show.
+const char *kOccupancyStates =
+    "WITH ss AS MATERIALIZED ("
+    "  SELECT seat_id, status, held_by, hold_expires_at, booking_id, version FROM show_seats WHERE show_id = :show) "
     "SELECT " MQ_OCCUPANCY_STAMP_COLUMNS ", "
     "       (extract(epoch FROM now()) * 1000000)::bigint, pg_snapshot_xmin(pg_current_snapshot())::text::bigint, "
-    "       (SELECT string_agg(to_json(tier)::text, E'\\n' ORDER BY place) FROM tiers), "
-    "       (SELECT string_agg(line, E'\\n') FROM seats) "
-    "  FROM show_seats ss WHERE ss.show_id = :show";
+    "       (SELECT sc.layout_id FROM shows s JOIN screens sc ON sc.screen_id = s.screen_id WHERE s.show_id = :show), "
+    "       coalesce(sum(hashtext(ss.seat_id)), 0), "
+    "       (SELECT string_agg(to_json(h.seat_id)::text || E'\\t' || ((extract(epoch FROM h.hold_expires_at) * 1000000)::bigint)::text "
+    "                          || E'\\t' || CASE WHEN (SELECT o.owner FROM holds o WHERE o.hold_id = h.held_by) = 'house' THEN '1' ELSE '' END, "
+    "                          E'\\n') "
+    "          FROM ss h WHERE h.status = 'held'), "
+    "       (SELECT string_agg(g.booking_id::text || E'\\t' "
+    "                          || coalesce(((extract(epoch FROM b.created_at) * 1000000)::bigint)::text || E'\\t' || " MQ_SOLD_AT("b.created_at") ", E'\\t') "
+    "                          || E'\\t' || g.seats, E'\\n') "
+    "          FROM (SELECT booking_id, string_agg(to_json(seat_id)::text, E'\\t') AS seats FROM ss WHERE status = 'booked' GROUP BY booking_id) g "
+    "          LEFT JOIN bookings b ON b.booking_id = g.booking_id AND b.show_id = :show) "
+    "  FROM ss";
 
 // One pass over the show's seats: its stamp, the statement's now() and its snapshot's xmin, and every seat whose
 // row version is not older than :since, a snapshot xmin (negative: none). Why that finds every change: a row
@@ -314,13 +338,13 @@ OccupancyStamp stampFrom(const QSqlQuery &query, int first)
     return {query.value(first).toLongLong(), query.value(first + 1).toLongLong(), query.value(first + 2).toLongLong()};
 }
 
-/** @brief This thread's prepared @p sql run for @p showId, on its one row; nullptr after an error (reset). */
-QSqlQuery *rowForShow(const Database &database, const char *sql, qint64 showId, const char *what)
+/** @brief This thread's prepared @p sql run with @p id bound to @p name, on its one row; nullptr after an error (reset). */
+QSqlQuery *rowFor(const Database &database, const char *sql, const QString &name, qint64 id, const char *what)
 {
     QSqlQuery *query = database.prepared(QLatin1String(sql));
     if (!query)
         return nullptr;
-    query->bindValue(QStringLiteral(":show"), showId);
+    query->bindValue(name, id);
     if (!execQuery(*query, what) || !query->next()) {
         database.resetAfterError(query->lastError());
         return nullptr;
@@ -331,7 +355,7 @@ QSqlQuery *rowForShow(const Database &database, const char *sql, qint64 showId, 
 
 std::optional<OccupancyDocument> ReportRepository::occupancy(qint64 showId)
 {
-    QSqlQuery *query = rowForShow(m_database, kOccupancy, showId, "occupancy");
+    QSqlQuery *query = rowFor(m_database, kOccupancy, QStringLiteral(":show"), showId, "occupancy");
     if (!query)
         return std::nullopt;
     OccupancyDocument document{query->value(0).toString().toUtf8(), stampFrom(*query, 1)};
@@ -383,34 +407,53 @@ OccupancySeatRow::Status seatStatus(const QString &status)
          : status == QLatin1String("held")   ? OccupancySeatRow::Status::Held
                                              : OccupancySeatRow::Status::Available;
 }
-} // namespace
 
-std::optional<OccupancySeats> ReportRepository::occupancySeats(qint64 showId)
+/** @brief Calls @p take with each line of @p text (split at '\n') until it returns false; false then. */
+template<typename Take>
+bool eachLine(QByteArrayView text, Take &&take)
 {
-    QSqlQuery *query = rowForShow(m_database, kOccupancySeats, showId, "occupancy seats");
-    if (!query)
-        return std::nullopt;
-    OccupancySeats seats;
-    seats.stamp = stampFrom(*query, 0);
-    seats.nowUs = query->value(3).toLongLong();
-    seats.snapshotXmin = query->value(4).toLongLong();
-    const QByteArray tiers = query->value(5).toString().toUtf8();
-    const QByteArray lines = query->value(6).toString().toUtf8();
-    query->finish();
+    for (qsizetype from = 0; from <= text.size();) {
+        qsizetype end = text.indexOf('\n', from);
+        if (end < 0)
+            end = text.size();
+        if (!take(text.sliced(from, end - from)))
+            return false;
+        from = end + 1;
+    }
+    return true;
+}
+
+/** @brief The tab-separated fields of @p line into @p fields (at most @p count; the last takes the rest); how many. */
+int splitFields(QByteArrayView line, QByteArrayView *fields, int count)
+{
+    int n = 0;
+    qsizetype from = 0;
+    while (n < count) {
+        const qsizetype tab = n + 1 < count ? line.indexOf('\t', from) : -1;
+        fields[n++] = line.sliced(from, (tab < 0 ? line.size() : tab) - from);
+        if (tab < 0)
+            break;
+        from = tab + 1;
+    }
+    return n;
+}
+
+qint64 toInt64(QByteArrayView text)
+{
+    qint64 value = 0;
+    std::from_chars(text.data(), text.data() + text.size(), value);
+    return value;
+}
+
+/** @brief A layout from the row of kOccupancyLayout or kOccupancyShowLayout; std::nullopt when it is not that. */
+std::optional<OccupancyLayout> layoutFrom(const QSqlQuery &query)
+{
+    OccupancyLayout layout;
+    layout.seatDigest = query.value(1).toLongLong();
+    const QByteArray tiers = query.value(2).toString().toUtf8();
+    const QByteArray lines = query.value(3).toString().toUtf8();
     if (lines.isEmpty())
-        return seats; // no such show
-    OccupancyLayout &layout = seats.layout;
-    const auto eachLine = [](QByteArrayView text, auto &&take) {
-        for (qsizetype from = 0; from <= text.size();) {
-            qsizetype end = text.indexOf('\n', from);
-            if (end < 0)
-                end = text.size();
-            if (!take(text.sliced(from, end - from)))
-                return false;
-            from = end + 1;
-        }
-        return true;
-    };
+        return layout; // no seats
     eachLine(tiers, [&](QByteArrayView tier) {
         layout.tiers.append(tier.toByteArray());
         return true;
@@ -423,45 +466,16 @@ std::optional<OccupancySeats> ReportRepository::occupancySeats(qint64 showId)
         int number = 0;
         int tier = 0;
         QByteArrayView seatJson;
-        OccupancySeatRow seat;
     };
     std::vector<Placed> placed;
-    placed.reserve(size_t(lines.count('\n') + 1));
-    const auto toInt64 = [](QByteArrayView text) {
-        qint64 value = 0;
-        std::from_chars(text.data(), text.data() + text.size(), value);
-        return value;
-    };
+    placed.reserve(size_t(query.value(0).toLongLong()));
     const bool parsed = eachLine(lines, [&](QByteArrayView line) {
-        QByteArrayView field[10];
-        qsizetype from = 0;
-        for (int f = 0; f < 10; ++f) {
-            const qsizetype tab = f < 9 ? line.indexOf('\t', from) : line.size();
-            if (tab < 0)
-                return false; // not what kOccupancySeats writes
-            field[f] = line.sliced(from, tab - from);
-            from = tab + 1;
-        }
-        Placed p;
-        p.seatJson = field[0];
-        p.rowJson = field[1];
-        p.row = jsonStringText(field[1]);
-        p.number = int(toInt64(field[2]));
-        p.tier = int(toInt64(field[3]));
+        QByteArrayView field[4];
+        if (splitFields(line, field, 4) != 4)
+            return false;
+        Placed p{field[1], jsonStringText(field[1]), int(toInt64(field[2])), int(toInt64(field[3])), field[0]};
         if (p.tier < 0 || p.tier >= layout.tiers.size())
             return false;
-        p.seat.seatId = jsonStringText(field[0], true);
-        p.seat.status = field[4] == "b" ? OccupancySeatRow::Status::Booked
-                      : field[4] == "h" ? OccupancySeatRow::Status::Held
-                                        : OccupancySeatRow::Status::Available;
-        p.seat.holdExpiresUs = toInt64(field[5]);
-        p.seat.house = field[6] == "1";
-        if (p.seat.status == OccupancySeatRow::Status::Booked) {
-            p.seat.bookingId = field[7].toByteArray();
-            p.seat.saleKnown = !field[8].isEmpty();
-            p.seat.soldUs = toInt64(field[8]);
-            p.seat.soldAt = field[9].toByteArray();
-        }
         placed.push_back(std::move(p));
         return true;
     });
@@ -473,18 +487,90 @@ std::optional<OccupancySeats> ReportRepository::occupancySeats(qint64 showId)
     layout.headEnds.reserve(qsizetype(placed.size()));
     layout.seatTiers.reserve(qsizetype(placed.size()));
     layout.heads.reserve(qsizetype(placed.size()) * 48);
-    seats.rows.reserve(qsizetype(placed.size()));
     char digits[16];
-    for (Placed &p : placed) {
+    for (const Placed &p : placed) {
         const auto end = std::to_chars(digits, digits + sizeof digits, p.number).ptr;
         layout.heads.append("{\"number\" : ").append(digits, end - digits).append(", \"row\" : ").append(p.rowJson)
             .append(", \"seat_id\" : ").append(p.seatJson);
         layout.headEnds.append(layout.heads.size());
-        layout.seatIds.append(p.seat.seatId);
+        layout.seatIds.append(jsonStringText(p.seatJson, true));
         layout.seatTiers.append(p.tier);
-        seats.rows.append(std::move(p.seat));
     }
-    return seats;
+    return layout;
+}
+} // namespace
+
+std::optional<OccupancyLayout> ReportRepository::occupancyLayout(qint64 layoutId)
+{
+    QSqlQuery *query = rowFor(m_database, kOccupancyLayout, QStringLiteral(":layout"), layoutId, "occupancy layout");
+    if (!query)
+        return std::nullopt;
+    std::optional<OccupancyLayout> layout = layoutFrom(*query);
+    query->finish();
+    return layout;
+}
+
+std::optional<OccupancyLayout> ReportRepository::occupancyShowLayout(qint64 showId)
+{
+    QSqlQuery *query = rowFor(m_database, kOccupancyShowLayout, QStringLiteral(":show"), showId, "occupancy show layout");
+    if (!query)
+        return std::nullopt;
+    std::optional<OccupancyLayout> layout = layoutFrom(*query);
+    query->finish();
+    return layout;
+}
+
+std::optional<OccupancyStates> ReportRepository::occupancyStates(qint64 showId)
+{
+    QSqlQuery *query = rowFor(m_database, kOccupancyStates, QStringLiteral(":show"), showId, "occupancy states");
+    if (!query)
+        return std::nullopt;
+    OccupancyStates states;
+    states.stamp = stampFrom(*query, 0);
+    states.nowUs = query->value(3).toLongLong();
+    states.snapshotXmin = query->value(4).toLongLong();
+    states.layoutId = query->value(5).toLongLong();
+    states.seatDigest = query->value(6).toLongLong();
+    const QByteArray held = query->value(7).toString().toUtf8();
+    const QByteArray booked = query->value(8).toString().toUtf8();
+    query->finish();
+    if (states.stamp.seats == 0)
+        return states; // no such show
+
+    const bool heldParsed = held.isEmpty() || eachLine(held, [&](QByteArrayView line) {
+        QByteArrayView field[3];
+        if (splitFields(line, field, 3) != 3)
+            return false;
+        OccupancySeatRow seat;
+        seat.seatId = jsonStringText(field[0], true);
+        seat.status = OccupancySeatRow::Status::Held;
+        seat.holdExpiresUs = toInt64(field[1]);
+        seat.house = field[2] == "1";
+        states.rows.append(std::move(seat));
+        return true;
+    });
+    // A booking's id and sale time are shared by its seats' rows (QByteArray copies share the bytes).
+    const bool bookedParsed = booked.isEmpty() || eachLine(booked, [&](QByteArrayView line) {
+        QByteArrayView field[4];
+        if (splitFields(line, field, 4) != 4)
+            return false;
+        OccupancySeatRow seat;
+        seat.status = OccupancySeatRow::Status::Booked;
+        seat.bookingId = field[0].toByteArray();
+        seat.saleKnown = !field[1].isEmpty();
+        seat.soldUs = toInt64(field[1]);
+        seat.soldAt = field[2].toByteArray();
+        for (QByteArrayView rest = field[3]; !rest.isEmpty();) {
+            const qsizetype tab = rest.indexOf('\t');
+            seat.seatId = jsonStringText(tab < 0 ? rest : rest.first(tab), true);
+            states.rows.append(seat);
+            rest = tab < 0 ? QByteArrayView() : rest.sliced(tab + 1);
+        }
+        return true;
+    });
+    if (!heldParsed || !bookedParsed)
+        return std::nullopt;
+    return states;
 }
 
 std::optional<OccupancyPass> ReportRepository::occupancyPass(qint64 showId, qint64 sinceXmin)

@@ -30,15 +30,16 @@ struct OccupancyDocument {
 };
 
 /**
- * @brief What of a show's occupancy report never changes once the show exists: its seats in report order with
- * their JSON text up to the seat id, and their tiers.
+ * @brief What of a show's occupancy report never changes: its seats in report order with their JSON text up to the
+ * seat id, and their tiers. The same for every show of a layout (shows copy their layout's seats).
  */
 struct OccupancyLayout {
-    QList<QByteArray> seatIds; ///< in report order (row, then number)
+    QList<QByteArray> seatIds; ///< in report order (row, then number); empty when there is no such layout
     QByteArray heads;          ///< each seat's `{"number" : …, "row" : …, "seat_id" : …` one after the other
     QList<qsizetype> headEnds; ///< where each seat's head ends in heads
     QList<int> seatTiers;      ///< each seat's index into tiers
-    QList<QByteArray> tiers;   ///< the show's tier names as JSON strings, in the order of the report's tiers array
+    QList<QByteArray> tiers;   ///< the tier names as JSON strings, in the order of the report's tiers array
+    qint64 seatDigest = 0;     ///< the sum of hashtext(seat_id) over the seats: see OccupancyStates::seatDigest
 };
 
 /** @brief One seat of a show as an occupancy pass read it. */
@@ -54,13 +55,17 @@ struct OccupancySeatRow {
     QByteArray soldAt;        ///< the same as the report writes it
 };
 
-/** @brief Every seat of a show with its layout, for the first report kept of it, and the stamp of the same snapshot. */
-struct OccupancySeats {
-    OccupancyLayout layout;
-    QList<OccupancySeatRow> rows; ///< in the layout's order; none when the show does not exist
-    OccupancyStamp stamp;
+/**
+ * @brief A show's seats that are held or booked, for the first report kept of it, with the stamp and snapshot xmin of
+ * the same snapshot, and what tells whether its seats are its layout's.
+ */
+struct OccupancyStates {
+    qint64 layoutId = 0;          ///< of the show's screen
+    qint64 seatDigest = 0;        ///< the sum of hashtext(seat_id) over the show's seats: equal to its layout's with the same seats
+    OccupancyStamp stamp;         ///< stamp.seats 0: no such show
     qint64 nowUs = 0;             ///< the statement's now()
     qint64 snapshotXmin = 0;      ///< of the statement's snapshot: the `since` of the next pass
+    QList<OccupancySeatRow> rows; ///< held and booked seats, in no order; every other seat is available
 };
 
 /** @brief One pass over a show's seats: its stamp now, and the seats changed since an earlier pass. */
@@ -105,10 +110,20 @@ public:
      */
     std::optional<OccupancyDocument> occupancy(qint64 showId);
     /**
-     * @brief Every seat of the show with its layout and state, in report order, with the stamp and snapshot xmin of
-     * the same snapshot; no seats when the show does not exist, std::nullopt on a database error.
+     * @brief The seats of layout @p layoutId in report order with their tiers (no seats when there is no such layout);
+     * std::nullopt on a database error. A layout never changes once written.
      */
-    std::optional<OccupancySeats> occupancySeats(qint64 showId);
+    std::optional<OccupancyLayout> occupancyLayout(qint64 layoutId);
+    /**
+     * @brief The same for exactly the seats of show @p showId that are in its layout, as occupancy() joins them: for
+     * a show whose seats are not its layout's (OccupancyStates::seatDigest differs; only by a hand edit).
+     */
+    std::optional<OccupancyLayout> occupancyShowLayout(qint64 showId);
+    /**
+     * @brief The held and booked seats of show @p showId with the stamp and snapshot xmin of the same snapshot, its
+     * layout and its seats' digest; stamp.seats 0 when the show does not exist, std::nullopt on a database error.
+     */
+    std::optional<OccupancyStates> occupancyStates(qint64 showId);
     /**
      * @brief One pass over the show's seats (about as costly as counting them): its stamp, and every seat whose
      * row was written since the pass whose snapshotXmin is @p sinceXmin (negative: none, only the stamp).

@@ -665,6 +665,168 @@ TEST(Reports, OccupancyWarmedAtStartEqualsAFreshComputation)
     EXPECT_EQ(reports.loadedFromScratch(), 3u) << "the change is applied to the warmed show, not loaded again";
 }
 
+namespace {
+// Another show on the screen of @p showId (so on its layout), on sale, with TestServer::createShow's prices.
+qint64 addShowOnTheScreenOf(TestServer &server, qint64 showId, int daysLater)
+{
+    store::ShowRepository shows(server.context().database);
+    store::NewShow show;
+    show.movieId = server.scalar(QStringLiteral("SELECT movie_id FROM shows WHERE show_id = %1").arg(showId)).toLongLong();
+    show.screenId = server.scalar(QStringLiteral("SELECT screen_id FROM shows WHERE show_id = %1").arg(showId)).toLongLong();
+    show.startsAt = QDateTime::currentDateTimeUtc().addDays(daysLater);
+    show.salesOpenAt = QDateTime::currentDateTimeUtc().addSecs(-60);
+    show.currency = QStringLiteral("EUR");
+    show.prices = {{QStringLiteral("standard"), kStandard}, {QStringLiteral("premium"), kPremium}};
+    QString error;
+    const auto added = shows.addShow(show, &error);
+    EXPECT_TRUE(added.has_value()) << error.toStdString();
+    return added.value_or(0);
+}
+
+// The report of @p showId from @p reports (in this process, no HTTP), and the fresh statement's.
+std::pair<QByteArray, QByteArray> reportAndReference(OccupancyReports &reports, const store::Database &database, qint64 showId)
+{
+    QByteArray json;
+    EXPECT_EQ(reports.report(showId, &json), OccupancyReports::Outcome::Ok);
+    store::ReportRepository fresh(database);
+    const auto reference = fresh.occupancy(showId);
+    EXPECT_TRUE(reference.has_value());
+    return {json, reference ? reference->json : QByteArray()};
+}
+} // namespace
+
+// The layout part of the report (seats in order, rows, numbers, tiers) is read once per layout and shared by the
+// shows on one screen; each show's states are its own. A show's first report (a cold load: its held and booked
+// seats joined with the kept layout) equals, byte for byte, the report kept and brought up to date in memory (a
+// warm one) and the fresh statement, including a seat sold after the layout was kept.
+TEST(Reports, OccupancyLayoutIsSharedByTheShowsOfAScreenAndAColdLoadEqualsAWarmOne)
+{
+    Till till;
+    auto cashier = till.server.client(till.server.staffToken());
+    auto manager = till.server.client(till.server.elevatedStaffToken(QStringLiteral("manager")));
+    const store::Database &database = till.server.context().database;
+    OccupancyReports &served = till.server.context().occupancyReports;
+    const qint64 second = addShowOnTheScreenOf(till.server, till.showId, 2);
+    const qint64 third = addShowOnTheScreenOf(till.server, till.showId, 3);
+    ASSERT_GT(second, 0);
+    ASSERT_GT(third, 0);
+
+    // Different states on the two shows: sales and a hold on the first, a house hold on the second.
+    till.sellCash(*cashier, {QStringLiteral("C3"), QStringLiteral("C4")}, 2 * kPremium);
+    till.sellCash(*cashier, {QStringLiteral("A1")}, kStandard);
+    till.hold(*cashier, {QStringLiteral("B2")});
+    ASSERT_EQ(manager->post("/api/v1/shows/" + QByteArray::number(second) + "/house-holds",
+                            QJsonObject{{QStringLiteral("seat_ids"), QJsonArray{QStringLiteral("D1")}}, {QStringLiteral("reason"), QStringLiteral("critic")}}).status, 200);
+
+    const quint64 layoutsBefore = served.layoutsLoaded();
+    const quint64 scratchBefore = served.loadedFromScratch();
+    const OccupancyReads first = readOccupancy(till.server, *manager, till.showId);
+    EXPECT_EQ(first.served, first.fresh);
+    EXPECT_EQ(served.layoutsLoaded(), layoutsBefore + 1);
+    const OccupancyReads other = readOccupancy(till.server, *manager, second);
+    EXPECT_EQ(other.served, other.fresh);
+    EXPECT_EQ(served.loadedFromScratch(), scratchBefore + 2);
+    EXPECT_EQ(served.layoutsLoaded(), layoutsBefore + 1) << "the second show on the screen reads no layout";
+    EXPECT_EQ(seatState(first.served, QStringLiteral("C3")), QStringLiteral("sold"));
+    EXPECT_EQ(seatState(other.served, QStringLiteral("C3")), QStringLiteral("free"));
+    EXPECT_EQ(seatState(first.served, QStringLiteral("B2")), QStringLiteral("held"));
+    EXPECT_EQ(seatState(other.served, QStringLiteral("D1")), QStringLiteral("house"));
+    EXPECT_EQ(seatState(first.served, QStringLiteral("D1")), QStringLiteral("free"));
+
+    // Sold after the layout was kept: on a show already kept (applied as a change) and on one never read (a cold load
+    // on the kept layout). Neither touches the other shows' states.
+    till.sellCash(*cashier, {QStringLiteral("A2")}, kStandard, second);
+    till.sellCash(*cashier, {QStringLiteral("D6"), QStringLiteral("D5")}, 2 * kPremium, third);
+    const OccupancyReads otherAfterSale = readOccupancy(till.server, *manager, second);
+    EXPECT_EQ(otherAfterSale.served, otherAfterSale.fresh);
+    EXPECT_EQ(seatState(otherAfterSale.served, QStringLiteral("A2")), QStringLiteral("sold"));
+    const OccupancyReads thirdCold = readOccupancy(till.server, *manager, third);
+    EXPECT_EQ(thirdCold.served, thirdCold.fresh);
+    EXPECT_EQ(seatState(thirdCold.served, QStringLiteral("D6")), QStringLiteral("sold"));
+    EXPECT_EQ(seatState(thirdCold.served, QStringLiteral("D1")), QStringLiteral("free"));
+    EXPECT_EQ(served.loadedFromScratch(), scratchBefore + 3);
+    EXPECT_EQ(served.layoutsLoaded(), layoutsBefore + 1);
+    const OccupancyReads firstAgain = readOccupancy(till.server, *manager, till.showId);
+    EXPECT_EQ(firstAgain.computedAfter, firstAgain.computedBefore) << "other shows' sales leave the first show as it was";
+    EXPECT_EQ(firstAgain.served, first.served);
+    EXPECT_EQ(seatState(firstAgain.served, QStringLiteral("A2")), QStringLiteral("free"));
+
+    // Cold loads in a new OccupancyReports (nothing kept: layout and states read) equal the warm reports served.
+    OccupancyReports cold(database);
+    for (const qint64 show : {till.showId, second, third}) {
+        SCOPED_TRACE(show);
+        const QByteArray warm = readOccupancy(till.server, *manager, show).served;
+        const auto [coldJson, reference] = reportAndReference(cold, database, show);
+        EXPECT_EQ(coldJson, warm);
+        EXPECT_EQ(coldJson, reference);
+    }
+    EXPECT_EQ(cold.layoutsLoaded(), 1u);
+    EXPECT_EQ(cold.loadedFromScratch(), 3u);
+}
+
+// The 64 MB bound counts a layout once however many shows use it, and stays honest when full: with room for the
+// layout and one show only, the least recently used show is forgotten (read again from its states on the kept
+// layout) and what is counted never exceeds the bound.
+TEST(Reports, OccupancyBoundCountsALayoutOnceAndForgetsShowsBeforeTheLayoutTheyShare)
+{
+    Till till;
+    auto cashier = till.server.client(till.server.staffToken());
+    const store::Database &database = till.server.context().database;
+    const qint64 second = addShowOnTheScreenOf(till.server, till.showId, 2);
+    ASSERT_GT(second, 0);
+    till.sellCash(*cashier, {QStringLiteral("C3")}, kPremium);
+    till.sellCash(*cashier, {QStringLiteral("C3")}, kPremium, second);
+
+    OccupancyReports unbounded(database);
+    reportAndReference(unbounded, database, till.showId);
+    const qsizetype layoutAndShow = unbounded.keptBytes();
+    reportAndReference(unbounded, database, second);
+    const qsizetype secondShow = unbounded.keptBytes() - layoutAndShow;
+    OccupancyReports secondAlone(database);
+    reportAndReference(secondAlone, database, second);
+    EXPECT_GT(secondShow, 0);
+    EXPECT_GT(secondAlone.keptBytes() - secondShow, 0) << "kept beside the first show, the second adds its states, not the layout again";
+
+    const qsizetype bound = layoutAndShow + secondShow / 2;
+    OccupancyReports bounded(database, bound);
+    const auto [firstJson, firstReference] = reportAndReference(bounded, database, till.showId);
+    EXPECT_EQ(firstJson, firstReference);
+    EXPECT_LE(bounded.keptBytes(), bound);
+    const auto [secondJson, secondReference] = reportAndReference(bounded, database, second);
+    EXPECT_EQ(secondJson, secondReference);
+    EXPECT_LE(bounded.keptBytes(), bound);
+    EXPECT_EQ(bounded.loadedFromScratch(), 2u);
+    const auto [againJson, againReference] = reportAndReference(bounded, database, till.showId);
+    EXPECT_EQ(againJson, againReference);
+    EXPECT_EQ(againJson, firstJson);
+    EXPECT_LE(bounded.keptBytes(), bound);
+    EXPECT_EQ(bounded.loadedFromScratch(), 3u) << "the first show was forgotten to make room for the second";
+    EXPECT_EQ(bounded.layoutsLoaded(), 1u) << "their layout stayed";
+}
+
+// A show whose seats are not its layout's (show_seats edited by hand: one seat gone, a stray one added, same count)
+// is not joined with the shared layout: its report is that of its own seats, equal to the fresh statement's.
+TEST(Reports, OccupancyOfAShowWhoseSeatsAreNotItsLayoutsEqualsTheFreshStatement)
+{
+    Till till;
+    auto cashier = till.server.client(till.server.staffToken());
+    const store::Database &database = till.server.context().database;
+    const qint64 edited = addShowOnTheScreenOf(till.server, till.showId, 2);
+    ASSERT_GT(edited, 0);
+    till.sellCash(*cashier, {QStringLiteral("C3")}, kPremium, edited);
+    ASSERT_EQ(till.server.scalar(QStringLiteral("WITH gone AS (DELETE FROM show_seats WHERE show_id = %1 AND seat_id = 'A6' RETURNING 1) "
+                                                "INSERT INTO show_seats (show_id, seat_id) SELECT %1, 'Z9' FROM gone RETURNING 1").arg(edited)).toInt(), 1);
+
+    OccupancyReports reports(database);
+    reportAndReference(reports, database, till.showId); // the layout kept, from the show that is as it was created
+    const auto [json, reference] = reportAndReference(reports, database, edited);
+    EXPECT_EQ(json, reference);
+    EXPECT_EQ(seatState(json, QStringLiteral("C3")), QStringLiteral("sold"));
+    EXPECT_EQ(seatState(json, QStringLiteral("A6")), QString());
+    EXPECT_EQ(seatState(json, QStringLiteral("Z9")), QString());
+    EXPECT_EQ(QJsonDocument::fromJson(json).object().value(QStringLiteral("capacity")).toInt(), 23);
+}
+
 // The warming option: a count of shows, 0 switches it off; anything else is refused with a message.
 TEST(Reports, OccupancyWarmShowsOptionRefusesBadValues)
 {
