@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
+#include <iterator>
 
 namespace marquee {
 
@@ -12,13 +14,6 @@ using SeatRow = store::OccupancySeatRow;
 // A pass must come back within 2^31 transactions of the previous one (see kOccupancyPass); past a quarter of that
 // the show is read from scratch instead.
 constexpr qint64 kMaxTransactionsBetweenPasses = qint64(1) << 29;
-
-void appendNumber(QByteArray &out, qint64 value)
-{
-    char digits[24];
-    const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
-    out.append(digits, end - digits);
-}
 } // namespace
 
 /**
@@ -152,27 +147,42 @@ public:
             total.free += tier.free;
         }
 
-        QByteArray out;
-        // The heads plus the rest of a seat at its longest (a sale's order and time, a tier): one allocation.
+        // Written into one buffer sized for the longest the document can be (every seat sold, at the longest sale
+        // time and tier): ten QByteArray::append()s per seat cost more than the copying itself.
         qsizetype longestTier = 0;
         for (const QByteArray &tier : layout.tiers)
             longestTier = std::max(longestTier, tier.size());
-        out.reserve(std::max(json.size(), layout.heads.size() + m_seats.size() * (112 + longestTier)) + 4096);
-        out.append("{\"capacity\" : ");
-        appendNumber(out, total.capacity);
-        out.append(", \"free\" : ");
-        appendNumber(out, total.free);
-        out.append(", \"held\" : ");
-        appendNumber(out, total.held);
-        out.append(", \"house_held\" : ");
-        appendNumber(out, total.house);
-        out.append(", \"seats\" : [");
+        qsizetype longestSoldAt = 0;
+        for (const Sale &sale : std::as_const(m_sales))
+            longestSoldAt = std::max(longestSoldAt, sale.soldAt.size());
+        constexpr qsizetype kNumber = 20; // digits of a qint64 and its sign
+        const qsizetype perSeat = std::size(", \"sell_order\" : ") + kNumber + std::size(", \"sold_at\" : \"\"") + longestSoldAt
+                                + std::size(", \"state\" : \"house\"") + std::size(", \"tier\" : }") + longestTier + std::size(", ");
+        const qsizetype perTier = 6 * kNumber + std::size("{\"capacity\" : , \"free\" : , \"held\" : , \"house_held\" : , \"sold\" : , \"tier\" : }, ")
+                                + longestTier;
+        QByteArray out(layout.heads.size() + m_seats.size() * perSeat + tiers.size() * perTier + 256 + 7 * kNumber, Qt::Uninitialized);
+        char *p = out.data();
+        const auto put = [&p](QByteArrayView text) {
+            std::memcpy(p, text.data(), size_t(text.size()));
+            p += text.size();
+        };
+        const auto number = [&p](qint64 value) { p = std::to_chars(p, p + kNumber, value).ptr; };
+
+        put("{\"capacity\" : ");
+        number(total.capacity);
+        put(", \"free\" : ");
+        number(total.free);
+        put(", \"held\" : ");
+        number(total.held);
+        put(", \"house_held\" : ");
+        number(total.house);
+        put(", \"seats\" : [");
         qsizetype headStart = 0;
         for (qsizetype i = 0; i < m_seats.size(); ++i) {
             const Seat &seat = m_seats[i];
             if (i > 0)
-                out.append(", ");
-            out.append(layout.heads.constData() + headStart, layout.headEnds[i] - headStart);
+                put(", ");
+            put(QByteArrayView(layout.heads.constData() + headStart, layout.headEnds[i] - headStart));
             headStart = layout.headEnds[i];
             const Sale *sale = nullptr;
             if (seat.status == SeatRow::Status::Booked) {
@@ -180,46 +190,49 @@ public:
                 if (found != m_sales.constEnd() && found->known)
                     sale = &*found;
             }
-            out.append(", \"sell_order\" : ");
-            if (sale)
-                appendNumber(out, sale->rank);
-            else
-                out.append("null");
-            out.append(", \"sold_at\" : ");
-            if (sale)
-                out.append('"').append(sale->soldAt).append('"');
-            else
-                out.append("null");
-            out.append(", \"state\" : ");
-            switch (state(seat, nowUs)) {
-            case State::Sold: out.append("\"sold\""); break;
-            case State::Held: out.append("\"held\""); break;
-            case State::House: out.append("\"house\""); break;
-            case State::Free: out.append("\"free\""); break;
+            if (sale) {
+                put(", \"sell_order\" : ");
+                number(sale->rank);
+                put(", \"sold_at\" : \"");
+                put(sale->soldAt);
+                put("\"");
+            } else {
+                put(", \"sell_order\" : null, \"sold_at\" : null");
             }
-            out.append(", \"tier\" : ").append(layout.tiers[layout.seatTiers[i]]).append('}');
+            switch (state(seat, nowUs)) {
+            case State::Sold: put(", \"state\" : \"sold\""); break;
+            case State::Held: put(", \"state\" : \"held\""); break;
+            case State::House: put(", \"state\" : \"house\""); break;
+            case State::Free: put(", \"state\" : \"free\""); break;
+            }
+            put(", \"tier\" : ");
+            put(layout.tiers[layout.seatTiers[i]]);
+            put("}");
         }
-        out.append("], \"show_id\" : ");
-        appendNumber(out, showId);
-        out.append(", \"sold\" : ");
-        appendNumber(out, total.sold);
-        out.append(", \"tiers\" : [");
+        put("], \"show_id\" : ");
+        number(showId);
+        put(", \"sold\" : ");
+        number(total.sold);
+        put(", \"tiers\" : [");
         for (qsizetype t = 0; t < tiers.size(); ++t) {
             if (t > 0)
-                out.append(", ");
-            out.append("{\"capacity\" : ");
-            appendNumber(out, tiers[t].capacity);
-            out.append(", \"free\" : ");
-            appendNumber(out, tiers[t].free);
-            out.append(", \"held\" : ");
-            appendNumber(out, tiers[t].held);
-            out.append(", \"house_held\" : ");
-            appendNumber(out, tiers[t].house);
-            out.append(", \"sold\" : ");
-            appendNumber(out, tiers[t].sold);
-            out.append(", \"tier\" : ").append(layout.tiers[t]).append('}');
+                put(", ");
+            put("{\"capacity\" : ");
+            number(tiers[t].capacity);
+            put(", \"free\" : ");
+            number(tiers[t].free);
+            put(", \"held\" : ");
+            number(tiers[t].held);
+            put(", \"house_held\" : ");
+            number(tiers[t].house);
+            put(", \"sold\" : ");
+            number(tiers[t].sold);
+            put(", \"tier\" : ");
+            put(layout.tiers[t]);
+            put("}");
         }
-        out.append("]}");
+        put("]}");
+        out.truncate(p - out.constData());
         out.squeeze();
         return out;
     }
