@@ -499,26 +499,27 @@ std::optional<OccupancyLayout> layoutFrom(const QSqlQuery &query)
     }
     return layout;
 }
-} // namespace
 
-std::optional<OccupancyLayout> ReportRepository::occupancyLayout(qint64 layoutId)
+/** @brief The layout that @p sql (kOccupancyLayout or kOccupancyShowLayout) gives with @p id bound to @p name. */
+std::optional<OccupancyLayout> readLayout(const Database &database, const char *sql, const QString &name, qint64 id, const char *what)
 {
-    QSqlQuery *query = rowFor(m_database, kOccupancyLayout, QStringLiteral(":layout"), layoutId, "occupancy layout");
+    QSqlQuery *query = rowFor(database, sql, name, id, what);
     if (!query)
         return std::nullopt;
     std::optional<OccupancyLayout> layout = layoutFrom(*query);
     query->finish();
     return layout;
 }
+} // namespace
+
+std::optional<OccupancyLayout> ReportRepository::occupancyLayout(qint64 layoutId)
+{
+    return readLayout(m_database, kOccupancyLayout, QStringLiteral(":layout"), layoutId, "occupancy layout");
+}
 
 std::optional<OccupancyLayout> ReportRepository::occupancyShowLayout(qint64 showId)
 {
-    QSqlQuery *query = rowFor(m_database, kOccupancyShowLayout, QStringLiteral(":show"), showId, "occupancy show layout");
-    if (!query)
-        return std::nullopt;
-    std::optional<OccupancyLayout> layout = layoutFrom(*query);
-    query->finish();
-    return layout;
+    return readLayout(m_database, kOccupancyShowLayout, QStringLiteral(":show"), showId, "occupancy show layout");
 }
 
 std::optional<OccupancyStates> ReportRepository::occupancyStates(qint64 showId)
