@@ -28,6 +28,7 @@ ColumnLayout {
             anchors.fill: parent
             model: Desk.devices
             exportName: "fleet"
+            emptyText: qsTr("No device has sent a heartbeat yet.")
             onExportRequested: Desk.exportTable(Desk.devices, "fleet")
         }
     }
@@ -40,6 +41,8 @@ ColumnLayout {
             anchors.fill: parent
             model: Desk.reconciliation
             exportName: "reconciliation"
+            // This list is what is open now, whatever the date range.
+            emptyText: qsTr("No payments awaiting reconciliation.")
             onExportRequested: Desk.exportTable(Desk.reconciliation, "reconciliation")
         }
     }

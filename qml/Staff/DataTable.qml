@@ -13,6 +13,8 @@ ColumnLayout {
     property string exportName: "table"
     property bool showToolbar: true
     property int selectedRow: -1
+    /** What an empty table says; a list that does not follow the date range says so in its own words. */
+    property string emptyText: qsTr("Nothing here for this range.")
     /** Keys of the columns to show (empty: all); the others get no width, so a narrow card shows what fits. */
     property var visibleKeys: []
     function widthOf(column) {
@@ -160,9 +162,10 @@ ColumnLayout {
             }
         }
         Text {
+            objectName: "empty_" + table.exportName
             anchors.centerIn: parent
             visible: table.model.count === 0
-            text: table.model.loading ? qsTr("Loading…") : table.model.errorString.length > 0 ? table.model.errorString : qsTr("Nothing here for this range.")
+            text: table.model.loading ? qsTr("Loading…") : table.model.errorString.length > 0 ? table.model.errorString : table.emptyText
             font.pixelSize: Pos.fontBody; font.family: Theme.fontFamily
             color: Theme.textMuted
         }

@@ -620,6 +620,14 @@ TEST(StaffUi, ManagerDeskEveryPage)
         ASSERT_NE(card, nullptr);
         EXPECT_TRUE(card->isVisible());
         shoot(window, QStringLiteral("desk-05-fleet"));
+        {
+            // The server's reconciliation list is what is open now, not what happened in the range: its empty
+            // text says so.
+            EXPECT_EQ(desk.reconciliation()->count(), 0);
+            QQuickItem *empty = itemNamed(window, QStringLiteral("empty_reconciliation"));
+            ASSERT_NE(empty, nullptr);
+            EXPECT_EQ(empty->property("text").toString(), QStringLiteral("No payments awaiting reconciliation."));
+        }
         EXPECT_EQ(itemNamed(window, QStringLiteral("pageNotice")), nullptr) << qPrintable(desk.message());
         QQuickItem *fleetTitles = itemNamed(window, QStringLiteral("header_fleet"));
         ASSERT_NE(fleetTitles, nullptr);
