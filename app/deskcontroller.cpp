@@ -28,6 +28,50 @@ QString str(const QJsonObject &object, const char *key)
     return object.value(QLatin1String(key)).toVariant().toString();
 }
 
+/**
+ * @brief A refund of GET /api/v1/reports/refunds in the desk's words: kind_text, reason_text, by, device,
+ * status_text and reference (the booking, or the order a payment was returned for without one).
+ */
+QList<std::pair<QString, QString>> refundTexts(const QJsonObject &refund)
+{
+    const QString kind = str(refund, "kind");
+    const QString reason = str(refund, "reason");
+    const QString finder = str(refund, "found_by");
+    const QString kindText = kind == QLatin1String("override")     ? DeskController::tr("override")
+                             : kind == QLatin1String("staff")      ? DeskController::tr("staff cancel")
+                             : kind == QLatin1String("till")       ? DeskController::tr("till cancel")
+                             : kind == QLatin1String("reconciler") ? DeskController::tr("reconciler")
+                             : kind == QLatin1String("hold_lost")  ? DeskController::tr("hold lost")
+                                                                   : kind;
+    const QString reasonText = reason == QLatin1String("hold_lost")           ? DeskController::tr("paid too late")
+                               : reason == QLatin1String("booking_cancelled") ? DeskController::tr("(no reason given)")
+                                                                              : reason;
+    QString by;
+    if (refund.value(QStringLiteral("automatic")).toBool()) {
+        by = finder == QLatin1String("confirm")        ? DeskController::tr("server (confirm)")
+             : finder == QLatin1String("webhook")      ? DeskController::tr("server (webhook)")
+             : finder == QLatin1String("reconciler")   ? DeskController::tr("server (reconciler)")
+             : finder == QLatin1String("hold_release") ? DeskController::tr("server (release)")
+                                                       : DeskController::tr("server");
+    } else if (!str(refund, "actor_name").isEmpty()) {
+        by = QStringLiteral("%1 (%2)").arg(str(refund, "actor_name"), str(refund, "actor_role"));
+    } else {
+        by = str(refund, "device_name");
+    }
+    // Where it was asked; for the server's own refunds (and staff signed in without a device), where it was sold.
+    const QString device = !str(refund, "device_name").isEmpty() ? str(refund, "device_name")
+                           : !str(refund, "sold_on_device").isEmpty() ? DeskController::tr("%1 (sale)").arg(str(refund, "sold_on_device"))
+                                                                      : QStringLiteral("—");
+    const QString reference = !str(refund, "booking_ref").isEmpty() ? str(refund, "booking_ref")
+                                                                    : DeskController::tr("order %1").arg(str(refund, "order_id").left(6));
+    return {{QStringLiteral("kind_text"), kindText},
+            {QStringLiteral("reason_text"), reasonText},
+            {QStringLiteral("by"), by},
+            {QStringLiteral("device"), device},
+            {QStringLiteral("status_text"), str(refund, "status") == QLatin1String("succeeded") ? DeskController::tr("refunded") : DeskController::tr("pending")},
+            {QStringLiteral("reference"), reference}};
+}
+
 QList<JsonTableModel::Column> salesColumns(const QString &keyTitle, Kind keyKind = Kind::Text)
 {
     return {{QStringLiteral("label"), keyTitle, keyKind, 240},
@@ -79,11 +123,20 @@ DeskController::DeskController(const AppConfig &config, QObject *parent)
                          {QStringLiteral("occupancy"), tr("Full"), Kind::Percent, 66},
                          {QStringLiteral("prices"), tr("Prices"), Kind::Text, 290},
                          {QStringLiteral("waiting_room"), tr("Waiting room"), Kind::Bool, 80}});
-    m_refunds->setColumns({{QStringLiteral("at"), tr("When"), Kind::Time, 170},
-                           {QStringLiteral("actor_name"), tr("By"), Kind::Text, 140},
-                           {QStringLiteral("action"), tr("Action"), Kind::Text, 200},
-                           {QStringLiteral("target"), tr("Booking"), Kind::Text, 280},
-                           {QStringLiteral("reason"), tr("Reason"), Kind::Text, 260}});
+    // Every refund of the range from GET /api/v1/reports/refunds: staff's and the server's own.
+    // Up to Show as wide as the dashboard's table at 1920 pixels, so the figures a manager checks first are never cut
+    // off; the devices and the full order id (for the CSV) are a scroll away.
+    m_refunds->setColumns({{QStringLiteral("requested_at"), tr("When"), Kind::Time, 160},
+                           {QStringLiteral("kind_text"), tr("Kind"), Kind::Text, 115},
+                           {QStringLiteral("amount_minor"), tr("Amount"), Kind::Money, 85},
+                           {QStringLiteral("status_text"), tr("Status"), Kind::Text, 90},
+                           {QStringLiteral("payment_method"), tr("Paid by"), Kind::Text, 80},
+                           {QStringLiteral("reference"), tr("Booking"), Kind::Text, 125},
+                           {QStringLiteral("reason_text"), tr("Reason"), Kind::Text, 150},
+                           {QStringLiteral("by"), tr("By"), Kind::Text, 160},
+                           {QStringLiteral("title"), tr("Show"), Kind::Text, 130},
+                           {QStringLiteral("device"), tr("Device"), Kind::Text, 125},
+                           {QStringLiteral("order_id"), tr("Order"), Kind::Text, 300}});
     // Wide enough for every header (the reconciliation titles were cut off) and together no wider than the desk's
     // table at 1920 pixels; device names and times give up the room they did not use.
     m_devices->setColumns({{QStringLiteral("name"), tr("Device"), Kind::Text, 150},
@@ -236,6 +289,7 @@ void DeskController::refresh()
     loadShows();
     loadDevices();
     loadReconciliation();
+    loadRefunds();
     loadAudit();
     loadShifts();
 }
@@ -312,6 +366,9 @@ void DeskController::computeTotals()
                 {QStringLiteral("tickets"), tickets},
                 {QStringLiteral("bookings"), bookings},
                 {QStringLiteral("average"), formatMoney(tickets > 0 ? revenue / tickets : 0, currency)},
+                // Refunds of payments that never became a booking (a lost hold): in the Refunds table, not in the
+                // sales figures (there was no sale to take them from).
+                {QStringLiteral("unbooked_refund_count"), m_unbookedRefunds},
                 {QStringLiteral("currency"), currency}};
     Q_EMIT totalsChanged();
 }
@@ -491,16 +548,39 @@ void DeskController::loadAudit()
             failed(reply, tr("Audit log"));
             return;
         }
-        QJsonArray rows;
-        QJsonArray refunds;
-        for (const QJsonValue &value : reply.array()) {
-            const QJsonObject entry = value.toObject();
-            rows.append(entry);
-            if (str(entry, "action").startsWith(QLatin1String("booking.cancel")) || str(entry, "action").contains(QLatin1String("refund")))
-                refunds.append(entry);
+        m_audit->setRows(reply.array());
+    });
+}
+
+void DeskController::loadRefunds()
+{
+    begin();
+    m_refunds->setLoading(true);
+    m_session->api()->get(QStringLiteral("/api/v1/reports/refunds?limit=5000&") + rangeQuery(), this, [this](const ApiReply &reply) {
+        end();
+        m_refunds->setLoading(false);
+        if (!reply.ok()) {
+            m_refunds->setErrorString(reply.message.isEmpty() ? reply.code : reply.message);
+            m_refunds->setRows({});
+            failed(reply, tr("Refunds"));
+            return;
         }
-        m_audit->setRows(rows);
-        m_refunds->setRows(refunds);
+        m_refunds->setErrorString({});
+        QJsonArray rows;
+        qint64 unbooked = 0;
+        for (const QJsonValue &value : reply.object().value(QStringLiteral("rows")).toArray()) {
+            QJsonObject refund = value.toObject();
+            for (const auto &[key, text] : refundTexts(refund))
+                refund.insert(key, text);
+            if (refund.value(QStringLiteral("booking_ref")).isNull())
+                ++unbooked;
+            rows.append(refund);
+        }
+        m_refunds->setRows(rows);
+        m_unbookedRefunds = unbooked;
+        computeTotals();
+        if (reply.object().value(QStringLiteral("truncated")).toBool())
+            setMessage(tr("Refunds: the newest %1 of the range are listed; choose a shorter range to see the rest.").arg(rows.size()));
     });
 }
 

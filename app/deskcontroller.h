@@ -39,7 +39,11 @@ class DeskController : public QObject
     /** @brief The report range, inclusive dates (YYYY-MM-DD). */
     Q_PROPERTY(QString fromDate READ fromDate NOTIFY rangeChanged)
     Q_PROPERTY(QString toDate READ toDate NOTIFY rangeChanged)
-    /** @brief Totals over the range: revenue, tickets, bookings, refunds, net, average (texts) and *_minor. */
+    /**
+     * @brief Totals over the range: revenue, tickets, bookings, refunds, net, average (texts) and *_minor (refunds of
+     * bookings, as the sales report counts them), and unbooked_refund_count: refunds of payments that never became a
+     * booking, listed in the Refunds table only.
+     */
     Q_PROPERTY(QVariantMap totals READ totals NOTIFY totalsChanged)
     Q_PROPERTY(JsonTableModel *salesByDay READ salesByDay CONSTANT)
     Q_PROPERTY(JsonTableModel *salesByShow READ salesByShow CONSTANT)
@@ -48,6 +52,10 @@ class DeskController : public QObject
     Q_PROPERTY(JsonTableModel *salesByDevice READ salesByDevice CONSTANT)
     /** @brief Shows in the catalogue with their occupancy: show_id, title, starts_at, screen, capacity, sold, held, occupancy. */
     Q_PROPERTY(JsonTableModel *shows READ shows CONSTANT)
+    /**
+     * @brief Every refund of the range (`GET /api/v1/reports/refunds`): staff cancellations and overrides and the
+     * server's own (a payment that landed after its hold was lost), with kind, amount, booking, reason, who, device.
+     */
     Q_PROPERTY(JsonTableModel *refunds READ refunds CONSTANT)
     Q_PROPERTY(JsonTableModel *devices READ devices CONSTANT)
     /**
@@ -162,6 +170,7 @@ private:
     void loadShows();
     void loadDevices();
     void loadReconciliation();
+    void loadRefunds();
     void loadAudit();
     void loadShifts();
     void loadHouseHolds(qint64 showId);
@@ -184,6 +193,7 @@ private:
     JsonTableModel *m_salesByDevice = nullptr;
     JsonTableModel *m_shows = nullptr;
     JsonTableModel *m_refunds = nullptr;
+    qint64 m_unbookedRefunds = 0; ///< refunds of the range without a booking (a payment whose hold was lost)
     JsonTableModel *m_devices = nullptr;
     QVariantList m_reconciliationProblems;
     JsonTableModel *m_reconciliation = nullptr;

@@ -6,7 +6,9 @@ import Marquee.App
 import Marquee.Ui
 
 /*! The dashboard: key figures, revenue and tickets per day, revenue by channel, and the sales tables by show,
-    movie, channel and device (sortable, filterable, CSV), refunds and fleet health. */
+    movie, channel and device (sortable, filterable, CSV), every refund of the range (staff's and the server's own:
+    GET /api/v1/reports/refunds) and fleet health. The Refunds tile counts refunds of bookings, as the sales figures
+    do; refunds of payments that never became a booking (a lost hold) are added as "unbooked". */
 Item {
     id: page
     property int tab: 0
@@ -32,7 +34,8 @@ Item {
             StatTile { Layout.fillWidth: true; label: qsTr("Revenue"); value: Desk.totals.revenue || "—"; caption: qsTr("%1 → %2").arg(Desk.fromDate).arg(Desk.toDate); accentColor: Theme.accent; objectName: "tileRevenue" }
             StatTile { Layout.fillWidth: true; label: qsTr("Tickets"); value: String(Desk.totals.tickets || 0); caption: qsTr("%n booking(s)", "", Desk.totals.bookings || 0); accentColor: Pos.info; objectName: "tileTickets" }
             StatTile { Layout.fillWidth: true; label: qsTr("Average ticket"); value: Desk.totals.average || "—"; caption: qsTr("revenue ÷ tickets"); accentColor: Theme.gold }
-            StatTile { Layout.fillWidth: true; label: qsTr("Refunds"); value: Desk.totals.refunds || "—"; caption: qsTr("%n refund(s) · net %1", "", Desk.totals.refund_count || 0).arg(Desk.totals.net || "—"); accentColor: Theme.danger }
+            StatTile { Layout.fillWidth: true; label: qsTr("Refunds"); value: Desk.totals.refunds || "—"; caption: qsTr("%n refund(s) · net %1", "", Desk.totals.refund_count || 0).arg(Desk.totals.net || "—")
+                       + (Desk.totals.unbooked_refund_count > 0 ? qsTr(" · +%n unbooked", "", Desk.totals.unbooked_refund_count) : ""); accentColor: Theme.danger; objectName: "tileRefunds" }
             StatTile { Layout.fillWidth: true; label: qsTr("Kiosk fleet"); value: qsTr("%1 / %2 online").arg(page.onlineDevices).arg(Desk.devices.count); caption: qsTr("heartbeat within 2 minutes"); accentColor: Theme.success }
         }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// The manager desk's reports: sales, occupancy, shifts (the audit report lives with the other manager routes).
+// The manager desk's reports: sales, occupancy, shifts, refunds, payments awaiting reconciliation (the audit report
+// lives with the other manager routes).
 #include "core/isotime.h"
 #include "routes.h"
 #include "servercontext.h"
@@ -33,6 +34,21 @@ std::optional<qint64> optionalId(const QUrlQuery &query, const QString &name)
     bool ok = false;
     const qint64 id = query.queryItemValue(name).toLongLong(&ok);
     return ok && id > 0 ? std::optional(id) : std::nullopt;
+}
+
+// The `limit` query parameter of a list report: 1..5000, @p fallback when absent; std::nullopt when malformed.
+std::optional<int> listLimit(const QUrlQuery &query, int fallback)
+{
+    if (!query.hasQueryItem(QStringLiteral("limit")))
+        return fallback;
+    bool ok = false;
+    const int limit = query.queryItemValue(QStringLiteral("limit")).toInt(&ok);
+    return ok && limit >= 1 && limit <= 5000 ? std::optional(limit) : std::nullopt;
+}
+
+HttpResponse invalidLimit()
+{
+    return invalidQuery(QStringLiteral("'limit' must be from 1 to 5000."));
 }
 } // namespace
 
@@ -118,29 +134,46 @@ void registerReportRoutes(Router &router, ServerContext &context)
         filter.cashier = query.queryItemValue(QStringLiteral("cashier"), QUrl::FullyDecoded);
         if (filter.cashier.size() > 100)
             return invalidQuery(QStringLiteral("'cashier' is a staff name of at most 100 characters."));
-        if (query.hasQueryItem(QStringLiteral("limit"))) {
-            bool ok = false;
-            filter.limit = query.queryItemValue(QStringLiteral("limit")).toInt(&ok);
-            if (!ok || filter.limit < 1 || filter.limit > 5000)
-                return invalidQuery(QStringLiteral("'limit' must be from 1 to 5000."));
-        }
+        const auto limit = listLimit(query, filter.limit);
+        if (!limit)
+            return invalidLimit();
+        filter.limit = *limit;
         store::ShiftRepository shifts(context.database);
         const auto rows = shifts.list(filter);
         return rows ? HttpResponse::json(200, *rows) : storeFailure();
     });
 
+    // Every refund asked for in the range (issue 7 §3): staff cancellations and overrides and the server's own
+    // (a payment that landed after its hold was lost), newest first.
+    router.add(Method::Get, QStringLiteral("/api/v1/reports/refunds"), Access::roles_(kManagerRoles), [&context](RequestContext &request) {
+        const QUrlQuery query(request.request.url());
+        QDateTime from;
+        QDateTime to;
+        if (const auto error = parseTimeRange(query, &from, &to, 30))
+            return HttpResponse::error(*error);
+        const auto limit = listLimit(query, 1000);
+        if (!limit)
+            return invalidLimit();
+        store::OrderRepository orders(context.database);
+        bool truncated = false;
+        const auto rows = orders.refunds(from, to, *limit, &truncated);
+        if (!rows)
+            return storeFailure();
+        return HttpResponse::json(200, QJsonObject{{QStringLiteral("from"), toIsoUtc(from)},
+                                                   {QStringLiteral("to"), toIsoUtc(to)},
+                                                   {QStringLiteral("limit"), *limit},
+                                                   {QStringLiteral("truncated"), truncated},
+                                                   {QStringLiteral("rows"), *rows}});
+    });
+
     // Payments awaiting reconciliation (issue 7 §3): what the server's reconciler has not settled yet, for a person.
     router.add(Method::Get, QStringLiteral("/api/v1/reports/reconciliation"), Access::roles_(kManagerRoles), [&context](RequestContext &request) {
         const QUrlQuery query(request.request.url());
-        int limit = 500;
-        if (query.hasQueryItem(QStringLiteral("limit"))) {
-            bool ok = false;
-            limit = query.queryItemValue(QStringLiteral("limit")).toInt(&ok);
-            if (!ok || limit < 1 || limit > 5000)
-                return invalidQuery(QStringLiteral("'limit' must be from 1 to 5000."));
-        }
+        const auto limit = listLimit(query, 500);
+        if (!limit)
+            return invalidLimit();
         store::OrderRepository orders(context.database);
-        const auto rows = orders.awaitingReconciliation(context.config.payments.reconcileMinAgeSeconds, limit);
+        const auto rows = orders.awaitingReconciliation(context.config.payments.reconcileMinAgeSeconds, *limit);
         return rows ? HttpResponse::json(200, *rows) : storeFailure();
     });
 }

@@ -45,7 +45,7 @@ void registerWebhookRoutes(Router &router, ServerContext &context);
 
 /** @brief The virtual waiting room: join, status, and the manager's switch (PUT /api/v1/shows/{id}/waiting-room). */
 void registerQueueRoutes(Router &router, ServerContext &context);
-/** @brief GET /api/v1/reports/sales, /occupancy and /shifts (manager and admin). */
+/** @brief GET /api/v1/reports/sales, /occupancy, /shifts, /refunds and /reconciliation (manager and admin). */
 void registerReportRoutes(Router &router, ServerContext &context);
 /** @brief Till shifts and the cash drawer, house holds (issue 7). */
 void registerTillRoutes(Router &router, ServerContext &context);

@@ -159,7 +159,22 @@ ServiceReply OrderService::answerFor(const QString &orderId)
     }
 }
 
-void OrderService::finalize(const OrderRecord &order)
+QString OrderService::systemActor(Driver driver)
+{
+    switch (driver) {
+    case Driver::Confirm:
+        return QStringLiteral("system:confirm");
+    case Driver::Webhook:
+        return QStringLiteral("system:webhook");
+    case Driver::Reconciler:
+        return QStringLiteral("system:reconciler");
+    case Driver::HoldRelease:
+        return QStringLiteral("system:hold_release");
+    }
+    return QStringLiteral("system");
+}
+
+void OrderService::finalize(const OrderRecord &order, Driver driver)
 {
     const store::ConfirmOutcome outcome = m_bookings.confirm(order);
     switch (outcome.kind) {
@@ -169,7 +184,7 @@ void OrderService::finalize(const OrderRecord &order)
     case store::ConfirmOutcome::Kind::HoldLost: {
         qCWarning(lcPayments) << "order" << order.orderId << "was paid but its hold was lost; refunding";
         bool dbError = false;
-        m_orders.markHoldLost(order.orderId,
+        m_orders.markHoldLost(order.orderId, systemActor(driver),
                               error(409, QStringLiteral("hold_lost"),
                                     QStringLiteral("The seats were released before the payment completed; the payment is being refunded."),
                                     {{QStringLiteral("state"), toString(OrderState::RefundPending)}, {QStringLiteral("order_id"), order.orderId}})
@@ -207,7 +222,7 @@ bool OrderService::issueRefund(const QString &orderId)
     return m_payments.completeRefund(orderId, result->refundId);
 }
 
-ServiceReply OrderService::drive(const OrderRecord &order, const std::optional<Intent> &status, const QString &providerError)
+ServiceReply OrderService::drive(const OrderRecord &order, const std::optional<Intent> &status, const QString &providerError, Driver driver)
 {
     const QJsonObject state{{QStringLiteral("state"), toString(order.state)}, {QStringLiteral("order_id"), order.orderId}};
     if (!status) {
@@ -232,7 +247,7 @@ ServiceReply OrderService::drive(const OrderRecord &order, const std::optional<I
             bool ok = true;
             const auto paid = m_orders.find(order.orderId, &ok);
             if (paid && paid->state == OrderState::Paid)
-                finalize(*paid);
+                finalize(*paid, driver);
         }
         break;
     case IntentStatus::Failed: {
@@ -280,10 +295,10 @@ ServiceReply OrderService::confirm(const store::Principal &caller, const QString
     case OrderState::PendingPayment: {
         QString providerError;
         const auto status = providerFor(order->provider)->queryIntent(order->paymentIntentId, &providerError);
-        return drive(*order, status, providerError);
+        return drive(*order, status, providerError, Driver::Confirm);
     }
     case OrderState::Paid:
-        finalize(*order);
+        finalize(*order, Driver::Confirm);
         return answerFor(orderId);
     case OrderState::RefundPending:
         issueRefund(orderId);
@@ -339,11 +354,11 @@ ServiceReply OrderService::webhook(const QByteArray &rawBody, const QByteArray &
         if (order->state == OrderState::PendingPayment) {
             const Intent paid{intentId, IntentStatus::Succeeded, event.value(QStringLiteral("amount_minor")).toInteger(),
                               event.value(QStringLiteral("currency")).toString(), {}};
-            const ServiceReply reply = drive(*order, paid, QString());
+            const ServiceReply reply = drive(*order, paid, QString(), Driver::Webhook);
             if (reply.status == 503 && reply.body.value(QStringLiteral("error")).toString() == QLatin1String("unavailable"))
                 return reply; // not processed: the provider retries
         } else if (order->state == OrderState::Paid) {
-            finalize(*order);
+            finalize(*order, Driver::Webhook);
         }
     } else if (type == QLatin1String("payment_intent.failed")) {
         if (order->state == OrderState::PendingPayment) {
@@ -352,7 +367,7 @@ ServiceReply OrderService::webhook(const QByteArray &rawBody, const QByteArray &
             auto status = providerFor(order->provider)->queryIntent(intentId, &providerError);
             if (!status)
                 status = Intent{intentId, IntentStatus::Failed, order->amountMinor, order->currency, QStringLiteral("declined")};
-            const ServiceReply reply = drive(*order, status, providerError);
+            const ServiceReply reply = drive(*order, status, providerError, Driver::Webhook);
             if (reply.status == 503 && reply.body.value(QStringLiteral("error")).toString() == QLatin1String("unavailable"))
                 return reply; // not processed: the provider retries
         }
@@ -440,10 +455,10 @@ ServiceReply OrderService::abandonOrder(const QString &holdId, const QString &or
             if (dbError)
                 return storeDown();
         } else {
-            drive(*order, status, providerError);
+            drive(*order, status, providerError, Driver::HoldRelease);
         }
     } else if (order->state == OrderState::Paid) {
-        finalize(*order);
+        finalize(*order, Driver::HoldRelease);
     }
     order = m_orders.find(orderId, &ok);
     if (!ok || !order)
@@ -512,13 +527,13 @@ int OrderService::reconcileOnce(int limit)
                 status = provider->cancelIntent(order.paymentIntentId, &providerError);
             }
             if (status && status->status != IntentStatus::RequiresPayment) {
-                drive(order, status, providerError);
+                drive(order, status, providerError, Driver::Reconciler);
                 ++moved;
             }
             break;
         }
         case OrderState::Paid:
-            finalize(order);
+            finalize(order, Driver::Reconciler);
             ++moved;
             break;
         case OrderState::RefundPending:

@@ -67,11 +67,18 @@ public:
     void setProviderUrl(const QString &url);
 
 private:
+    /**
+     * @brief Which part of the server is driving an order on: recorded as the requested_by of a refund it has to
+     * make ("system:confirm", …), so the refunds report can say who found a lost hold.
+     */
+    enum class Driver { Confirm, Webhook, Reconciler, HoldRelease };
+    static QString systemActor(Driver driver);
+
     std::shared_ptr<PaymentProvider> providerFor(const QString &name);
     /** @brief Drive an order whose provider status is known; returns the stored answer afterwards. */
-    ServiceReply drive(const store::OrderRecord &order, const std::optional<Intent> &status, const QString &providerError);
+    ServiceReply drive(const store::OrderRecord &order, const std::optional<Intent> &status, const QString &providerError, Driver driver);
     /** @brief PAID → CONFIRMED, or → REFUND_PENDING (and the refund) when the hold was lost. */
-    void finalize(const store::OrderRecord &order);
+    void finalize(const store::OrderRecord &order, Driver driver);
     /** @brief Ask the provider for the pending refund of @p order and complete it. */
     bool issueRefund(const QString &orderId);
     ServiceReply answerFor(const QString &orderId);

@@ -60,6 +60,11 @@ bool isUuid(const QString &text)
 }
 } // namespace
 
+QString OrderRecord::paymentMethod() const
+{
+    return provider == QLatin1String("cash") ? QStringLiteral("cash") : cashMinor > 0 ? QStringLiteral("split") : QStringLiteral("card");
+}
+
 QJsonObject OrderRecord::toJson() const
 {
     QJsonObject object{{QStringLiteral("order_id"), orderId},
@@ -70,9 +75,7 @@ QJsonObject OrderRecord::toJson() const
                        {QStringLiteral("currency"), currency},
                        {QStringLiteral("state"), toString(state)},
                        {QStringLiteral("channel"), channel},
-                       {QStringLiteral("payment_method"), provider == QLatin1String("cash") ? QStringLiteral("cash")
-                                                          : cashMinor > 0                    ? QStringLiteral("split")
-                                                                                             : QStringLiteral("card")},
+                       {QStringLiteral("payment_method"), paymentMethod()},
                        {QStringLiteral("cash_minor"), cashMinor},
                        {QStringLiteral("card_minor"), cardMinor()},
                        {QStringLiteral("created_at"), toIsoUtc(createdAt)},
@@ -471,7 +474,7 @@ bool OrderRepository::endWithoutBooking(const QString &orderId, OrderState from,
     return true;
 }
 
-bool OrderRepository::markHoldLost(const QString &orderId, const QJsonObject &resultBody, bool *dbError)
+bool OrderRepository::markHoldLost(const QString &orderId, const QString &requestedBy, const QJsonObject &resultBody, bool *dbError)
 {
     *dbError = true;
     const SeatFreeing::Scope freeing(m_database.seatFreeing());
@@ -496,12 +499,13 @@ bool OrderRepository::markHoldLost(const QString &orderId, const QJsonObject &re
     QSqlQuery refund(db);
     prepareQuery(refund, QStringLiteral(
         "INSERT INTO refunds (refund_id, order_id, payment_intent_id, provider, amount_minor, currency, reason, status, requested_by) "
-        "VALUES (gen_random_uuid(), ?::uuid, ?, ?, ?, ?, 'hold_lost', 'pending', 'system') ON CONFLICT (order_id) DO NOTHING"));
+        "VALUES (gen_random_uuid(), ?::uuid, ?, ?, ?, ?, 'hold_lost', 'pending', ?) ON CONFLICT (order_id) DO NOTHING"));
     refund.addBindValue(orderId);
     refund.addBindValue(order->paymentIntentId);
     refund.addBindValue(order->provider);
     refund.addBindValue(order->amountMinor);
     refund.addBindValue(order->currency);
+    refund.addBindValue(requestedBy);
     if (!execQuery(refund, "record pending refund"))
         return false;
     QSqlQuery r(db);
@@ -566,6 +570,110 @@ std::optional<QJsonArray> OrderRepository::awaitingReconciliation(int minAgeSeco
         row.insert(QStringLiteral("refund_requested_at"), q.value(23).isNull() ? QJsonValue() : QJsonValue(toIsoUtc(q.value(23).toDateTime())));
         row.insert(QStringLiteral("refund_reason"), q.value(24).toString());
         rows.append(row);
+    }
+    return rows;
+}
+
+namespace {
+/**
+ * @brief Why a refund was made, from who asked for it: "override" (a manager cancelled outside the policy, with a
+ * reason), "staff" (a staff member cancelled within it), "till" (a till device cancelled as itself), "reconciler"
+ * (the server's reconciler found a payment whose hold was lost) or "hold_lost" (the same found when the order was
+ * confirmed, by the provider's webhook or on a hold release; rows written before the finder was recorded say
+ * just "system").
+ */
+QString refundKind(const QString &requestedBy, bool policyOverride)
+{
+    if (requestedBy.startsWith(QLatin1String("session:")))
+        return policyOverride ? QStringLiteral("override") : QStringLiteral("staff");
+    if (requestedBy.startsWith(QLatin1String("device:")))
+        return QStringLiteral("till");
+    return requestedBy == QLatin1String("system:reconciler") ? QStringLiteral("reconciler") : QStringLiteral("hold_lost");
+}
+
+QJsonValue nullable(const QVariant &value)
+{
+    return value.isNull() ? QJsonValue() : QJsonValue::fromVariant(value);
+}
+} // namespace
+
+std::optional<QJsonArray> OrderRepository::refunds(const QDateTime &from, const QDateTime &to, int limit, bool *truncated)
+{
+    *truncated = false;
+    QSqlQuery q(m_database.connection());
+    // Newest first down the refunds_created index; everything else is joined by primary key. Who asked is the
+    // refund's requested_by: a staff session (its staff member and the device it was opened on), a device acting
+    // itself, or the server ("system:<finder>"). The device that took the payment: the order's own, else the till
+    // of the shift it was sold in, else the device its staff session was opened on.
+    prepareQuery(q, QStringLiteral(
+        "SELECT %1, "
+        "       r.refund_id::text, r.amount_minor, r.currency, r.cash_minor, r.reason, r.status, r.requested_by, r.created_at, "
+        "       r.completed_at, r.shift_id, b.booking_id::text, b.booking_ref, coalesce(b.policy_override, false), "
+        "       coalesce(b.fee_waived, false), coalesce(b.cancel_fee_minor, 0), st.name, st.role, asker.device_id, asker.name, "
+        "       m.title, s.starts_at, sold.device_id, sold.name "
+        "  FROM refunds r "
+        "  JOIN orders o ON o.order_id = r.order_id "
+        "  JOIN shows s ON s.show_id = o.show_id "
+        "  JOIN movies m ON m.movie_id = s.movie_id "
+        "  LEFT JOIN bookings b ON b.booking_id = r.booking_id "
+        "  LEFT JOIN sessions se ON se.session_id = substring(r.requested_by FROM '^session:(\\d+)$')::bigint "
+        "  LEFT JOIN staff st ON st.staff_id = se.staff_id "
+        "  LEFT JOIN devices asker ON asker.device_id = coalesce(se.device_id, substring(r.requested_by FROM '^device:(\\d+)$')::bigint) "
+        "  LEFT JOIN shifts osh ON osh.shift_id = o.shift_id "
+        "  LEFT JOIN sessions ose ON ose.session_id = substring(o.owner FROM '^session:(\\d+)$')::bigint "
+        "  LEFT JOIN devices sold ON sold.device_id = coalesce(o.device_id, osh.device_id, ose.device_id) "
+        " WHERE r.created_at >= ? AND r.created_at < ? "
+        " ORDER BY r.created_at DESC, r.refund_id DESC LIMIT ?").arg(kOrderColumns));
+    q.addBindValue(from.toUTC());
+    q.addBindValue(to.toUTC());
+    q.addBindValue(limit + 1);
+    if (!execQuery(q, "refunds report"))
+        return std::nullopt;
+    QJsonArray rows;
+    while (q.next()) {
+        if (rows.size() == limit) {
+            *truncated = true;
+            break;
+        }
+        const OrderRecord order = readOrder(q);
+        const qint64 amount = q.value(22).toLongLong();
+        const qint64 cash = q.value(24).toLongLong();
+        const QString requestedBy = q.value(27).toString();
+        const QString kind = refundKind(requestedBy, q.value(33).toBool());
+        const bool automatic = requestedBy.startsWith(QLatin1String("system"));
+        const QString finder = automatic && requestedBy.startsWith(QLatin1String("system:")) ? requestedBy.mid(7) : QString();
+        rows.append(QJsonObject{
+            {QStringLiteral("refund_id"), q.value(21).toString()},
+            {QStringLiteral("order_id"), order.orderId},
+            {QStringLiteral("booking_id"), nullable(q.value(31))},
+            {QStringLiteral("booking_ref"), nullable(q.value(32))},
+            {QStringLiteral("show_id"), order.showId},
+            {QStringLiteral("title"), q.value(40).toString()},
+            {QStringLiteral("starts_at"), toIsoUtc(q.value(41).toDateTime())},
+            {QStringLiteral("channel"), order.channel},
+            {QStringLiteral("sold_on_device_id"), nullable(q.value(42))},
+            {QStringLiteral("sold_on_device"), nullable(q.value(43))},
+            {QStringLiteral("order_amount_minor"), order.amountMinor},
+            {QStringLiteral("amount_minor"), amount},
+            {QStringLiteral("currency"), q.value(23).toString()},
+            {QStringLiteral("cash_minor"), cash},
+            {QStringLiteral("card_minor"), amount - cash},
+            {QStringLiteral("payment_method"), order.paymentMethod()},
+            {QStringLiteral("kind"), kind},
+            {QStringLiteral("automatic"), automatic},
+            {QStringLiteral("found_by"), finder.isEmpty() ? QJsonValue() : QJsonValue(finder)},
+            {QStringLiteral("reason"), q.value(25).toString()},
+            {QStringLiteral("fee_minor"), q.value(35).toLongLong()},
+            {QStringLiteral("fee_waived"), q.value(34).toBool()},
+            {QStringLiteral("status"), q.value(26).toString()},
+            {QStringLiteral("requested_at"), toIsoUtc(q.value(28).toDateTime())},
+            {QStringLiteral("completed_at"), q.value(29).isNull() ? QJsonValue() : QJsonValue(toIsoUtc(q.value(29).toDateTime()))},
+            {QStringLiteral("requested_by"), requestedBy},
+            {QStringLiteral("actor_name"), nullable(q.value(36))},
+            {QStringLiteral("actor_role"), nullable(q.value(37))},
+            {QStringLiteral("device_id"), nullable(q.value(38))},
+            {QStringLiteral("device_name"), nullable(q.value(39))},
+            {QStringLiteral("shift_id"), nullable(q.value(30))}});
     }
     return rows;
 }

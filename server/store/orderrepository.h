@@ -39,6 +39,8 @@ struct OrderRecord {
 
     /** @brief What the card provider is asked for: the whole amount, or the rest of a split payment. */
     qint64 cardMinor() const { return provider == QLatin1String("cash") ? 0 : amountMinor - cashMinor; }
+    /** @brief How it was paid, as the API says it: "cash", "card" or "split" (cash and card). */
+    QString paymentMethod() const;
     /** @brief The order as GET /api/v1/orders/{id} shows it. */
     QJsonObject toJson() const;
 };
@@ -120,9 +122,11 @@ public:
                            bool releaseSeats = true);
     /**
      * @brief PAID → REFUND_PENDING because the hold was lost: releases what is left of the hold, records a pending
-     * refund of the full amount and stores the 409 answer. False when the order was not PAID.
+     * refund of the full amount and stores the 409 answer. False when the order was not PAID. @p requestedBy is
+     * stored as the refund's requested_by: which part of the server found the loss ("system:confirm",
+     * "system:webhook", "system:reconciler", "system:hold_release"; see OrderService).
      */
-    bool markHoldLost(const QString &orderId, const QJsonObject &resultBody, bool *dbError);
+    bool markHoldLost(const QString &orderId, const QString &requestedBy, const QJsonObject &resultBody, bool *dbError);
     /** @brief Orders not settled (CREATED, PENDING_PAYMENT, PAID, REFUND_PENDING) last changed before @p ageSeconds ago. */
     std::optional<QList<OrderRecord>> unsettled(int ageSeconds, int limit);
     /**
@@ -132,6 +136,14 @@ public:
      * reason. Served by the orders_unsettled partial index (migration 003).
      */
     std::optional<QJsonArray> awaitingReconciliation(int minAgeSeconds, int limit);
+    /**
+     * @brief For the manager desk (GET /api/v1/reports/refunds): every refund asked for in [@p from, @p to), newest
+     * first, at most @p limit — staff cancellations and overrides as well as the server's own (a payment that landed
+     * after its hold was lost) — each with its order and booking reference, show, amount and payment method, kind,
+     * reason, status, and who asked from which device where known (docs/api.md). Served by the refunds_created index
+     * (migration 006); the joins are by primary key. @p truncated is set when more rows were in the range.
+     */
+    std::optional<QJsonArray> refunds(const QDateTime &from, const QDateTime &to, int limit, bool *truncated);
 
     /** @brief Apply one transition inside the caller's transaction (conditional UPDATE + outbox event). */
     static bool transition(QSqlDatabase &db, const QString &orderId, OrderState from, OrderState to, const QString &reason);

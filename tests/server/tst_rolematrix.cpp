@@ -57,6 +57,7 @@ const QHash<QString, QString> kDeclaredAccess = {
     {QStringLiteral("GET /api/v1/reports/occupancy"), QStringLiteral("M A")},
     {QStringLiteral("GET /api/v1/reports/shifts"), QStringLiteral("M A")},
     {QStringLiteral("GET /api/v1/reports/reconciliation"), QStringLiteral("M A")},
+    {QStringLiteral("GET /api/v1/reports/refunds"), QStringLiteral("M A")},
     {QStringLiteral("POST /api/v1/shifts"), QStringLiteral("C M A")},
     {QStringLiteral("GET /api/v1/shifts/current"), QStringLiteral("C M A")},
     {QStringLiteral("POST /api/v1/shifts/current/drawer"), QStringLiteral("C M A")},

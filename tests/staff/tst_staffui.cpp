@@ -476,6 +476,129 @@ TEST(StaffUi, EveryFrequentTillActionHasAKeyAndSeatsAreClickedTappedOrTyped)
     TillController::setInstance(nullptr);
 }
 
+TEST(StaffUi, DeskRefundsTableListsStaffAndAutomaticRefundsOfTheRange)
+{
+    // Holds of unpaid orders run out after a second, so a till's cash can land after its seats were released.
+    TestServer::Options options;
+    options.paymentWindowSeconds = 1;
+    options.paymentGraceSeconds = 0;
+    TestServer server(options);
+    const qint64 later = server.createShow(6, 10, QDateTime::currentDateTimeUtc().addSecs(5 * 3600));
+    const qint64 soon = server.createShow(4, 8, QDateTime::currentDateTimeUtc().addSecs(3600)); // inside the 2 h cut-off
+    addStaff(server, QStringLiteral("mia"), QStringLiteral("manager"));
+    const QString tillToken = server.deviceToken(QStringLiteral("till"));
+    const QString tillName = server.scalar(QStringLiteral("SELECT name FROM devices WHERE role = 'till'")).toString();
+    auto till = server.client(tillToken);
+    auto kiosk = server.client(server.deviceToken(QStringLiteral("kiosk")));
+    // The till takes cash for seats whose hold then runs out and a kiosk takes one of them: refunded by the server,
+    // once when the till confirms, once by the reconciler.
+    auto cashOrderThatLosesItsHold = [&](const QStringList &seats) {
+        const HttpResult hold = till->post("/api/v1/shows/" + QByteArray::number(later) + "/hold", QJsonObject{{"seat_ids", QJsonArray::fromStringList(seats)}});
+        EXPECT_EQ(hold.status, 200) << hold.body.constData();
+        const QString holdId = hold.json().value(QStringLiteral("hold_id")).toString();
+        const HttpResult order = till->post("/api/v1/orders", QJsonObject{{"hold_id", holdId}, {"payment_method", "cash"}});
+        EXPECT_EQ(order.status, 201) << order.body.constData();
+        EXPECT_TRUE(waitFor([&] {
+            return server.scalar(QStringLiteral("SELECT count(*) FROM show_seats WHERE held_by = '%1' AND hold_expires_at >= now()").arg(holdId)).toInt() == 0;
+        }));
+        EXPECT_EQ(kiosk->post("/api/v1/shows/" + QByteArray::number(later) + "/hold", QJsonObject{{"seat_ids", QJsonArray{seats.first()}}}).status, 200);
+        return order.json();
+    };
+    const QJsonObject lost = cashOrderThatLosesItsHold({QStringLiteral("A1"), QStringLiteral("A2")});
+    const HttpResult confirmed = till->post("/api/v1/orders/" + lost.value(QStringLiteral("order_id")).toString().toLatin1() + "/confirm",
+                                            QJsonObject{{"payment_intent_id", lost.value(QStringLiteral("payment_intent_id"))}});
+    EXPECT_EQ(confirmed.json().value(QStringLiteral("error")).toString(), QStringLiteral("hold_lost")) << confirmed.body.constData();
+    const QJsonObject unseen = cashOrderThatLosesItsHold({QStringLiteral("B1")});
+    ASSERT_TRUE(waitFor([&] {
+        server.context().orderService.reconcileOnce();
+        return server.scalar(QStringLiteral("SELECT state FROM orders WHERE order_id = '%1'").arg(unseen.value(QStringLiteral("order_id")).toString())).toString()
+            == QLatin1String("REFUNDED");
+    }));
+    // A manager's override with a reason, and a cashier's cancellation within the policy.
+    const QString manager = server.elevatedStaffToken(QStringLiteral("manager"));
+    const QJsonObject overridden = sellForCash(server, manager, soon, {QStringLiteral("A1")});
+    ASSERT_EQ(server.client(manager)->post("/api/v1/bookings/" + overridden.value(QStringLiteral("booking_id")).toString().toLatin1() + "/cancel",
+                                           QJsonObject{{"reason", "projector broke"}}).status, 200);
+    const QString cashier = server.elevatedStaffToken(QStringLiteral("cashier"));
+    const QJsonObject cancelled = sellForCash(server, cashier, later, {QStringLiteral("C1"), QStringLiteral("C2")});
+    ASSERT_EQ(server.client(cashier)->post("/api/v1/bookings/" + cancelled.value(QStringLiteral("booking_id")).toString().toLatin1() + "/cancel",
+                                           QJsonObject{{"reason", "customer changed plans"}}).status, 200);
+    ASSERT_EQ(server.scalar(QStringLiteral("SELECT count(*) FROM refunds WHERE status = 'succeeded'")).toInt(), 4);
+
+    QTemporaryDir dir;
+    DeskController desk(staffConfig(server, QStringLiteral("manager"), dir.path()));
+    DeskController::setInstance(&desk);
+    {
+        QQmlApplicationEngine engine;
+        QQuickWindow *window = load(engine, QStringLiteral("manager"));
+        ASSERT_NE(window, nullptr);
+        desk.session()->signIn(QStringLiteral("mia"), kStaffPassword);
+        ASSERT_TRUE(waitFor([&] { return desk.page() == QLatin1String("dashboard") && !desk.busy() && desk.refunds()->count() == 4; }))
+            << desk.refunds()->count() << " " << qPrintable(desk.message());
+        ASSERT_TRUE(clickOn(window, QStringLiteral("tab_refunds")));
+        shoot(window, QStringLiteral("desk-02b-dashboard-refunds"));
+        {
+            // Every header is whole (the cells' texts may be elided: show titles are as long as they are).
+            QQuickItem *titles = itemNamed(window, QStringLiteral("header_refunds"));
+            ASSERT_NE(titles, nullptr);
+            EXPECT_TRUE(truncatedTexts(titles).isEmpty()) << qPrintable(truncatedTexts(titles).join(QStringLiteral(" | ")));
+        }
+
+        QHash<QString, QVariantMap> byKind;
+        qint64 ofBookings = 0;
+        for (int i = 0; i < desk.refunds()->count(); ++i) {
+            const QVariantMap row = desk.refunds()->rowAt(i);
+            byKind.insert(row.value(QStringLiteral("kind_text")).toString(), row);
+            if (!row.value(QStringLiteral("booking_ref")).toString().isEmpty())
+                ofBookings += row.value(QStringLiteral("amount_minor")).toLongLong();
+        }
+        ASSERT_EQ(byKind.keys().size(), 4) << qPrintable(byKind.keys().join(QStringLiteral(", ")));
+        const QVariantMap holdLost = byKind.value(QStringLiteral("hold lost"));
+        EXPECT_EQ(holdLost.value(QStringLiteral("amount_minor")).toLongLong(), lost.value(QStringLiteral("amount_minor")).toInteger());
+        EXPECT_EQ(holdLost.value(QStringLiteral("payment_method")).toString(), QStringLiteral("cash"));
+        EXPECT_EQ(holdLost.value(QStringLiteral("by")).toString(), QStringLiteral("server (confirm)"));
+        EXPECT_EQ(holdLost.value(QStringLiteral("device")).toString(), tillName + QStringLiteral(" (sale)"));
+        EXPECT_EQ(holdLost.value(QStringLiteral("reason_text")).toString(), QStringLiteral("paid too late"));
+        EXPECT_EQ(holdLost.value(QStringLiteral("status_text")).toString(), QStringLiteral("refunded"));
+        EXPECT_EQ(byKind.value(QStringLiteral("reconciler")).value(QStringLiteral("by")).toString(), QStringLiteral("server (reconciler)"));
+        EXPECT_EQ(byKind.value(QStringLiteral("reconciler")).value(QStringLiteral("amount_minor")).toLongLong(), unseen.value(QStringLiteral("amount_minor")).toInteger());
+        const QVariantMap override_ = byKind.value(QStringLiteral("override"));
+        EXPECT_EQ(override_.value(QStringLiteral("reason_text")).toString(), QStringLiteral("projector broke"));
+        EXPECT_EQ(override_.value(QStringLiteral("reference")).toString(), overridden.value(QStringLiteral("booking_ref")).toString());
+        EXPECT_TRUE(override_.value(QStringLiteral("by")).toString().endsWith(QStringLiteral("(manager)"))) << qPrintable(override_.value(QStringLiteral("by")).toString());
+        EXPECT_EQ(byKind.value(QStringLiteral("staff cancel")).value(QStringLiteral("reason_text")).toString(), QStringLiteral("customer changed plans"));
+        // The Refunds tile counts the refunds of bookings (as the sales figures do) and names the two that had none.
+        EXPECT_EQ(desk.totals().value(QStringLiteral("refunds_minor")).toLongLong(), ofBookings);
+        EXPECT_EQ(desk.totals().value(QStringLiteral("unbooked_refund_count")).toLongLong(), 2);
+        QQuickItem *tile = itemNamed(window, QStringLiteral("tileRefunds"));
+        ASSERT_NE(tile, nullptr);
+        EXPECT_TRUE(tile->property("caption").toString().contains(QStringLiteral("+2 unbooked"))) << qPrintable(tile->property("caption").toString());
+
+        // Filtered and sorted like every table; exported through its button, one line per row.
+        desk.refunds()->setFilterText(QStringLiteral("projector"));
+        EXPECT_EQ(desk.refunds()->count(), 1);
+        desk.refunds()->setFilterText(QString());
+        const QString path = desk.exportDir() + QStringLiteral("/refunds-%1-%2.csv").arg(desk.fromDate(), desk.toDate());
+        QFile::remove(path);
+        ASSERT_TRUE(clickOn(window, QStringLiteral("export_refunds")));
+        QFile file(path);
+        ASSERT_TRUE(file.open(QIODevice::ReadOnly)) << qPrintable(path);
+        const QList<QByteArray> lines = file.readAll().trimmed().split('\n');
+        ASSERT_EQ(lines.size(), 5);
+        EXPECT_TRUE(lines[0].startsWith("requested_at,kind_text,amount_minor,")) << lines[0].constData();
+        EXPECT_TRUE(lines.join('\n').contains(lost.value(QStringLiteral("order_id")).toString().toLatin1())); // the Order column
+
+        // The date range is the report's: a week long ago has none of them.
+        const QDate weekAgo = QDate::currentDate().addDays(-14);
+        ASSERT_TRUE(desk.setRange(weekAgo.toString(Qt::ISODate), weekAgo.addDays(6).toString(Qt::ISODate)));
+        ASSERT_TRUE(waitFor([&] { return !desk.busy() && desk.refunds()->count() == 0; }));
+        QQuickItem *empty = itemNamed(window, QStringLiteral("empty_refunds"));
+        ASSERT_NE(empty, nullptr);
+        EXPECT_EQ(empty->property("text").toString(), QStringLiteral("Nothing here for this range."));
+    }
+    DeskController::setInstance(nullptr);
+}
+
 TEST(StaffUi, ManagerDeskEveryPage)
 {
     Cinema cinema(12, 18);
