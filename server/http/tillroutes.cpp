@@ -59,6 +59,10 @@ HttpResponse shiftReply(const store::ShiftOutcome &outcome, int okStatus)
 void registerTillRoutes(Router &router, ServerContext &context)
 {
     router.add(Method::Post, QStringLiteral("/api/v1/shifts"), Access::roles_(kStaffRoles), [&context](RequestContext &request) {
+        // The opening float goes into the drawer, which the till opens on this answer: a drawer operation, so the
+        // password or PIN again first, like cash in/out and the close.
+        if (const auto refused = requireReauthentication(request))
+            return *refused;
         const auto parsed = parseJsonObject(request.request.body());
         if (isError(parsed))
             return HttpResponse::error(std::get<ApiError>(parsed));

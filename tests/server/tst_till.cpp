@@ -17,7 +17,7 @@ using namespace marquee::test;
 TEST(Till, CashSaleRecordsTenderedAndChangeAndRefusesTooLittleCash)
 {
     Till till;
-    auto cashier = till.server.client(till.server.staffToken());
+    auto cashier = till.server.client(till.server.elevatedStaffToken());
     ASSERT_EQ(till.openShift(*cashier, 10000).status, 201);
 
     const HttpResult created = till.order(*cashier, till.hold(*cashier, {QStringLiteral("A1"), QStringLiteral("A2")}),
@@ -111,7 +111,17 @@ TEST(Till, ReauthenticationGuardsRefundsOverridesAndTheDrawer)
     Till till;
     const qint64 soon = till.server.createShow(3, 4, QDateTime::currentDateTimeUtc().addSecs(3600)); // inside the 2 h cutoff; row A standard
     auto cashier = till.server.client(till.server.staffToken());
+    // Opening a shift puts the float in the drawer: without a fresh re-authentication it is refused like the other
+    // drawer operations, and nothing is opened or audited.
+    EXPECT_API_ERROR(till.openShift(*cashier, 5000), 403, "reauth_required");
+    EXPECT_EQ(till.count(QStringLiteral("SELECT count(*) FROM shifts")), 0);
+    EXPECT_EQ(till.count(QStringLiteral("SELECT count(*) FROM audit_log WHERE action = 'shift.open'")), 0);
+    ASSERT_EQ(till.reauth(*cashier, QStringLiteral("password"), password()).status, 200);
     ASSERT_EQ(till.openShift(*cashier, 5000).status, 201);
+    EXPECT_EQ(till.count(QStringLiteral("SELECT count(*) FROM audit_log WHERE action = 'shift.open'")), 1);
+    // The elevation ends (as if its window had passed): what follows needs it again.
+    till.server.scalar(QStringLiteral("UPDATE sessions SET elevated_until = NULL RETURNING 1"));
+    till.server.context().auth.clearCache();
     const QJsonObject booking = till.sellCash(*cashier, {QStringLiteral("A1"), QStringLiteral("A2")}, 2500, soon);
     const QByteArray cancel = "/api/v1/bookings/" + booking.value(QStringLiteral("booking_id")).toString().toUtf8() + "/cancel";
     const QJsonObject why{{QStringLiteral("reason"), QStringLiteral("projector broke")}};
