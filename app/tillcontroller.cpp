@@ -17,6 +17,7 @@
 #include <QStandardPaths>
 #include <QUrlQuery>
 #include <QUuid>
+#include <cmath>
 
 Q_LOGGING_CATEGORY(lcTill, "marquee.app.till")
 
@@ -1137,6 +1138,9 @@ QVariantMap zReportView(const QJsonObject &report)
                      {QStringLiteral("shift_id"), report.value(QStringLiteral("shift_id")).toInteger()},
                      {QStringLiteral("staff"), report.value(QStringLiteral("cashier")).toObject().value(QStringLiteral("name")).toString()},
                      {QStringLiteral("opened_at"), localTimeText(str(report, "opened_at"), QStringLiteral("HH:mm"))},
+                     {QStringLiteral("opened_on"), localTimeText(str(report, "opened_at"), QStringLiteral("d MMM yyyy HH:mm"))},
+                     // The till the shift ran on (named when it was opened, or by the till's own sign-in).
+                     {QStringLiteral("device"), str(report, "device_name").isEmpty() ? TillController::tr("not named") : str(report, "device_name")},
                      {QStringLiteral("float"), money(report.value(QStringLiteral("opening_float_minor")).toInteger())},
                      {QStringLiteral("cash_sales"), money(byMethod.value(QStringLiteral("cash_minor")).toInteger())},
                      {QStringLiteral("card_sales"), money(byMethod.value(QStringLiteral("card_minor")).toInteger())},
@@ -1282,30 +1286,16 @@ void TillController::closeShift(const QString &countedText)
 }
 
 namespace {
+/** @brief How tall the slip is for @p lineCount lines at @p width: the proportions paintZReport draws with. */
+qreal zReportHeight(qreal width, qsizetype lineCount)
+{
+    return width / 16 + 2 * (width / 12) + lineCount * (width / 22) * 1.6 + width / 16;
+}
+
 /** @brief The Z-report on any paint device: the lines of the report, right-aligned amounts. */
 void paintZReport(QPainter &painter, const QRectF &area, const QVariantMap &report)
 {
-    const QList<QPair<QString, QString>> lines = {
-        {TillController::tr("Staff"), report.value(QStringLiteral("staff")).toString()},
-        {TillController::tr("Opened"), report.value(QStringLiteral("opened_at")).toString()},
-        {TillController::tr("Closed"), report.value(QStringLiteral("closed_at")).toString()},
-        {QString(), QString()},
-        {TillController::tr("Sales"), QString::number(report.value(QStringLiteral("sales_count")).toInt())},
-        {TillController::tr("Cash sales"), report.value(QStringLiteral("cash_sales")).toString()},
-        {TillController::tr("Card sales"), report.value(QStringLiteral("card_sales")).toString()},
-        {TillController::tr("Total sales"), report.value(QStringLiteral("total_sales")).toString()},
-        {TillController::tr("Refunds"), QString::number(report.value(QStringLiteral("refund_count")).toInt())},
-        {TillController::tr("Cash refunds"), report.value(QStringLiteral("cash_refunds")).toString()},
-        {TillController::tr("Card refunds"), report.value(QStringLiteral("card_refunds")).toString()},
-        {TillController::tr("Voids"), QString::number(report.value(QStringLiteral("void_count")).toInt())},
-        {QString(), QString()},
-        {TillController::tr("Opening float"), report.value(QStringLiteral("float")).toString()},
-        {TillController::tr("Cash in"), report.value(QStringLiteral("cash_in")).toString()},
-        {TillController::tr("Cash out"), report.value(QStringLiteral("cash_out")).toString()},
-        {TillController::tr("Expected cash"), report.value(QStringLiteral("expected_cash")).toString()},
-        {TillController::tr("Counted cash"), report.value(QStringLiteral("counted")).toString()},
-        {TillController::tr("Over / short"), report.value(QStringLiteral("over_short")).toString()},
-    };
+    const QList<QPair<QString, QString>> lines = TillController::zReportSlipLines(report);
     painter.fillRect(area, Qt::white);
     painter.setPen(Qt::black);
     QFont title(QStringLiteral("DejaVu Sans"));
@@ -1332,14 +1322,43 @@ void paintZReport(QPainter &painter, const QRectF &area, const QVariantMap &repo
 }
 } // namespace
 
+QList<QPair<QString, QString>> TillController::zReportSlipLines(const QVariantMap &report)
+{
+    return {
+        {tr("Till"), report.value(QStringLiteral("device")).toString()},
+        {tr("Shift"), QStringLiteral("#%1").arg(report.value(QStringLiteral("shift_id")).toLongLong())},
+        {tr("Opened by"), report.value(QStringLiteral("staff")).toString()},
+        {tr("Opened"), report.value(QStringLiteral("opened_on")).toString()},
+        {tr("Closed"), report.value(QStringLiteral("closed_at")).toString()},
+        {QString(), QString()},
+        {tr("Sales"), QString::number(report.value(QStringLiteral("sales_count")).toInt())},
+        {tr("Cash sales"), report.value(QStringLiteral("cash_sales")).toString()},
+        {tr("Card sales"), report.value(QStringLiteral("card_sales")).toString()},
+        {tr("Total sales"), report.value(QStringLiteral("total_sales")).toString()},
+        {tr("Refunds"), QString::number(report.value(QStringLiteral("refund_count")).toInt())},
+        {tr("Cash refunds"), report.value(QStringLiteral("cash_refunds")).toString()},
+        {tr("Card refunds"), report.value(QStringLiteral("card_refunds")).toString()},
+        {tr("Voids"), QString::number(report.value(QStringLiteral("void_count")).toInt())},
+        {QString(), QString()},
+        {tr("Opening float"), report.value(QStringLiteral("float")).toString()},
+        {tr("Cash in"), report.value(QStringLiteral("cash_in")).toString()},
+        {tr("Cash out"), report.value(QStringLiteral("cash_out")).toString()},
+        {tr("Expected cash"), report.value(QStringLiteral("expected_cash")).toString()},
+        {tr("Counted cash"), report.value(QStringLiteral("counted")).toString()},
+        {tr("Over / short"), report.value(QStringLiteral("over_short")).toString()},
+    };
+}
+
 void TillController::printZReport()
 {
     if (m_zReport.isEmpty())
         return;
     QDir().mkpath(printDir());
     const QString pdf = printDir() + QStringLiteral("/z-report-%1.pdf").arg(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMddHHmmss")));
+    // As long as its lines need (80 mm paper), so a longer report is never cut off at the bottom.
+    const qsizetype lineCount = zReportSlipLines(m_zReport).size();
     QPdfWriter writer(pdf);
-    writer.setPageSize(QPageSize(QSizeF(80, 150), QPageSize::Millimeter));
+    writer.setPageSize(QPageSize(QSizeF(80, std::ceil(zReportHeight(80, lineCount))), QPageSize::Millimeter));
     writer.setPageMargins(QMarginsF(0, 0, 0, 0));
     writer.setResolution(203);
     QString error;
@@ -1352,7 +1371,7 @@ void TillController::printZReport()
         }
     }
     if (ok && !m_config.escposTarget.isEmpty()) {
-        QImage image(576, 1000, QImage::Format_RGB32);
+        QImage image(576, int(std::ceil(zReportHeight(576, lineCount))), QImage::Format_RGB32);
         QPainter painter(&image);
         paintZReport(painter, QRectF(0, 0, image.width(), image.height()), m_zReport);
         painter.end();

@@ -186,6 +186,11 @@ public:
     /** @brief Close the shift on the server with the counted cash (asks for the password first); prints its Z-report. */
     Q_INVOKABLE void closeShift(const QString &countedText);
     Q_INVOKABLE void printZReport();
+    /**
+     * @brief The lines of the printed Z-report slip for @p zReport (as zReport() shows it), label and value; empty
+     * pairs are rules. The slip names the till and the shift (id, who opened it, when it was opened and closed).
+     */
+    static QList<QPair<QString, QString>> zReportSlipLines(const QVariantMap &zReport);
     /** @brief Open the cash drawer without a sale (asks for the password first; recorded on the shift as no_sale). */
     Q_INVOKABLE void openDrawer();
     /** @brief Put cash into (@p cashIn) or take it out of the drawer, with a reason (asks for the password first). */

@@ -157,13 +157,18 @@ ShiftOutcome ShiftRepository::open(const Principal &cashier, const QString &curr
             return out;
         }
     }
-    // ON CONFLICT on the one-open-shift index: a concurrent second open gets the first one's shift back.
+    // ON CONFLICT on the one-open-shift index: a concurrent second open gets the first one's shift back. Without a
+    // device named, the shift runs on the till the session was signed in on (its device token, migration 022), so
+    // its Z-report and sales name the till.
     QSqlQuery insert(db);
     prepareQuery(insert, QStringLiteral(
-        "INSERT INTO shifts (staff_id, device_id, currency, opening_float_minor, opened_by) VALUES (?, ?, ?, ?, ?) "
+        "INSERT INTO shifts (staff_id, device_id, currency, opening_float_minor, opened_by) "
+        "VALUES (?, coalesce(?, (SELECT d.device_id FROM sessions se JOIN devices d ON d.device_id = se.device_id "
+        "                        WHERE se.session_id = ? AND d.role = 'till' AND d.revoked_at IS NULL)), ?, ?, ?) "
         "ON CONFLICT (staff_id) WHERE closed_at IS NULL DO NOTHING RETURNING shift_id"));
     insert.addBindValue(cashier.staffId);
     insert.addBindValue(deviceId ? QVariant(deviceId) : QVariant(QMetaType::fromType<qlonglong>()));
+    insert.addBindValue(cashier.kind == Principal::Kind::Session ? cashier.id : qint64(0));
     insert.addBindValue(currency);
     insert.addBindValue(openingFloatMinor);
     insert.addBindValue(cashier.owner());

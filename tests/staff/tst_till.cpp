@@ -163,7 +163,7 @@ struct TillFixture {
         showId = server.createShow(6, 10, startsAt);
         addStaff(server, QStringLiteral("cashier1"), QStringLiteral("cashier"));
         addStaff(server, QStringLiteral("boss"), QStringLiteral("manager"));
-        AppConfig config = staffConfig(server, QStringLiteral("cashier"), dir.path());
+        config = staffConfig(server, QStringLiteral("cashier"), dir.path());
         config.escposTarget = dir.filePath(QStringLiteral("printer.bin"));
         if (cards == Cards::Yes) {
             sim = std::make_unique<PaySimProcess>(server, PaySimProcess::Options{});
@@ -171,6 +171,14 @@ struct TillFixture {
         }
         till = std::make_unique<TillController>(config);
     }
+    /** @brief Run the till as an enrolled till device (its --token, sent with sign-in); returns the device's name. */
+    QString enrolAsTill()
+    {
+        config.token = server.deviceToken(QStringLiteral("till"));
+        till = std::make_unique<TillController>(config);
+        return server.scalar(QStringLiteral("SELECT name FROM devices WHERE device_id = (SELECT max(device_id) FROM devices)")).toString();
+    }
+    AppConfig config;
     bool signIn()
     {
         till->session()->signIn(QStringLiteral("cashier1"), kStaffPassword);
@@ -421,6 +429,7 @@ qint64 sellAtTill(TillFixture &f, int seats, const std::function<void()> &pay)
 TEST(Till, ShiftRunsOnTheServerAndItsZReportAddsUpAgainstTheBookings)
 {
     TillFixture f(QDateTime::currentDateTimeUtc().addSecs(5 * 3600), TillFixture::Cards::Yes);
+    const QString tillName = f.enrolAsTill();
     ASSERT_TRUE(f.signIn());
     EXPECT_FALSE(f.till->shiftOpen());
     f.till->openShift(QStringLiteral("150"));
@@ -502,6 +511,29 @@ TEST(Till, ShiftRunsOnTheServerAndItsZReportAddsUpAgainstTheBookings)
     EXPECT_EQ(z.value(QStringLiteral("void_count")).toInt(), 1);
     EXPECT_EQ(z.value(QStringLiteral("total_sales_minor")).toLongLong(), cashTotal + splitTotal);
     EXPECT_TRUE(QFile::exists(z.value(QStringLiteral("pdf")).toString()));
+    // The slip names the till and the shift: its id, who opened it, when it was opened and closed (full dates).
+    {
+        const qint64 shiftId = z.value(QStringLiteral("shift_id")).toLongLong();
+        ASSERT_GT(shiftId, 0);
+        const QDateTime openedAt = f.server.scalar(QStringLiteral("SELECT opened_at FROM shifts WHERE shift_id = %1").arg(shiftId)).toDateTime();
+        const QDateTime closedAt = f.server.scalar(QStringLiteral("SELECT closed_at FROM shifts WHERE shift_id = %1").arg(shiftId)).toDateTime();
+        const auto local = [](const QDateTime &at) { return QLocale().toString(at.toLocalTime(), QStringLiteral("d MMM yyyy HH:mm")); };
+        EXPECT_EQ(f.server.scalar(QStringLiteral("SELECT d.name FROM shifts s JOIN devices d USING (device_id) WHERE s.shift_id = %1").arg(shiftId)).toString(),
+                  tillName); // the shift runs on the till the cashier signed in at
+        const QList<QPair<QString, QString>> slip = TillController::zReportSlipLines(z);
+        const auto line = [&slip](const QString &label) {
+            for (const auto &[name, value] : slip)
+                if (name == label)
+                    return value;
+            return QStringLiteral("<no %1 line>").arg(label);
+        };
+        EXPECT_EQ(line(QStringLiteral("Till")), tillName);
+        EXPECT_EQ(line(QStringLiteral("Shift")), QStringLiteral("#%1").arg(shiftId));
+        EXPECT_EQ(line(QStringLiteral("Opened by")), QStringLiteral("cashier1"));
+        EXPECT_EQ(line(QStringLiteral("Opened")), local(openedAt));
+        EXPECT_EQ(line(QStringLiteral("Closed")), local(closedAt));
+        EXPECT_EQ(line(QStringLiteral("Over / short")), z.value(QStringLiteral("over_short")).toString());
+    }
     // The Z-report went to the receipt printer too: one ESC/POS raster, 576 dots wide, with a cut. Decoded back
     // and kept with the screenshots for people to look at.
     ASSERT_EQ(sent.count(), 1);
