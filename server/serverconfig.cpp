@@ -5,10 +5,27 @@
 
 #include <QFile>
 #include <QStandardPaths>
+#include <QThread>
 #include <QUrl>
+#include <algorithm>
 #include <unistd.h>
 
 namespace marquee {
+
+static int coreCount()
+{
+    return std::max(1, QThread::idealThreadCount());
+}
+
+int ServerConfig::defaultWorkerThreads()
+{
+    return std::clamp(2 * coreCount(), 4, 64);
+}
+
+int ServerConfig::defaultHoldBatches()
+{
+    return std::clamp(coreCount(), 1, 64);
+}
 
 QString ServerConfig::defaultDataDirectory()
 {
@@ -50,7 +67,8 @@ QString ServerConfig::usage()
     return QStringLiteral(
         "Usage: marquee-server [options]\n"
         "  --listen HOST:PORT          address to serve HTTP on (default 127.0.0.1:8080)\n"
-        "  --threads N                 worker threads, each with its own event loop and database connection (default 16)\n"
+        "  --threads N                 worker threads, each with its own event loop and database connection\n"
+        "                              (default two per core, at least 4: %2 here)\n"
         "  --database-url URL          postgresql://user:password@host:port/db (default: embedded cluster)\n"
         "  --data-dir DIR              where the embedded cluster and the signing-kek file live (default %1)\n"
         "  --signing-kek-file FILE     key-encryption key of the ticket signing keys (default DIR/signing-kek;\n"
@@ -80,7 +98,7 @@ QString ServerConfig::usage()
         "  --relay-interval-ms N       how often the outbox relay looks for new events (default 500)\n"
         "  --fast-refusals on|off      refuse obvious hold losers from memory without the database (default on)\n"
         "  --hold-batches N            hold requests wait in a per-show queue and N threads decide them in batches,\n"
-        "                              one transaction per batch (default 4, 0 = one transaction per hold, no queue)\n"
+        "                              one transaction per batch (default one per core: %3 here; 0 = one transaction per hold, no queue)\n"
         "  --hold-batch-size N         holds decided together in one batch at most (default 64, 1-64)\n"
         "  --max-live-subscribers N    WebSocket seat-map subscribers per process (default 20000, 0 = no limit)\n"
         "  --live-threads N            threads that send live seat-map deltas to WebSocket subscribers (default 1)\n"
@@ -94,7 +112,7 @@ QString ServerConfig::usage()
         "  --config FILE               read 'option = value' lines (same names, without the dashes)\n"
         "Environment: MARQUEE_DATABASE_URL, MARQUEE_LISTEN, MARQUEE_DATA_DIR, MARQUEE_SIGNING_KEK_FILE,\n"
         "MARQUEE_PAYMENT_PROVIDER_URL, MARQUEE_PAYMENT_WEBHOOK_SECRET.\n")
-        .arg(defaultDataDirectory());
+        .arg(defaultDataDirectory(), QString::number(defaultWorkerThreads()), QString::number(defaultHoldBatches()));
 }
 
 std::optional<ServerConfig> ServerConfig::fromArguments(const QStringList &input, QString *error)

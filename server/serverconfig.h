@@ -14,7 +14,8 @@ namespace marquee {
 struct ServerConfig {
     QHostAddress listenAddress = QHostAddress::LocalHost;
     quint16 listenPort = 8080;
-    int threads = 16; // many: each waits for its own commit, and concurrent commits share a WAL flush (docs/performance.md)
+    /** @brief HTTP worker threads (defaultWorkerThreads(): two per core). */
+    int threads = defaultWorkerThreads();
     QString databaseUrl;     ///< empty: run the embedded cluster under dataDirectory
     QString dataDirectory;
     QString signingKeyFile; ///< key-encryption key of the ticket signing keys; empty: dataDirectory/signing-kek
@@ -33,7 +34,7 @@ struct ServerConfig {
     bool fastRefusals = true;
     /** @brief Concurrent holds for one show are decided together, one transaction per batch, at most this many
      *  batches of a show at a time (HoldBatcher); 0: every hold in its own transaction. */
-    int holdBatches = 4;
+    int holdBatches = defaultHoldBatches();
     /** @brief Holds decided together in one batch at most (HoldBatcher): larger batches raise throughput, smaller
      *  ones shorten the slowest winner's wait (the p99 of a 200). */
     int holdBatchSize = 64;
@@ -73,6 +74,16 @@ struct ServerConfig {
     /** @brief Live holds one till device or staff session may have on a show whose waiting room is on (0: no bound). */
     int boxOfficeHoldsPerCaller = 8;
 
+    /**
+     * @brief Two HTTP workers per core, at least 4. Holds are decided on the batch threads, so a worker mostly parses
+     * and answers; more workers than that only add runnable threads that compete with PostgreSQL for the cores and
+     * lengthen the winners' tail (on 2 cores, 16 workers: hold p99 76-147 ms; 4 workers: median 48.9 ms over 17 rounds —
+     * docs/performance.md, "Worker and batch threads follow the cores"). Orders and payments still commit on the worker thread; 4
+     * workers keep 4 commits in flight, which share WAL flushes.
+     */
+    static int defaultWorkerThreads();
+    /** @brief One hold-batch thread per core: each batch transaction then has a core to run on. */
+    static int defaultHoldBatches();
     /** @brief Default data directory: /var/lib/marquee for root, else the user's data location. */
     static QString defaultDataDirectory();
     /**

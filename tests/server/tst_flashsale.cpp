@@ -18,7 +18,7 @@ TEST(FlashSale, FortyThousandUsersSellEightHundredSeatsExactlyOnce)
     QLoggingCategory::setFilterRules(QStringLiteral("marquee.http.debug=false"));
     TestServer::Options options;
     options.paymentWebhookSecret = PaySimProcess::kSecret;
-    options.threads = 16; // the server default: concurrent commits share a WAL flush
+    options.threads = 16; // many concurrent commits, which share a WAL flush
     TestServer server(options);
     PaySimProcess paysim(server, {});
     ASSERT_NE(paysim.port(), 0);

@@ -184,7 +184,7 @@ void sendAndHangUp(quint16 port, const QString &token, qint64 showId, const QStr
 TEST(HoldBatches, HammeredBatchesNeverShareASeatNorSplitAHold)
 {
     TestServer::Options options;
-    options.threads = 16; // as many requests in flight as the production default, so that batches form
+    options.threads = 16; // many requests in flight, so that batches form
     options.configure = [](ServerConfig &config) {
         config.fastRefusals = false; // every request reaches the batcher and PostgreSQL
     };
