@@ -330,15 +330,19 @@ TEST_F(WaitingRoom, TwoInstancesShareTheQueueAndARestartKeepsIt)
     const HttpResult placed = pollUntil(onSecond, statusPath(showId, joinedOnSecond),
                                         [](const QJsonObject &s) { return !s.value(QStringLiteral("position")).isNull() || isAdmitted(s); });
     ASSERT_EQ(placed.status, 200);
-    // The floor rate admits the first in line, whom the in-flight limit of 1 then keeps alone: after two more ticks
-    // the watermark is still, and both instances have refreshed it.
-    QThread::msleep(700);
+    // The floor rate admits the first in line, whom the in-flight limit of 1 then keeps alone: the watermark is
+    // still once both are placed. Each instance refreshes it on its own tick (250 ms, longer on a loaded machine),
+    // so wait until the first instance has, too, then both must answer alike.
     auto positionOf = [&](HttpClient &client, const QString &token) {
         const QJsonObject s = client.get(statusPath(showId, token)).json();
-        return isAdmitted(s) ? 0 : s.value(QStringLiteral("position")).toInteger();
+        return isAdmitted(s) ? 0 : s.value(QStringLiteral("position")).toInteger(-1);
     };
+    QDeadlineTimer refreshed(10000);
+    while (positionOf(*onFirst, earlyToken) + positionOf(*onFirst, joinedOnSecond) != 1 && !refreshed.hasExpired())
+        QThread::msleep(50);
     const qint64 early = positionOf(*onFirst, earlyToken);
     const qint64 later = positionOf(*onFirst, joinedOnSecond);
+    EXPECT_EQ(early + later, 1) << "one of the two is admitted, the other is first in line";
     EXPECT_EQ(positionOf(onSecond, earlyToken), early);
     EXPECT_EQ(positionOf(onSecond, joinedOnSecond), later);
 
