@@ -7,6 +7,7 @@
 #include "store/authrepository.h"
 #include "store/embeddedpostgres.h"
 #include "store/migrations.h"
+#include "store/staffrepository.h"
 #include "store/reportrepository.h"
 #include "store/ticketrepository.h"
 
@@ -32,6 +33,8 @@ QString usage()
         "                                                  from scratch in PostgreSQL; the time it took on standard error\n"
         "  keys rotate --venue ID                          new ticket signing key for a venue; the old one verifies until not_after\n"
         "  keys list                                       every key that still verifies\n"
+        "  audit-protection [--server-role ROLE]           whether ROLE (default: the connecting role) could silence the\n"
+        "                                                  audit log, and the SQL a superuser runs to prevent it\n"
         "Without --database-url (or MARQUEE_DATABASE_URL) the embedded cluster in the data directory is used.\n"
         "keys rotate seals the new key with the server's key-encryption key: DIR/signing-kek unless --signing-kek-file\n"
         "(or MARQUEE_SIGNING_KEK_FILE) names it.\n");
@@ -196,6 +199,23 @@ int main(int argc, char *argv[])
         } else {
             err << "marquee-admin: keys rotate needs --venue ID (a positive integer); keys list takes no options\n";
             rc = 2;
+        }
+    } else if (command == QLatin1String("audit-protection")) {
+        const QString serverRole = optionValue(args, QStringLiteral("--server-role"));
+        store::StaffRepository staff(database);
+        const auto protection = staff.auditProtection();
+        if (!protection || !args.isEmpty()) {
+            err << "marquee-admin: " << (protection ? QStringLiteral("audit-protection takes only --server-role ROLE") : QStringLiteral("cannot read the audit log's owner"))
+                << "\n";
+            rc = protection ? 2 : 1;
+        } else {
+            out << "audit_log owner: " << protection->owner << "\nconnected as: " << protection->role << "\n";
+            if (serverRole.isEmpty() || serverRole == protection->role)
+                out << (protection->inPlace ? QStringLiteral("protected: this role may only add and read entries")
+                                            : QStringLiteral("NOT protected: ") + protection->reason)
+                    << "\n";
+            out << "\nTo keep the server's role from changing the log or dropping its triggers:\n"
+                << store::AuditProtection::setupSql(serverRole.isEmpty() ? protection->role : serverRole) << Qt::flush;
         }
     } else {
         err << "marquee-admin: unknown command\n" << usage();

@@ -10,6 +10,11 @@
 #include "servercontext.h"
 #include "store/embeddedpostgres.h"
 #include "store/migrations.h"
+#include "store/staffrepository.h"
+
+#include <QLoggingCategory>
+
+Q_DECLARE_LOGGING_CATEGORY(lcStore)
 
 namespace marquee {
 
@@ -27,6 +32,25 @@ std::optional<store::DatabaseConfig> resolveDatabase(const QString &url, const Q
         return std::nullopt;
     }
     return embedded->config();
+}
+
+void MarqueeServer::logAuditProtection()
+{
+    // Said once at start: whether the role the server signs in as could silence the audit log (migration 025).
+    store::StaffRepository staff(m_context->database);
+    const auto protection = staff.auditProtection();
+    if (!protection)
+        qCWarning(lcStore) << "could not check who may change the audit log";
+    else if (protection->inPlace)
+        qCInfo(lcStore).noquote() << "audit log: owned by" << protection->owner << "- the role" << protection->role
+                                  << "may only add and read entries";
+    else if (protection->reason.contains(QLatin1String("superuser")))
+        // The embedded cluster's case: nothing a migration can do protects the log from a superuser.
+        qCInfo(lcStore).noquote() << "audit log: append-only by its triggers and owned by" << protection->owner << "- but" << protection->reason
+                                  << "(run the server as a plain role to protect it: marquee-admin audit-protection)";
+    else
+        qCWarning(lcStore).noquote() << "audit log: append-only by its triggers, but NOT protected from this server's role:"
+                                     << protection->reason + QStringLiteral(". `marquee-admin audit-protection` prints the SQL that separates them.");
 }
 
 MarqueeServer::MarqueeServer(ServerConfig config)
@@ -57,6 +81,7 @@ bool MarqueeServer::start()
         stop();
         return false;
     }
+    logAuditProtection();
     m_context->tickets.setKeyEncryptionKey(*keyEncryptionKey);
     if (!m_context->tickets.prepareSigningKeys(&m_error)) {
         stop();

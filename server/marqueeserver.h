@@ -44,6 +44,9 @@ public:
     QString databaseUrl() const;
 
 private:
+    /** @brief Log whether this server's database role could silence the audit log (migration 025). */
+    void logAuditProtection();
+
     ServerConfig m_config;
     QString m_error;
     std::unique_ptr<store::EmbeddedPostgres> m_embedded;

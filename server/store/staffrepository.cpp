@@ -80,6 +80,54 @@ std::optional<QJsonArray> StaffRepository::audit(const AuditQuery &filter)
     return rows;
 }
 
+std::optional<AuditProtection> StaffRepository::auditProtection()
+{
+    QSqlQuery query(m_database.connection());
+    // pg_has_role(..., 'MEMBER') is true for the owner itself and for a superuser as well.
+    prepareQuery(query, QStringLiteral(
+        "SELECT current_user, pg_get_userbyid(c.relowner), r.rolsuper, r.rolcreaterole, "
+        "       pg_has_role(current_user, c.relowner, 'MEMBER'), pg_has_role(current_user, p.proowner, 'MEMBER'), "
+        "       (SELECT count(*) FROM pg_trigger t WHERE t.tgrelid = c.oid AND t.tgenabled <> 'D' "
+        "           AND t.tgname IN ('audit_log_append_only', 'audit_log_no_truncate')) "
+        "  FROM pg_class c, pg_roles r, pg_proc p "
+        " WHERE c.oid = 'audit_log'::regclass AND r.rolname = current_user AND p.oid = 'mq_refuse_audit_change()'::regprocedure"));
+    if (!execQuery(query, "audit protection") || !query.next())
+        return std::nullopt;
+    AuditProtection protection;
+    protection.role = query.value(0).toString();
+    protection.owner = query.value(1).toString();
+    if (query.value(2).toBool())
+        protection.reason = QStringLiteral("the role %1 is a superuser, which may drop the triggers").arg(protection.role);
+    else if (query.value(6).toInt() != 2)
+        protection.reason = QStringLiteral("the append-only triggers are missing or disabled");
+    else if (query.value(3).toBool())
+        protection.reason = QStringLiteral("the role %1 may create roles, so it may make itself the owner's member").arg(protection.role);
+    else if (query.value(4).toBool() || query.value(5).toBool())
+        protection.reason = protection.owner == protection.role
+            ? QStringLiteral("the role %1 owns audit_log, so it may drop its triggers").arg(protection.role)
+            : QStringLiteral("the role %1 is a member of the audit log's owner").arg(protection.role);
+    protection.inPlace = protection.reason.isEmpty();
+    return protection;
+}
+
+QString AuditProtection::setupSql(const QString &role)
+{
+    // The role's name is quoted as an identifier (it comes from current_user or an operator's option).
+    QString quoted = role;
+    quoted.replace(QLatin1Char('"'), QStringLiteral("\"\""));
+    quoted = QLatin1Char('"') + quoted + QLatin1Char('"');
+    return QStringLiteral(
+               "-- Run as a superuser in the Marquee database; %1 is the role marquee-server signs in as.\n"
+               "DO $$ BEGIN CREATE ROLE marquee_audit_owner NOLOGIN; EXCEPTION WHEN duplicate_object THEN NULL; END $$;\n"
+               "ALTER TABLE audit_log OWNER TO marquee_audit_owner;\n"
+               "ALTER FUNCTION mq_refuse_audit_change() OWNER TO marquee_audit_owner;\n"
+               "GRANT SELECT, INSERT ON audit_log TO %1;\n"
+               "REVOKE marquee_audit_owner FROM %1;\n"
+               "-- And if %1 is a superuser or may create roles (it could undo all of the above):\n"
+               "-- ALTER ROLE %1 NOSUPERUSER NOCREATEROLE;\n")
+        .arg(quoted);
+}
+
 bool StaffRepository::recordHeartbeat(qint64 deviceId, const Heartbeat &heartbeat)
 {
     QSqlQuery *statement = m_database.prepared(QStringLiteral(

@@ -38,6 +38,20 @@ struct AuditQuery {
     int limit = 500;
 };
 
+/**
+ * @brief Whether the role this connection runs as can silence the audit log (migration 025): in place when the
+ * table and its trigger function are owned by another role this one is not a member of, and this role is neither
+ * a superuser nor allowed to create roles (which could make it a member), and both triggers are enabled.
+ */
+struct AuditProtection {
+    bool inPlace = false;
+    QString role;    ///< the connection's role (current_user)
+    QString owner;   ///< audit_log's owner
+    QString reason;  ///< why it is not in place (empty when it is)
+    /** @brief The SQL a superuser runs to put the separation in place for @p role (the server's login role). */
+    static QString setupSql(const QString &role);
+};
+
 /** @brief The staff audit log and the device fleet. */
 class StaffRepository
 {
@@ -53,6 +67,8 @@ public:
      */
     static std::function<bool(QSqlDatabase &, qint64)> auditShow(const Principal &actor, const AuditEntry &entry);
     std::optional<QJsonArray> audit(const AuditQuery &query);
+    /** @brief What the connection's role could do to the audit log; nullopt on a database error. */
+    std::optional<AuditProtection> auditProtection();
 
     bool recordHeartbeat(qint64 deviceId, const Heartbeat &heartbeat);
     /** @brief Every device with its health; online when seen within @p onlineWindowSeconds. */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // Manager routes: creating and editing shows, device heartbeats and the fleet, the append-only audit log.
+#include "store/staffrepository.h"
 #include "testserver.h"
 
 #include <QJsonArray>
@@ -7,6 +8,7 @@
 #include <functional>
 #include <QSqlError>
 #include <QSqlQuery>
+#include <QUuid>
 #include <gtest/gtest.h>
 
 using namespace marquee;
@@ -352,6 +354,74 @@ TEST_F(ManagerRoutes, AuditLogIsAppendOnlyAndFilterable)
     EXPECT_FALSE(tamper.exec(QStringLiteral("DELETE FROM audit_log")));
     EXPECT_FALSE(tamper.exec(QStringLiteral("TRUNCATE audit_log")));
     EXPECT_EQ(count(QStringLiteral("audit_log")), 2);
+}
+
+// Issue 7 4.11: the append-only triggers hold against the server's own role only when that role does not own
+// the table. Migration 025 gives audit_log to a NOLOGIN role; the test cluster connects as a superuser (which
+// nothing protects against, and which the check says), so the server's role here is a plain login role with the
+// grants marquee-admin audit-protection prints.
+TEST_F(ManagerRoutes, ThePlainServerRoleCanAddAuditEntriesButNeitherChangeNorSilenceThem)
+{
+    EXPECT_EQ(server.scalar(QStringLiteral("SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = 'audit_log'::regclass")).toString(),
+              QStringLiteral("marquee_audit_owner"));
+    EXPECT_EQ(server.scalar(QStringLiteral("SELECT pg_get_userbyid(proowner) FROM pg_proc WHERE oid = 'mq_refuse_audit_change()'::regprocedure")).toString(),
+              QStringLiteral("marquee_audit_owner"));
+    store::StaffRepository asSuperuser(server.context().database);
+    const auto superuser = asSuperuser.auditProtection();
+    ASSERT_TRUE(superuser.has_value());
+    EXPECT_FALSE(superuser->inPlace);
+    EXPECT_TRUE(superuser->reason.contains(QStringLiteral("superuser"))) << qPrintable(superuser->reason);
+
+    ASSERT_EQ(manager->request("PATCH", api(showId), R"({"waiting_room": true, "reason": "flash sale"})").status, 200);
+    const QString role = QStringLiteral("mq_server_") + QUuid::createUuid().toString(QUuid::Id128).left(12);
+    {
+        QSqlQuery admin(server.context().database.connection());
+        ASSERT_TRUE(admin.exec(QStringLiteral("CREATE ROLE %1 LOGIN NOSUPERUSER NOCREATEROLE").arg(role))) << qPrintable(admin.lastError().text());
+        // The printed SQL runs as it is (a second time changes nothing).
+        ASSERT_TRUE(admin.exec(store::AuditProtection::setupSql(role))) << qPrintable(admin.lastError().text());
+    }
+    store::DatabaseConfig config = server.databaseConfig();
+    config.user = role;
+    store::Database plain(config);
+    QSqlQuery as(plain.connection());
+    ASSERT_TRUE(plain.connection().isOpen()) << qPrintable(plain.connection().lastError().text());
+    // It adds and reads entries, as the server does.
+    ASSERT_TRUE(as.exec(QStringLiteral("INSERT INTO audit_log (actor, actor_name, actor_role, action) VALUES ('session:1', 'mia', 'manager', 'test.add')")))
+        << qPrintable(as.lastError().text());
+    ASSERT_TRUE(as.exec(QStringLiteral("SELECT count(*) FROM audit_log")) && as.next());
+    EXPECT_EQ(as.value(0).toInt(), 2);
+    const auto protection = store::StaffRepository(plain).auditProtection();
+    ASSERT_TRUE(protection.has_value());
+    EXPECT_TRUE(protection->inPlace) << qPrintable(protection->reason);
+    EXPECT_EQ(protection->owner, QStringLiteral("marquee_audit_owner"));
+    EXPECT_EQ(protection->role, role);
+
+    // Everything that would change or remove an entry, or silence the triggers, is refused for lack of privilege.
+    const QStringList refused = {
+        QStringLiteral("UPDATE audit_log SET reason = 'nothing to see'"),
+        QStringLiteral("DELETE FROM audit_log"),
+        QStringLiteral("TRUNCATE audit_log"),
+        QStringLiteral("DROP TRIGGER audit_log_append_only ON audit_log"),
+        QStringLiteral("DROP TRIGGER audit_log_no_truncate ON audit_log"),
+        QStringLiteral("ALTER TABLE audit_log DISABLE TRIGGER audit_log_append_only"),
+        QStringLiteral("ALTER TABLE audit_log DISABLE TRIGGER ALL"),
+        QStringLiteral("ALTER TABLE audit_log OWNER TO %1").arg(role),
+        QStringLiteral("CREATE OR REPLACE FUNCTION mq_refuse_audit_change() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END; $$"),
+        QStringLiteral("DROP FUNCTION mq_refuse_audit_change() CASCADE"),
+        QStringLiteral("DROP TABLE audit_log"),
+        QStringLiteral("SET ROLE marquee_audit_owner"),
+        QStringLiteral("GRANT marquee_audit_owner TO %1").arg(role),
+        QStringLiteral("GRANT UPDATE, DELETE ON audit_log TO %1").arg(role),
+    };
+    for (const QString &sql : refused) {
+        EXPECT_FALSE(as.exec(sql)) << qPrintable(sql);
+        EXPECT_EQ(as.lastError().nativeErrorCode(), QStringLiteral("42501")) << qPrintable(sql) << ": " << qPrintable(as.lastError().text());
+    }
+    plain.closeThreadConnection();
+    EXPECT_EQ(count(QStringLiteral("audit_log")), 2);
+    EXPECT_EQ(server.scalar(QStringLiteral("SELECT count(*) FROM pg_trigger WHERE tgrelid = 'audit_log'::regclass AND tgenabled <> 'D'")).toInt(), 2);
+    EXPECT_EQ(server.scalar(QStringLiteral("SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = 'audit_log'::regclass")).toString(),
+              QStringLiteral("marquee_audit_owner"));
 }
 
 TEST_F(ManagerRoutes, StaffActionsNameTheDeviceTheirSessionWasOpenedOn)

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "store/database.h"
 #include "store/migrations.h"
+#include "store/staffrepository.h"
 #include "testcluster.h"
 
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
+#include <QSqlError>
 #include <QSqlQuery>
 #include <gtest/gtest.h>
 
@@ -73,5 +75,37 @@ TEST(Migrations, AppliesAMigrationThatLandedBelowTheHighestApplied)
     EXPECT_EQ(query.value(0).toString(), QStringLiteral("1,2,3"));
     ASSERT_TRUE(query.exec(QStringLiteral("SELECT to_regclass('gap_second') IS NOT NULL")) && query.next());
     EXPECT_TRUE(query.value(0).toBool());
+    database.closeThreadConnection();
+}
+
+// Issue 7 4.11 on an external database: a server role that may not create roles runs every migration, 025 leaves
+// the audit log with it (append-only by the triggers only), and the check says that the separation is missing.
+TEST(Migrations, APlainRoleThatCannotCreateRolesMigratesAndIsToldTheAuditLogIsNotSeparated)
+{
+    store::DatabaseConfig config = test::TestCluster::instance().createDatabase();
+    {
+        store::Database superuser(config);
+        QSqlQuery admin(superuser.connection());
+        ASSERT_TRUE(admin.exec(QStringLiteral("CREATE ROLE mq_plain_owner LOGIN NOSUPERUSER NOCREATEROLE")) || admin.lastError().nativeErrorCode() == QLatin1String("42710"))
+            << qPrintable(admin.lastError().text());
+        ASSERT_TRUE(admin.exec(QStringLiteral("ALTER DATABASE \"%1\" OWNER TO mq_plain_owner").arg(config.database))) << qPrintable(admin.lastError().text());
+        superuser.closeThreadConnection();
+    }
+    config.user = QStringLiteral("mq_plain_owner");
+    store::Database database(config);
+    store::Migrations migrations(database);
+    ASSERT_TRUE(migrations.migrate()) << qPrintable(migrations.errorString());
+    EXPECT_EQ(migrations.status(), store::Migrations::Status::Current);
+    QSqlQuery query(database.connection());
+    ASSERT_TRUE(query.exec(QStringLiteral("SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = 'audit_log'::regclass")) && query.next());
+    EXPECT_EQ(query.value(0).toString(), QStringLiteral("mq_plain_owner"));
+    // Still append-only by the triggers, and the server can write its entries.
+    ASSERT_TRUE(query.exec(QStringLiteral("INSERT INTO audit_log (actor, actor_name, actor_role, action) VALUES ('session:1', 'mia', 'manager', 'test.add')")));
+    EXPECT_FALSE(query.exec(QStringLiteral("DELETE FROM audit_log")));
+    const auto protection = store::StaffRepository(database).auditProtection();
+    ASSERT_TRUE(protection.has_value());
+    EXPECT_FALSE(protection->inPlace);
+    EXPECT_TRUE(protection->reason.contains(QStringLiteral("owns audit_log"))) << qPrintable(protection->reason);
+    EXPECT_TRUE(store::AuditProtection::setupSql(protection->role).contains(QStringLiteral("GRANT SELECT, INSERT ON audit_log TO \"mq_plain_owner\"")));
     database.closeThreadConnection();
 }
