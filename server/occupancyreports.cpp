@@ -309,6 +309,12 @@ OccupancyReports::~OccupancyReports()
     stopWarming();
 }
 
+void OccupancyReports::prepareThisThread()
+{
+    store::ReportRepository reports(m_database);
+    reports.prepareOccupancy(); // on failure the first report opens and prepares what it needs itself
+}
+
 quint64 OccupancyReports::computed() const
 {
     QMutexLocker lock(&m_mutex);
@@ -325,6 +331,12 @@ quint64 OccupancyReports::layoutsLoaded() const
 {
     QMutexLocker lock(&m_mutex);
     return m_layoutsLoaded;
+}
+
+quint64 OccupancyReports::layoutsFromCopy() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_layoutsFromCopy;
 }
 
 qsizetype OccupancyReports::keptBytes() const
@@ -459,6 +471,8 @@ std::shared_ptr<OccupancyReports::Layout> OccupancyReports::layoutOf(qint64 layo
         // No seats: an empty layout, which no show's seats match (load() then reads the show's own).
         return seats ? std::make_shared<Layout>(0) : nullptr;
     }
+    if (seats->source == store::OccupancyLayout::Source::Copy)
+        ++m_layoutsFromCopy;
     layout->set(std::move(*seats));
     ++m_layoutsLoaded;
     if (kept) {

@@ -55,12 +55,21 @@ public:
     /** @brief Shows the warming loaded and kept. */
     int warmedShows() const;
 
+    /**
+     * @brief Opens the calling thread's database connection and runs the statements of a show's first report on it
+     * once (store::ReportRepository::prepareOccupancy), so that the first report served on this thread pays neither
+     * the connection's start nor the new backend's catalog reads. Each HTTP worker thread calls it as it starts.
+     */
+    void prepareThisThread();
+
     /** @brief Reports written (not sent from memory) so far, from scratch or from changes: for tests and benchmarks. */
     quint64 computed() const;
     /** @brief Of those, the ones that read every held and booked seat of the show (not only the changed ones). */
     quint64 loadedFromScratch() const;
     /** @brief Layouts read from the database so far (once per layout while it is kept). */
     quint64 layoutsLoaded() const;
+    /** @brief Of those, the ones read from the layout's stored copy (store::OccupancyLayout::Source::Copy). */
+    quint64 layoutsFromCopy() const;
     /** @brief The memory counted against the bound now: kept shows and kept layouts, each layout once. */
     qsizetype keptBytes() const;
 
@@ -88,6 +97,7 @@ private:
     quint64 m_computed = 0;
     quint64 m_loadedFromScratch = 0;
     quint64 m_layoutsLoaded = 0;
+    quint64 m_layoutsFromCopy = 0;
     std::unique_ptr<QThread> m_warming;
     std::atomic<bool> m_stopWarming = false;
     bool m_warmingDone = false;

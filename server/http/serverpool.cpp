@@ -106,6 +106,9 @@ bool ServerPool::start(const QHostAddress &address, quint16 port, int threads)
             tcp->setMaxPendingConnections(4096);
             server.bind(tcp);
             ready->release();
+            // Before the first request: its database connection and the statements of a cold occupancy report (a
+            // request that arrives meanwhile waits in the queue, as it would have waited for the connection anyway).
+            m_context.occupancyReports.prepareThisThread();
             QEventLoop loop; // QThread::quit() ends it
             loop.exec();
             m_context.database.closeThreadConnection();

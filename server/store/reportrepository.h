@@ -40,6 +40,9 @@ struct OccupancyLayout {
     QList<int> seatTiers;      ///< each seat's index into tiers
     QList<QByteArray> tiers;   ///< the tier names as JSON strings, in the order of the report's tiers array
     qint64 seatDigest = 0;     ///< the sum of hashtext(seat_id) over the seats: see OccupancyStates::seatDigest
+    /** @brief Where it was read from: the layout's stored copy (one row) or its layout_seats rows. */
+    enum class Source { LayoutSeats, Copy };
+    Source source = Source::LayoutSeats;
 };
 
 /** @brief One seat of a show as an occupancy pass read it. */
@@ -111,7 +114,9 @@ public:
     std::optional<OccupancyDocument> occupancy(qint64 showId);
     /**
      * @brief The seats of layout @p layoutId in report order with their tiers (no seats when there is no such layout);
-     * std::nullopt on a database error. A layout never changes once written.
+     * std::nullopt on a database error. A layout never changes once written. Read from the layout's stored copy
+     * (layout_report_seats, one row) when it agrees with layout_seats, else from layout_seats (with a warning when a
+     * copy exists but disagrees).
      */
     std::optional<OccupancyLayout> occupancyLayout(qint64 layoutId);
     /**
@@ -130,6 +135,12 @@ public:
      * std::nullopt on a database error.
      */
     std::optional<OccupancyPass> occupancyPass(qint64 showId, qint64 sinceXmin);
+    /**
+     * @brief Runs the statements of a show's first report (occupancyStates(), occupancyLayout(), occupancyPass()) once
+     * on this thread's connection for ids that match nothing: they are prepared, and the backend has looked up what
+     * they use, before a report needs them. False on a database error.
+     */
+    bool prepareOccupancy();
     /** @brief Up to @p limit shows on sale now (open for sales, not started), the soonest first. */
     std::optional<QList<qint64>> showsOnSale(int limit);
 

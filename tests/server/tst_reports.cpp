@@ -827,6 +827,117 @@ TEST(Reports, OccupancyOfAShowWhoseSeatsAreNotItsLayoutsEqualsTheFreshStatement)
     EXPECT_EQ(QJsonDocument::fromJson(json).object().value(QStringLiteral("capacity")).toInt(), 23);
 }
 
+// After a restart with warming off (nothing in memory), a show's first report reads its layout from the layout's
+// stored copy (one row, 024_layout_report_copy.sql) on a connection the worker thread prepared at start, and is the
+// same bytes as the report the running server kept and as the fresh statement — also for names that need escaping.
+TEST(Reports, OccupancyAfterARestartWithWarmingOffReadsTheLayoutCopyAndEqualsTheKeptReport)
+{
+    Till till;
+    auto cashier = till.server.client(till.server.staffToken());
+    const QString managerToken = till.server.elevatedStaffToken(QStringLiteral("manager"));
+    auto manager = till.server.client(managerToken);
+    till.sellCash(*cashier, {QStringLiteral("C3"), QStringLiteral("C4")}, 2 * kPremium);
+    till.sellCash(*cashier, {QStringLiteral("A1")}, kStandard);
+    till.hold(*cashier, {QStringLiteral("B2")});
+    ASSERT_EQ(manager->post("/api/v1/shows/" + QByteArray::number(till.showId) + "/house-holds",
+                            QJsonObject{{QStringLiteral("seat_ids"), QJsonArray{QStringLiteral("D1")}}, {QStringLiteral("reason"), QStringLiteral("critic")}}).status, 200);
+    const qint64 oddShow = createShowWithOddNames(till.server);
+    ASSERT_GT(oddShow, 0);
+    EXPECT_EQ(till.server.scalar(QStringLiteral("SELECT count(*) FROM layout_report_seats l JOIN screens sc ON sc.layout_id = l.layout_id "
+                                                "JOIN shows s ON s.screen_id = sc.screen_id WHERE s.show_id IN (%1, %2)").arg(till.showId).arg(oddShow)).toInt(), 2)
+        << "the copies are written with the layouts";
+    const QByteArray kept = readOccupancy(till.server, *manager, till.showId).served;
+    const QByteArray keptOdd = readOccupancy(till.server, *manager, oddShow).served;
+
+    ServerConfig config;
+    config.listenAddress = QHostAddress::LocalHost;
+    config.listenPort = 0;
+    config.threads = 2;
+    config.databaseUrl = till.server.databaseUrl();
+    config.dataDirectory = till.server.dataDirectory();
+    config.reconcilerIntervalMs = 0;
+    config.occupancyWarmShows = 0;
+    MarqueeServer restarted(config);
+    ASSERT_TRUE(restarted.start()) << restarted.errorString().toStdString();
+    OccupancyReports &reports = restarted.context().occupancyReports;
+    HttpClient client(QStringLiteral("127.0.0.1"), restarted.port());
+    client.setToken(managerToken);
+    store::ReportRepository fresh(till.server.context().database);
+    for (const auto &[showId, keptJson] : {std::pair{till.showId, kept}, std::pair{oddShow, keptOdd}}) {
+        SCOPED_TRACE(showId);
+        const HttpResult first = client.get("/api/v1/reports/occupancy?show_id=" + QByteArray::number(showId));
+        EXPECT_EQ(first.status, 200) << first.body.toStdString();
+        EXPECT_EQ(first.body, keptJson);
+        const auto reference = fresh.occupancy(showId);
+        ASSERT_TRUE(reference.has_value());
+        EXPECT_EQ(first.body, reference->json);
+    }
+    EXPECT_EQ(reports.loadedFromScratch(), 2u);
+    EXPECT_EQ(reports.layoutsLoaded(), 2u);
+    EXPECT_EQ(reports.layoutsFromCopy(), 2u);
+    EXPECT_TRUE(store::ReportRepository(till.server.context().database).prepareOccupancy());
+}
+
+// A layout's stored copy follows every write of layout_seats (triggers in the same transaction), and a copy that
+// disagrees with layout_seats — layout_seats written with the triggers off — is not used: the layout is read from
+// layout_seats (and a warning logged), so the report still equals the fresh statement.
+TEST(Reports, OccupancyLayoutCopyFollowsLayoutSeatsAndOneThatDisagreesIsNotUsed)
+{
+    Till till;
+    auto cashier = till.server.client(till.server.staffToken());
+    const store::Database &database = till.server.context().database;
+    till.sellCash(*cashier, {QStringLiteral("A2"), QStringLiteral("A3")}, 2 * kStandard);
+    const qint64 layoutId = till.server.scalar(QStringLiteral("SELECT sc.layout_id FROM shows s JOIN screens sc ON sc.screen_id = s.screen_id "
+                                                              "WHERE s.show_id = %1").arg(till.showId)).toLongLong();
+    ASSERT_GT(layoutId, 0);
+    store::ReportRepository repository(database);
+    const auto fromCopy = repository.occupancyLayout(layoutId);
+    ASSERT_TRUE(fromCopy.has_value());
+    EXPECT_EQ(fromCopy->source, store::OccupancyLayout::Source::Copy);
+    EXPECT_EQ(fromCopy->seatIds.size(), 24);
+    const auto position = [](const QByteArray &json, const char *seat) { return json.indexOf(QByteArray("\"seat_id\" : \"") + seat + '"'); };
+
+    // Edited by hand with the triggers on: A1 renumbered to the end of its row; the copy is rebuilt with it.
+    ASSERT_EQ(till.server.scalar(QStringLiteral("UPDATE layout_seats SET number = 99 WHERE layout_id = %1 AND seat_id = 'A1' RETURNING 1")
+                                     .arg(layoutId)).toInt(), 1);
+    {
+        OccupancyReports cold(database);
+        const auto [json, reference] = reportAndReference(cold, database, till.showId);
+        EXPECT_EQ(json, reference);
+        EXPECT_EQ(cold.layoutsFromCopy(), 1u);
+        EXPECT_GT(position(json, "A1"), position(json, "A6")) << "A1 is number 99 now";
+        EXPECT_TRUE(json.contains("{\"number\" : 99, \"row\" : \"A\", \"seat_id\" : \"A1\""));
+    }
+
+    // Written with the triggers off: the copy still says A2 is number 2 and C1 is premium; it is not used.
+    QSqlQuery edit(database.connection());
+    ASSERT_TRUE(edit.exec(QStringLiteral("ALTER TABLE layout_seats DISABLE TRIGGER USER"))) << edit.lastError().text().toStdString();
+    ASSERT_TRUE(edit.exec(QStringLiteral("UPDATE layout_seats SET number = 98 WHERE layout_id = %1 AND seat_id = 'A2'").arg(layoutId)));
+    ASSERT_TRUE(edit.exec(QStringLiteral("UPDATE layout_seats SET tier = 'standard' WHERE layout_id = %1 AND seat_id = 'C1'").arg(layoutId)));
+    ASSERT_TRUE(edit.exec(QStringLiteral("ALTER TABLE layout_seats ENABLE TRIGGER USER"))) << edit.lastError().text().toStdString();
+    const auto fromSeats = repository.occupancyLayout(layoutId);
+    ASSERT_TRUE(fromSeats.has_value());
+    EXPECT_EQ(fromSeats->source, store::OccupancyLayout::Source::LayoutSeats);
+    {
+        OccupancyReports cold(database);
+        const auto [json, reference] = reportAndReference(cold, database, till.showId);
+        EXPECT_EQ(json, reference);
+        EXPECT_EQ(cold.layoutsLoaded(), 1u);
+        EXPECT_EQ(cold.layoutsFromCopy(), 0u);
+        EXPECT_GT(position(json, "A2"), position(json, "A6"));
+        EXPECT_TRUE(json.contains("\"seat_id\" : \"C1\", \"sell_order\" : null, \"sold_at\" : null, \"state\" : \"free\", \"tier\" : \"standard\"}"))
+            << json.toStdString();
+    }
+
+    // The next write with the triggers on rebuilds the copy from what layout_seats holds: used again.
+    ASSERT_EQ(till.server.scalar(QStringLiteral("UPDATE layout_seats SET number = 97 WHERE layout_id = %1 AND seat_id = 'A3' RETURNING 1")
+                                     .arg(layoutId)).toInt(), 1);
+    OccupancyReports cold(database);
+    const auto [json, reference] = reportAndReference(cold, database, till.showId);
+    EXPECT_EQ(json, reference);
+    EXPECT_EQ(cold.layoutsFromCopy(), 1u);
+}
+
 // The warming option: a count of shows, 0 switches it off; anything else is refused with a message.
 TEST(Reports, OccupancyWarmShowsOptionRefusesBadValues)
 {
