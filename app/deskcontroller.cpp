@@ -539,17 +539,63 @@ void DeskController::loadDevices()
 
 void DeskController::loadAudit()
 {
+    m_auditRange = rangeQuery();
+    ++m_auditGeneration;
+    loadAuditPage(0);
+}
+
+void DeskController::loadMoreAudit()
+{
+    if (m_auditNextBefore <= 0 || m_auditLoadingMore || !m_session->signedIn())
+        return;
+    loadAuditPage(m_auditNextBefore);
+}
+
+void DeskController::loadAuditPage(qint64 before)
+{
     begin();
     m_audit->setLoading(true);
-    m_session->api()->get(QStringLiteral("/api/v1/reports/audit?limit=2000&") + rangeQuery(), this, [this](const ApiReply &reply) {
+    m_auditLoadingMore = before > 0;
+    const int generation = m_auditGeneration;
+    QString path = QStringLiteral("/api/v1/reports/audit?limit=%1&").arg(kAuditPageSize) + m_auditRange;
+    if (before > 0)
+        path += QStringLiteral("&before=%1").arg(before);
+    m_session->api()->get(path, this, [this, before, generation](const ApiReply &reply) {
         end();
+        if (generation != m_auditGeneration)
+            return; // the range changed meanwhile; its own load fills the table
         m_audit->setLoading(false);
+        m_auditLoadingMore = false;
         if (!reply.ok()) {
+            if (before == 0) { // the range's first page: what is shown would belong to another range
+                m_auditRows = {};
+                m_auditTotal = 0;
+                m_auditNextBefore = 0;
+                m_audit->setRows({});
+                Q_EMIT auditPageChanged();
+            }
             failed(reply, tr("Audit log"));
             return;
         }
-        m_audit->setRows(reply.array());
+        const QJsonObject page = reply.object();
+        if (before == 0)
+            m_auditRows = {};
+        for (const QJsonValue &row : page.value(QStringLiteral("rows")).toArray())
+            m_auditRows.append(row);
+        m_auditTotal = page.value(QStringLiteral("total")).toInteger();
+        m_auditNextBefore = page.value(QStringLiteral("truncated")).toBool() ? page.value(QStringLiteral("next_before")).toInteger() : 0;
+        m_audit->setRows(m_auditRows);
+        Q_EMIT auditPageChanged();
     });
+}
+
+QString DeskController::auditNotice() const
+{
+    if (m_auditNextBefore <= 0)
+        return {};
+    const QLocale locale;
+    return tr("Showing the newest %1 of %2 entries in this range. Load more, or narrow the range.")
+        .arg(locale.toString(qlonglong(m_auditRows.size())), locale.toString(m_auditTotal));
 }
 
 void DeskController::loadRefunds()

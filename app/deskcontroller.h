@@ -68,7 +68,18 @@ class DeskController : public QObject
      * reconciler still has open — not started, paid but not booked, past the payment window, refunds due.
      */
     Q_PROPERTY(JsonTableModel *reconciliation READ reconciliation CONSTANT)
+    /**
+     * @brief The audit log of the range (`GET /api/v1/reports/audit`), loaded a page of auditPageSize entries at a
+     * time, newest first; loadMoreAudit() appends the next page.
+     */
     Q_PROPERTY(JsonTableModel *audit READ audit CONSTANT)
+    /** @brief Entries of the range on the server (the loaded ones are audit.totalCount). */
+    Q_PROPERTY(qint64 auditTotal READ auditTotal NOTIFY auditPageChanged)
+    /** @brief Older entries of the range are not loaded yet. */
+    Q_PROPERTY(bool auditHasMore READ auditHasMore NOTIFY auditPageChanged)
+    /** @brief What a cut list says ("Showing the newest 2,000 of 2,531 …"); empty when the whole range is loaded. */
+    Q_PROPERTY(QString auditNotice READ auditNotice NOTIFY auditPageChanged)
+    Q_PROPERTY(int auditPageSize READ auditPageSize CONSTANT)
     Q_PROPERTY(JsonTableModel *shifts READ shifts CONSTANT)
     /** @brief The show whose occupancy is open, and its seats (for the heat map). */
     Q_PROPERTY(SeatMapModel *occupancyMap READ occupancyMap CONSTANT)
@@ -110,6 +121,11 @@ public:
     QVariantList reconciliationProblems() const { return m_reconciliationProblems; }
     JsonTableModel *reconciliation() const { return m_reconciliation; }
     JsonTableModel *audit() const { return m_audit; }
+    qint64 auditTotal() const { return m_auditTotal; }
+    bool auditHasMore() const { return m_auditNextBefore > 0; }
+    QString auditNotice() const;
+    static constexpr int kAuditPageSize = 2000;
+    int auditPageSize() const { return kAuditPageSize; }
     JsonTableModel *shifts() const { return m_shifts; }
     SeatMapModel *occupancyMap() const { return m_occupancyMap; }
     QVariantMap heat() const { return m_heat; }
@@ -121,6 +137,8 @@ public:
 
     /** @brief Reload everything for the current range. */
     Q_INVOKABLE void refresh();
+    /** @brief Append the audit log's next (older) page of the same range; nothing when all is loaded or loading. */
+    Q_INVOKABLE void loadMoreAudit();
     /** @brief Set the range (inclusive dates, YYYY-MM-DD) and reload; false when not valid dates or reversed. */
     Q_INVOKABLE bool setRange(const QString &from, const QString &to);
     /** @brief The last @p days days up to today. */
@@ -157,6 +175,7 @@ Q_SIGNALS:
     void occupancyChanged();
     void houseHoldsChanged();
     void devicesChanged();
+    void auditPageChanged();
     void choicesChanged();
     /** @brief A show was created or changed (the id). */
     void showSaved(qint64 showId);
@@ -172,6 +191,7 @@ private:
     void loadReconciliation();
     void loadRefunds();
     void loadAudit();
+    void loadAuditPage(qint64 before);
     void loadShifts();
     void loadHouseHolds(qint64 showId);
     void computeTotals();
@@ -198,6 +218,12 @@ private:
     QVariantList m_reconciliationProblems;
     JsonTableModel *m_reconciliation = nullptr;
     JsonTableModel *m_audit = nullptr;
+    QJsonArray m_auditRows;         ///< every loaded page, in order
+    QString m_auditRange;           ///< the range query of the loaded pages (a later page must ask for the same)
+    qint64 m_auditTotal = 0;
+    qint64 m_auditNextBefore = 0;   ///< the next page's cursor, 0 when the range is loaded to its end
+    int m_auditGeneration = 0;      ///< bumped by each fresh load, so a page for an older range is dropped
+    bool m_auditLoadingMore = false;
     JsonTableModel *m_shifts = nullptr;
     SeatMapModel *m_occupancyMap = nullptr;
     qint64 m_occupancyShowId = 0;

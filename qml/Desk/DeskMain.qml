@@ -200,7 +200,17 @@ Window {
         Component { id: showsPage; DeskShows {} }
         Component { id: fleetPage; DeskFleet {} }
         Component { id: shiftsPage; DeskTablePage { model: Desk.shifts; exportName: "shifts"; title: qsTr("Till shifts"); subtitle: qsTr("Opened and closed shifts with their cash count, in the range.") } }
-        Component { id: auditPage; DeskTablePage { model: Desk.audit; exportName: "audit"; title: qsTr("Audit log"); subtitle: qsTr("Every staff action: who, what, when, from which device, and why. Append-only.") } }
+        Component {
+            id: auditPage
+            DeskTablePage {
+                model: Desk.audit; exportName: "audit"; title: qsTr("Audit log")
+                subtitle: qsTr("Every staff action: who, what, when, from which device, and why. Append-only.")
+                notice: Desk.auditNotice
+                canLoadMore: Desk.auditHasMore
+                loadMoreText: qsTr("Load %L1 more").arg(Math.min(Desk.auditPageSize, Desk.auditTotal - Desk.audit.totalCount))
+                onLoadMoreRequested: Desk.loadMoreAudit()
+            }
+        }
     }
 
     SessionGuard { session: Desk.session }

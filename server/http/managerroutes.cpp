@@ -325,9 +325,30 @@ void registerManagerRoutes(Router &router, ServerContext &context)
             if (!ok || filter.limit < 1 || filter.limit > 5000)
                 return invalid(QStringLiteral("invalid_query"), QStringLiteral("'limit' must be from 1 to 5000."));
         }
+        if (query.hasQueryItem(QStringLiteral("before"))) {
+            bool ok = false;
+            filter.before = query.queryItemValue(QStringLiteral("before")).toLongLong(&ok);
+            if (!ok || filter.before < 1)
+                return invalid(QStringLiteral("invalid_query"), QStringLiteral("'before' must be an audit_id (the 'next_before' of the previous page)."));
+        }
         store::StaffRepository staff(context.database);
-        const auto rows = staff.audit(filter);
-        return rows ? HttpResponse::json(200, *rows) : storeFailure();
+        if (filter.before > 0) {
+            const auto exists = staff.auditEntryExists(filter.before);
+            if (!exists)
+                return storeFailure();
+            if (!*exists)
+                return invalid(QStringLiteral("invalid_query"), QStringLiteral("'before' names no audit entry."));
+        }
+        const auto page = staff.audit(filter);
+        if (!page)
+            return storeFailure();
+        return HttpResponse::json(200, QJsonObject{{QStringLiteral("from"), toIsoUtc(filter.from)},
+                                                   {QStringLiteral("to"), toIsoUtc(filter.to)},
+                                                   {QStringLiteral("limit"), filter.limit},
+                                                   {QStringLiteral("total"), page->total},
+                                                   {QStringLiteral("truncated"), page->truncated},
+                                                   {QStringLiteral("next_before"), page->truncated ? QJsonValue(page->nextBefore) : QJsonValue()},
+                                                   {QStringLiteral("rows"), page->rows}});
     });
 }
 

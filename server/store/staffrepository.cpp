@@ -48,36 +48,80 @@ std::function<bool(QSqlDatabase &, qint64)> StaffRepository::auditShow(const Pri
     };
 }
 
-std::optional<QJsonArray> StaffRepository::audit(const AuditQuery &filter)
+std::optional<AuditPage> StaffRepository::audit(const AuditQuery &filter)
 {
+    // Keyset pages in the report's order (at DESC, audit_id DESC): the cursor row's own `at` is read in SQL, so
+    // its microseconds are compared as stored (a QDateTime round trip would cut them to milliseconds). The plain
+    // `at <= cursor` lets the scan start at the cursor on the `at` indexes; the row comparison breaks ties.
+    const QString range = QStringLiteral(
+        " WHERE at >= CAST(:from AS timestamptz) AND at < CAST(:to AS timestamptz) "
+        "   AND (CAST(:actor AS text) = '' OR actor = :actor) AND (CAST(:action AS text) = '' OR action = :action) ");
+    auto bindRange = [&](QSqlQuery &query) {
+        query.bindValue(QStringLiteral(":from"), filter.from.toUTC());
+        query.bindValue(QStringLiteral(":to"), filter.to.toUTC());
+        query.bindValue(QStringLiteral(":actor"), nonNull(filter.actor));
+        query.bindValue(QStringLiteral(":action"), nonNull(filter.action));
+    };
     QSqlQuery query(m_database.connection());
     prepareQuery(query, QStringLiteral(
         "SELECT audit_id, at, actor, actor_name, actor_role, device_id, action, target, reason, details::text "
-        "  FROM audit_log "
-        " WHERE at >= CAST(:from AS timestamptz) AND at < CAST(:to AS timestamptz) "
-        "   AND (CAST(:actor AS text) = '' OR actor = :actor) AND (CAST(:action AS text) = '' OR action = :action) "
+        "  FROM audit_log ") + range + QStringLiteral(
+        "   AND (CAST(:before AS bigint) = 0 "
+        "        OR (at <= (SELECT c.at FROM audit_log c WHERE c.audit_id = :before) "
+        "            AND (at, audit_id) < (SELECT c.at, c.audit_id FROM audit_log c WHERE c.audit_id = :before))) "
         " ORDER BY at DESC, audit_id DESC LIMIT :limit"));
-    query.bindValue(QStringLiteral(":from"), filter.from.toUTC());
-    query.bindValue(QStringLiteral(":to"), filter.to.toUTC());
-    query.bindValue(QStringLiteral(":actor"), nonNull(filter.actor));
-    query.bindValue(QStringLiteral(":action"), nonNull(filter.action));
-    query.bindValue(QStringLiteral(":limit"), filter.limit);
+    bindRange(query);
+    query.bindValue(QStringLiteral(":before"), filter.before);
+    query.bindValue(QStringLiteral(":limit"), filter.limit + 1); // one more says whether another page follows
     if (!execQuery(query, "audit report"))
         return std::nullopt;
-    QJsonArray rows;
+    AuditPage page;
     while (query.next()) {
-        rows.append(QJsonObject{{QStringLiteral("audit_id"), query.value(0).toLongLong()},
-                                {QStringLiteral("at"), toIsoUtc(query.value(1).toDateTime())},
-                                {QStringLiteral("actor"), query.value(2).toString()},
-                                {QStringLiteral("actor_name"), query.value(3).toString()},
-                                {QStringLiteral("actor_role"), query.value(4).toString()},
-                                {QStringLiteral("device_id"), query.value(5).isNull() ? QJsonValue() : QJsonValue(query.value(5).toLongLong())},
-                                {QStringLiteral("action"), query.value(6).toString()},
-                                {QStringLiteral("target"), query.value(7).toString()},
-                                {QStringLiteral("reason"), query.value(8).toString()},
-                                {QStringLiteral("details"), QJsonDocument::fromJson(query.value(9).toString().toUtf8()).object()}});
+        if (page.rows.size() == filter.limit) {
+            page.truncated = true;
+            break;
+        }
+        page.nextBefore = query.value(0).toLongLong();
+        page.rows.append(QJsonObject{{QStringLiteral("audit_id"), query.value(0).toLongLong()},
+                                     {QStringLiteral("at"), toIsoUtc(query.value(1).toDateTime())},
+                                     {QStringLiteral("actor"), query.value(2).toString()},
+                                     {QStringLiteral("actor_name"), query.value(3).toString()},
+                                     {QStringLiteral("actor_role"), query.value(4).toString()},
+                                     {QStringLiteral("device_id"), query.value(5).isNull() ? QJsonValue() : QJsonValue(query.value(5).toLongLong())},
+                                     {QStringLiteral("action"), query.value(6).toString()},
+                                     {QStringLiteral("target"), query.value(7).toString()},
+                                     {QStringLiteral("reason"), query.value(8).toString()},
+                                     {QStringLiteral("details"), QJsonDocument::fromJson(query.value(9).toString().toUtf8()).object()}});
     }
-    return rows;
+    if (!page.truncated)
+        page.nextBefore = 0;
+    // The count over the whole range (not from the cursor), so every page can say "N of total".
+    if (!page.truncated && filter.before == 0) {
+        page.total = page.rows.size();
+        return page;
+    }
+    QSqlQuery count(m_database.connection());
+    prepareQuery(count, QStringLiteral("SELECT count(*) FROM audit_log ") + range);
+    bindRange(count);
+    if (!execQuery(count, "audit report count") || !count.next())
+        return std::nullopt;
+    page.total = count.value(0).toLongLong();
+    return page;
+}
+
+std::optional<bool> StaffRepository::auditEntryExists(qint64 auditId)
+{
+    QSqlQuery *statement = m_database.prepared(QStringLiteral("SELECT EXISTS (SELECT 1 FROM audit_log WHERE audit_id = ?)"));
+    if (!statement)
+        return std::nullopt;
+    statement->addBindValue(auditId);
+    if (!execQuery(*statement, "audit entry exists") || !statement->next()) {
+        m_database.resetAfterError(statement->lastError());
+        return std::nullopt;
+    }
+    const bool exists = statement->value(0).toBool();
+    statement->finish();
+    return exists;
 }
 
 std::optional<AuditProtection> StaffRepository::auditProtection()

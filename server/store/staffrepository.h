@@ -36,6 +36,16 @@ struct AuditQuery {
     QString actor;
     QString action;
     int limit = 500;
+    /** @brief The page's cursor: only entries older than this audit_id's (in newest-first order); 0 = the newest. */
+    qint64 before = 0;
+};
+
+/** @brief One page of the audit report, newest first. */
+struct AuditPage {
+    QJsonArray rows;
+    qint64 total = 0;        ///< entries matching the range and filters, over every page
+    bool truncated = false;  ///< older entries follow this page
+    qint64 nextBefore = 0;   ///< the cursor of the next page (the last row's audit_id) when truncated, else 0
 };
 
 /**
@@ -66,7 +76,10 @@ public:
      * the target "show:<id>", so the change and its audit row commit together or not at all.
      */
     static std::function<bool(QSqlDatabase &, qint64)> auditShow(const Principal &actor, const AuditEntry &entry);
-    std::optional<QJsonArray> audit(const AuditQuery &query);
+    /** @brief A page of the audit report; nullopt on a database error. */
+    std::optional<AuditPage> audit(const AuditQuery &query);
+    /** @brief Whether the audit entry @p auditId exists (a page cursor names one); nullopt on a database error. */
+    std::optional<bool> auditEntryExists(qint64 auditId);
     /** @brief What the connection's role could do to the audit log; nullopt on a database error. */
     std::optional<AuditProtection> auditProtection();
 

@@ -333,18 +333,28 @@ TEST_F(ManagerRoutes, KioskSendsItsReconciliationSummaryAndManagersReadIt)
     EXPECT_EQ(manager->post("/api/v1/devices/heartbeat", beat).status, 403);
 }
 
+namespace {
+QJsonArray auditRows(const HttpResult &page)
+{
+    return page.json()[QStringLiteral("rows")].toArray();
+}
+} // namespace
+
 TEST_F(ManagerRoutes, AuditLogIsAppendOnlyAndFilterable)
 {
     ASSERT_EQ(manager->request("PATCH", api(showId), R"({"waiting_room": true, "reason": "flash sale"})").status, 200);
     ASSERT_EQ(manager->post("/api/v1/shows", newShow()).status, 201);
     const HttpResult all = manager->get("/api/v1/reports/audit");
     ASSERT_EQ(all.status, 200);
-    EXPECT_EQ(all.jsonArray().size(), 2);
+    EXPECT_EQ(auditRows(all).size(), 2);
+    EXPECT_EQ(all.json()[QStringLiteral("total")].toInteger(), 2);
+    EXPECT_FALSE(all.json()[QStringLiteral("truncated")].toBool());
+    EXPECT_TRUE(all.json()[QStringLiteral("next_before")].isNull());
     const HttpResult updates = manager->get("/api/v1/reports/audit?action=show.update");
-    ASSERT_EQ(updates.jsonArray().size(), 1);
-    EXPECT_EQ(updates.jsonArray()[0][QStringLiteral("reason")].toString(), QStringLiteral("flash sale"));
-    EXPECT_EQ(updates.jsonArray()[0][QStringLiteral("actor_role")].toString(), QStringLiteral("manager"));
-    EXPECT_EQ(manager->get("/api/v1/reports/audit?from=2020-01-01&to=2020-01-02").jsonArray().size(), 0);
+    ASSERT_EQ(auditRows(updates).size(), 1);
+    EXPECT_EQ(auditRows(updates)[0][QStringLiteral("reason")].toString(), QStringLiteral("flash sale"));
+    EXPECT_EQ(auditRows(updates)[0][QStringLiteral("actor_role")].toString(), QStringLiteral("manager"));
+    EXPECT_EQ(auditRows(manager->get("/api/v1/reports/audit?from=2020-01-01&to=2020-01-02")).size(), 0);
     EXPECT_EQ(manager->get("/api/v1/reports/audit?from=yesterday").status, 400);
     EXPECT_EQ(manager->get("/api/v1/reports/audit?limit=0").status, 400);
     EXPECT_EQ(server.client(server.staffToken(QStringLiteral("cashier")))->get("/api/v1/reports/audit").status, 403);
@@ -354,6 +364,83 @@ TEST_F(ManagerRoutes, AuditLogIsAppendOnlyAndFilterable)
     EXPECT_FALSE(tamper.exec(QStringLiteral("DELETE FROM audit_log")));
     EXPECT_FALSE(tamper.exec(QStringLiteral("TRUNCATE audit_log")));
     EXPECT_EQ(count(QStringLiteral("audit_log")), 2);
+}
+
+TEST_F(ManagerRoutes, AuditReportPagesThroughALongRangeAndSaysHowManyThereAre)
+{
+    // 30 entries: 12 written in one statement share one `at` to the microsecond (ties broken by audit_id), 18 a
+    // minute apart, 3 of the 30 another action; and one from long ago outside the range.
+    server.scalar(QStringLiteral("INSERT INTO audit_log (actor, actor_name, actor_role, action, target) "
+                                 "SELECT 'session:1', 'mia', 'manager', CASE WHEN g % 4 = 0 THEN 'show.update' ELSE 'drawer.no_sale' END, 't:' || g "
+                                 "  FROM generate_series(1, 12) g RETURNING 1"));
+    server.scalar(QStringLiteral("INSERT INTO audit_log (at, actor, actor_name, actor_role, action, target) "
+                                 "SELECT now() - g * interval '1 minute', 'session:1', 'mia', 'manager', 'drawer.no_sale', 'm:' || g "
+                                 "  FROM generate_series(1, 18) g RETURNING 1"));
+    server.scalar(QStringLiteral("INSERT INTO audit_log (at, actor, actor_name, actor_role, action) "
+                                 "VALUES (now() - interval '90 days', 'session:1', 'mia', 'manager', 'drawer.no_sale') RETURNING 1"));
+    QList<qint64> expected;
+    {
+        QSqlQuery ordered(server.context().database.connection());
+        ASSERT_TRUE(ordered.exec(QStringLiteral("SELECT audit_id FROM audit_log WHERE at > now() - interval '30 days' ORDER BY at DESC, audit_id DESC")));
+        while (ordered.next())
+            expected.append(ordered.value(0).toLongLong());
+    }
+    ASSERT_EQ(expected.size(), 30);
+
+    // Pages of 7 follow each other without a gap or a repeat; each says the range's total and whether more follow.
+    QList<qint64> seen;
+    QByteArray next;
+    int pages = 0;
+    for (;;) {
+        const HttpResult page = manager->get("/api/v1/reports/audit?limit=7" + (next.isEmpty() ? QByteArray() : "&before=" + next));
+        ASSERT_EQ(page.status, 200) << page.body.constData();
+        ++pages;
+        const QJsonObject body = page.json();
+        EXPECT_EQ(body[QStringLiteral("total")].toInteger(), 30);
+        EXPECT_EQ(body[QStringLiteral("limit")].toInt(), 7);
+        const QJsonArray rows = body[QStringLiteral("rows")].toArray();
+        for (const QJsonValue &row : rows)
+            seen.append(row[QStringLiteral("audit_id")].toInteger());
+        if (!body[QStringLiteral("truncated")].toBool()) {
+            EXPECT_TRUE(body[QStringLiteral("next_before")].isNull());
+            EXPECT_EQ(rows.size(), 2);
+            break;
+        }
+        ASSERT_EQ(rows.size(), 7);
+        EXPECT_EQ(body[QStringLiteral("next_before")].toInteger(), rows.last()[QStringLiteral("audit_id")].toInteger());
+        next = QByteArray::number(body[QStringLiteral("next_before")].toInteger());
+        ASSERT_LT(pages, 10);
+    }
+    EXPECT_EQ(pages, 5);
+    EXPECT_EQ(seen, expected);
+
+    // Exactly one page's worth is not truncated; the filters hold across pages and count only their own rows.
+    const QJsonObject whole = manager->get("/api/v1/reports/audit?limit=30").json();
+    EXPECT_FALSE(whole[QStringLiteral("truncated")].toBool());
+    EXPECT_EQ(whole[QStringLiteral("rows")].toArray().size(), 30);
+    const QJsonObject firstUpdates = manager->get("/api/v1/reports/audit?action=show.update&limit=2").json();
+    EXPECT_EQ(firstUpdates[QStringLiteral("total")].toInteger(), 3);
+    ASSERT_TRUE(firstUpdates[QStringLiteral("truncated")].toBool());
+    const QJsonObject lastUpdate = manager->get("/api/v1/reports/audit?action=show.update&limit=2&before="
+                                                + QByteArray::number(firstUpdates[QStringLiteral("next_before")].toInteger()))
+                                       .json();
+    ASSERT_EQ(lastUpdate[QStringLiteral("rows")].toArray().size(), 1);
+    EXPECT_EQ(lastUpdate[QStringLiteral("rows")].toArray()[0][QStringLiteral("action")].toString(), QStringLiteral("show.update"));
+    EXPECT_FALSE(lastUpdate[QStringLiteral("truncated")].toBool());
+    EXPECT_EQ(lastUpdate[QStringLiteral("total")].toInteger(), 3);
+    // The old entry is counted only in a range that covers it.
+    EXPECT_EQ(manager->get("/api/v1/reports/audit?from=" + QDate::currentDate().addDays(-100).toString(Qt::ISODate).toLatin1() + "&limit=1")
+                  .json()[QStringLiteral("total")]
+                  .toInteger(),
+              31);
+
+    // A cursor that is not an audit entry is refused.
+    for (const QByteArray &bad : {QByteArray("0"), QByteArray("-4"), QByteArray("abc"), QByteArray("999999999")}) {
+        const HttpResult refused = manager->get("/api/v1/reports/audit?before=" + bad);
+        EXPECT_EQ(refused.status, 400) << bad.constData();
+        EXPECT_EQ(refused.json()[QStringLiteral("error")].toString(), QStringLiteral("invalid_query")) << bad.constData();
+    }
+    EXPECT_EQ(count(QStringLiteral("audit_log")), 31);
 }
 
 // Issue 7 4.11: the append-only triggers hold against the server's own role only when that role does not own
@@ -444,7 +531,7 @@ TEST_F(ManagerRoutes, StaffActionsNameTheDeviceTheirSessionWasOpenedOn)
     auto atDesk = server.client(onDevice.json().value(QStringLiteral("token")).toString());
     ASSERT_EQ(atDesk->request("PATCH", api(showId), R"({"waiting_room": true, "reason": "premiere"})").status, 200);
     EXPECT_EQ(server.scalar(QStringLiteral("SELECT device_id FROM audit_log WHERE action = 'show.update' AND reason = 'premiere'")).toLongLong(), deskId);
-    const QJsonArray rows = manager->get("/api/v1/reports/audit?action=show.update").jsonArray();
+    const QJsonArray rows = auditRows(manager->get("/api/v1/reports/audit?action=show.update"));
     ASSERT_EQ(rows.size(), 1);
     EXPECT_EQ(rows[0][QStringLiteral("device_id")].toInteger(), deskId);
     EXPECT_EQ(rows[0][QStringLiteral("actor_name")].toString(), QStringLiteral("mona"));

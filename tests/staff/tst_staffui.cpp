@@ -599,6 +599,82 @@ TEST(StaffUi, DeskRefundsTableListsStaffAndAutomaticRefundsOfTheRange)
     DeskController::setInstance(nullptr);
 }
 
+TEST(StaffUi, DeskAuditTableSaysWhenTheRangeIsCutAndLoadsTheRest)
+{
+    TestServer server;
+    server.createShow(4, 8, QDateTime::currentDateTimeUtc().addSecs(3600));
+    addStaff(server, QStringLiteral("mia"), QStringLiteral("manager"));
+    // A busy week: 2,450 till actions, one every four minutes, from 6.8 days ago to now.
+    server.scalar(QStringLiteral(
+        "INSERT INTO audit_log (at, actor, actor_name, actor_role, action, target, reason) "
+        "SELECT now() - g * interval '4 minutes', 'session:' || (g % 9 + 1), (ARRAY['ana', 'ben', 'carla'])[g % 3 + 1], 'cashier', "
+        "       (ARRAY['shift.open', 'drawer.no_sale', 'order.create', 'ticket.checkin', 'shift.close'])[g % 5 + 1], 'shift:' || (g / 60 + 1), "
+        "       CASE WHEN g % 5 = 1 THEN 'change for a customer' ELSE '' END "
+        "  FROM generate_series(1, 2450) g RETURNING 1"));
+
+    QTemporaryDir dir;
+    DeskController desk(staffConfig(server, QStringLiteral("manager"), dir.path()));
+    DeskController::setInstance(&desk);
+    {
+        QQmlApplicationEngine engine;
+        QQuickWindow *window = load(engine, QStringLiteral("manager"));
+        ASSERT_NE(window, nullptr);
+        desk.session()->signIn(QStringLiteral("mia"), kStaffPassword);
+        ASSERT_TRUE(waitFor([&] { return desk.page() == QLatin1String("dashboard") && !desk.busy() && desk.audit()->totalCount() > 0; }))
+            << qPrintable(desk.message());
+        const qint64 inRange = server.scalar(QStringLiteral("SELECT count(*) FROM audit_log WHERE at >= timestamp '%1 00:00' AT TIME ZONE 'UTC'").arg(desk.fromDate())).toLongLong();
+        ASSERT_GE(inRange, 2451); // the generated entries and mia's sign-in
+
+        // The newest 2,000 of the range, and the page says how many there are and offers the rest.
+        desk.setPage(QStringLiteral("audit"));
+        EXPECT_EQ(desk.audit()->totalCount(), DeskController::kAuditPageSize);
+        EXPECT_EQ(desk.auditTotal(), inRange);
+        EXPECT_TRUE(desk.auditHasMore());
+        EXPECT_EQ(desk.audit()->rowAt(0).value(QStringLiteral("action")).toString(), QStringLiteral("session.sign_in"));
+        QQuickItem *notice = itemNamed(window, QStringLiteral("cutNoticeText_audit"));
+        ASSERT_NE(notice, nullptr) << "a cut audit list says nothing";
+        EXPECT_EQ(notice->property("text").toString(),
+                  QStringLiteral("Showing the newest %1 of %2 entries in this range. Load more, or narrow the range.")
+                      .arg(QLocale().toString(2000), QLocale().toString(inRange)));
+        QQuickItem *more = itemNamed(window, QStringLiteral("loadMore_audit"));
+        ASSERT_NE(more, nullptr);
+        EXPECT_EQ(more->property("text").toString(), QStringLiteral("Load %1 more").arg(inRange - 2000));
+        shoot(window, QStringLiteral("desk-07b-audit-cut"));
+
+        // Load more appends the older entries: the whole range, newest first, each entry once; the notice goes.
+        ASSERT_TRUE(clickOn(window, QStringLiteral("loadMore_audit")));
+        ASSERT_TRUE(waitFor([&] { return !desk.busy() && !desk.auditHasMore(); }));
+        EXPECT_EQ(desk.audit()->totalCount(), inRange);
+        QSet<qint64> ids;
+        QString previous;
+        bool newestFirst = true;
+        for (int i = 0; i < desk.audit()->totalCount(); ++i) {
+            const QVariantMap row = desk.audit()->rowAt(i);
+            ids.insert(row.value(QStringLiteral("audit_id")).toLongLong());
+            const QString at = row.value(QStringLiteral("at")).toString();
+            newestFirst = newestFirst && (previous.isEmpty() || at <= previous);
+            previous = at;
+        }
+        EXPECT_EQ(ids.size(), inRange);
+        EXPECT_TRUE(newestFirst);
+        EXPECT_EQ(itemNamed(window, QStringLiteral("cutNotice_audit")), nullptr);
+        EXPECT_TRUE(desk.auditNotice().isEmpty());
+        shoot(window, QStringLiteral("desk-07c-audit-all-loaded"));
+
+        // A shorter range fits in one page: no notice, nothing more to load.
+        const QDate today = QDate::currentDate();
+        ASSERT_TRUE(desk.setRange(today.toString(Qt::ISODate), today.toString(Qt::ISODate)));
+        ASSERT_TRUE(waitFor([&] { return !desk.busy(); }));
+        const qint64 todays = server.scalar(QStringLiteral("SELECT count(*) FROM audit_log WHERE at >= timestamp '%1 00:00' AT TIME ZONE 'UTC'").arg(desk.fromDate())).toLongLong();
+        if (todays <= DeskController::kAuditPageSize) {
+            EXPECT_EQ(desk.audit()->totalCount(), todays);
+            EXPECT_FALSE(desk.auditHasMore());
+            EXPECT_EQ(itemNamed(window, QStringLiteral("cutNotice_audit")), nullptr);
+        }
+    }
+    DeskController::setInstance(nullptr);
+}
+
 TEST(StaffUi, ManagerDeskEveryPage)
 {
     Cinema cinema(12, 18);
@@ -761,6 +837,7 @@ TEST(StaffUi, ManagerDeskEveryPage)
         desk.setPage(QStringLiteral("audit"));
         shoot(window, QStringLiteral("desk-07-audit"));
         EXPECT_GT(desk.audit()->count(), 0);
+        EXPECT_EQ(itemNamed(window, QStringLiteral("cutNotice_audit")), nullptr) << "the whole range is loaded, nothing is cut";
         EXPECT_EQ(desk.devices()->count(), 2);
 
         // CSV export of every table, through its own button: the dashboard's six sales tabs and each page's table.
