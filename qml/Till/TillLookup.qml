@@ -98,8 +98,8 @@ Item {
                         Text { text: screen.booking.amount || ""; font.pixelSize: Pos.fontHeading; font.bold: true; font.family: Theme.fontFamily; color: Theme.gold }
                         Text { text: qsTr("Tickets"); font.pixelSize: Pos.fontBody; font.family: Theme.fontFamily; color: Theme.textMuted }
                         Text { text: screen.booking.cancelled ? qsTr("revoked") : qsTr("%n valid", "", screen.booking.tickets || 0); font.pixelSize: Pos.fontHeading; font.family: Theme.fontFamily; color: Theme.text }
-                        Text { visible: screen.booking.cancelled; text: qsTr("Reason"); font.pixelSize: Pos.fontBody; font.family: Theme.fontFamily; color: Theme.textMuted }
-                        Text { visible: screen.booking.cancelled; text: screen.booking.cancel_reason || "—"; font.pixelSize: Pos.fontBody; font.family: Theme.fontFamily; color: Theme.text }
+                        Text { visible: screen.booking.cancelled === true; text: qsTr("Reason"); font.pixelSize: Pos.fontBody; font.family: Theme.fontFamily; color: Theme.textMuted }
+                        Text { visible: screen.booking.cancelled === true; text: screen.booking.cancel_reason || "—"; font.pixelSize: Pos.fontBody; font.family: Theme.fontFamily; color: Theme.text }
                     }
                     Rectangle { Layout.fillWidth: true; height: 1; color: Pos.line; visible: !screen.booking.cancelled }
                     Text { visible: !screen.booking.cancelled; text: qsTr("REFUND"); font.pixelSize: Pos.fontCaption; font.bold: true; font.letterSpacing: 1; font.family: Theme.fontFamily; color: Theme.textMuted }

@@ -282,7 +282,10 @@ TEST(StaffUi, TillSaleOfTwoSeatsTakesAtMostSixKeysThenEveryTillScreen)
         ASSERT_TRUE(clickOn(window, QStringLiteral("lookupField")));
         keys.type(earlier.value(QStringLiteral("booking_ref")).toString());
         keys.press(Qt::Key_Return);
-        ASSERT_TRUE(waitFor([&] { return till.booking().contains(QStringLiteral("booking_ref")); }));
+        // Lena's booking is still shown until the answer comes: wait for this one (the scan below must not race it).
+        ASSERT_TRUE(waitFor([&] {
+            return till.booking().value(QStringLiteral("booking_ref")) == earlier.value(QStringLiteral("booking_ref")).toString() && !till.busy();
+        })) << qPrintable(till.message());
         // A scanner types a ticket code and Enter.
         keys.type(earlier.value(QStringLiteral("tickets")).toArray().first().toObject().value(QStringLiteral("qr")).toString());
         keys.press(Qt::Key_Return);

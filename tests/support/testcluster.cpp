@@ -5,6 +5,7 @@
 #include "store/embeddedpostgres.h"
 
 #include <QDir>
+#include <QRandomGenerator>
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -67,8 +68,13 @@ store::DatabaseConfig TestCluster::createDatabase(const QString &prefix)
         config.port = 5432;
         config.user = QStringLiteral("marquee");
     }
-    // Unique across the concurrent test processes that share one cluster.
-    const QString name = QStringLiteral("%1_%2_%3").arg(prefix.toLower()).arg(::getpid()).arg(g_counter++);
+    // Unique across the concurrent test processes that share one cluster, and across the processes of a whole
+    // run: databases are not dropped, and a long run reuses process ids (the random part keeps names apart then).
+    const QString name = QStringLiteral("%1_%2_%3_%4")
+                             .arg(prefix.toLower())
+                             .arg(::getpid())
+                             .arg(g_counter++)
+                             .arg(QRandomGenerator::system()->generate(), 8, 16, QLatin1Char('0'));
     {
         store::DatabaseConfig admin = config;
         admin.database = QStringLiteral("postgres");
