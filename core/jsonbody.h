@@ -20,6 +20,16 @@ bool isError(const Result<T> &result)
     return std::holds_alternative<ApiError>(result);
 }
 
+/** @brief The first refusal among several fields read from one body, or nullptr when every one was accepted: a
+ *  request is answered with the error of the first bad field, in the order the fields are listed. */
+template<typename... Parsed>
+const ApiError *firstError(const Parsed &...parsed)
+{
+    const ApiError *found = nullptr;
+    ((found = found ? found : std::get_if<ApiError>(&parsed)), ...);
+    return found;
+}
+
 /** @brief Parse a request body that must be a JSON object. */
 Result<QJsonObject> parseJsonObject(const QByteArray &body);
 

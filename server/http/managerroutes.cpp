@@ -160,12 +160,8 @@ void registerManagerRoutes(Router &router, ServerContext &context)
         const auto salesOpenAt = optionalTime(body, QStringLiteral("sales_open_at"));
         const auto salesCloseAt = optionalTime(body, QStringLiteral("sales_close_at"));
         const auto prices = priceTiers(body, true);
-        for (const ApiError *error : {std::get_if<ApiError>(&movieId), std::get_if<ApiError>(&screenId), std::get_if<ApiError>(&currency),
-                                      std::get_if<ApiError>(&startsAt), std::get_if<ApiError>(&salesOpenAt),
-                                      std::get_if<ApiError>(&salesCloseAt), std::get_if<ApiError>(&prices)}) {
-            if (error)
-                return HttpResponse::error(*error);
-        }
+        if (const ApiError *error = firstError(movieId, screenId, currency, startsAt, salesOpenAt, salesCloseAt, prices))
+            return HttpResponse::error(*error);
         if (!std::get<std::optional<QDateTime>>(startsAt))
             return invalid(QStringLiteral("missing_field"), QStringLiteral("The field 'starts_at' is required."));
         if (!isCurrencyCode(std::get<QString>(currency)))
@@ -230,11 +226,8 @@ void registerManagerRoutes(Router &router, ServerContext &context)
         const auto salesCloseAt = optionalTime(body, QStringLiteral("sales_close_at"));
         const auto prices = priceTiers(body, false);
         const auto reason = optionalString(body, QStringLiteral("reason"), 500);
-        for (const ApiError *error : {std::get_if<ApiError>(&startsAt), std::get_if<ApiError>(&salesOpenAt), std::get_if<ApiError>(&salesCloseAt),
-                                      std::get_if<ApiError>(&prices), std::get_if<ApiError>(&reason)}) {
-            if (error)
-                return HttpResponse::error(*error);
-        }
+        if (const ApiError *error = firstError(startsAt, salesOpenAt, salesCloseAt, prices, reason))
+            return HttpResponse::error(*error);
         if (body.contains(QStringLiteral("waiting_room"))) {
             if (!body.value(QStringLiteral("waiting_room")).isBool())
                 return invalid(QStringLiteral("invalid_type"), QStringLiteral("'waiting_room' must be true or false."));
@@ -282,10 +275,8 @@ void registerManagerRoutes(Router &router, ServerContext &context)
         const auto queueLength = requiredInteger(body, QStringLiteral("queue_length"));
         const auto printerState = requiredString(body, QStringLiteral("printer_state"), 40);
         const auto appVersion = requiredString(body, QStringLiteral("app_version"), 40);
-        for (const ApiError *error : {std::get_if<ApiError>(&queueLength), std::get_if<ApiError>(&printerState), std::get_if<ApiError>(&appVersion)}) {
-            if (error)
-                return HttpResponse::error(*error);
-        }
+        if (const ApiError *error = firstError(queueLength, printerState, appVersion))
+            return HttpResponse::error(*error);
         if (std::get<qint64>(queueLength) < 0 || std::get<qint64>(queueLength) > 10000000)
             return invalid(QStringLiteral("invalid_value"), QStringLiteral("'queue_length' must be a count from 0."));
         static const QStringList printerStates = {QStringLiteral("ok"), QStringLiteral("no_paper"), QStringLiteral("paper_low"),

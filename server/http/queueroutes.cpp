@@ -68,9 +68,8 @@ Result<store::WaitingRoomSettings> parseSettings(const QJsonObject &body, QStrin
     const auto ttl = boundedNumber<int>(body, QStringLiteral("admission_ttl_s"), settings.admissionTtlSeconds, 10, 86400);
     const auto rate = boundedNumber<double>(body, QStringLiteral("min_admit_per_s"), settings.minAdmitPerSecond, 0.01, 1e6);
     const auto inFlight = boundedNumber<int>(body, QStringLiteral("max_in_flight"), settings.maxInFlight, 1, 10'000'000);
-    for (const ApiError *error : {std::get_if<ApiError>(&ttl), std::get_if<ApiError>(&rate), std::get_if<ApiError>(&inFlight)})
-        if (error)
-            return *error;
+    if (const ApiError *error = firstError(ttl, rate, inFlight))
+        return *error;
     settings.admissionTtlSeconds = std::get<int>(ttl);
     settings.minAdmitPerSecond = std::get<double>(rate);
     settings.maxInFlight = std::get<int>(inFlight);

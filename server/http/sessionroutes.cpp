@@ -13,11 +13,11 @@ namespace marquee::http {
 using Method = QHttpServerRequest::Method;
 
 namespace {
-// Sign-out, re-authentication and PIN changes are staff actions: their audit row (the same helper as every other
-// staff action's) is written in the session write's own transaction, so neither commits without the other.
-store::AuthRepository::AlsoInTransaction audited(const store::Principal &actor, const QString &action)
+// Sign-out, re-authentication and PIN changes are staff actions: AuthRepository appends their audit row in the
+// session write's own transaction, so neither commits without the other.
+store::AuditEntry sessionAction(const store::Principal &actor, const QString &action)
 {
-    return [actor, action](QSqlDatabase &db) { return store::StaffRepository::appendAudit(db, actor, {action, actor.owner(), QString(), {}}); };
+    return {action, actor.owner(), QString(), {}};
 }
 } // namespace
 
@@ -71,7 +71,7 @@ void registerSessionRoutes(Router &router, ServerContext &context)
     });
     router.add(Method::Delete, QStringLiteral("/api/v1/sessions/current"), Access::lockedSessionToo(kStaffRoles), [&context](RequestContext &request) {
         const store::Principal &caller = request.caller();
-        if (!context.auth.endSession(caller.id, audited(caller, QStringLiteral("session.sign_out"))))
+        if (!context.auth.endSession(caller, sessionAction(caller, QStringLiteral("session.sign_out"))))
             return HttpResponse::error(ApiError::unavailable(QStringLiteral("The database is not answering; you are still signed in. Try again.")));
         return HttpResponse::noBody(204);
     });
@@ -85,27 +85,24 @@ void registerSessionRoutes(Router &router, ServerContext &context)
         const QJsonObject &body = std::get<QJsonObject>(object);
         const auto password = optionalString(body, QStringLiteral("password"), 200);
         const auto pin = optionalString(body, QStringLiteral("pin"), 8);
-        for (const ApiError *error : {std::get_if<ApiError>(&password), std::get_if<ApiError>(&pin)}) {
-            if (error)
-                return HttpResponse::error(*error);
-        }
+        if (const ApiError *error = firstError(password, pin))
+            return HttpResponse::error(*error);
         if (std::get<QString>(password).isEmpty() == std::get<QString>(pin).isEmpty())
             return HttpResponse::error(ApiError::badRequest(QStringLiteral("missing_field"), QStringLiteral("Give exactly one of 'password' or 'pin'.")));
         // Wrong answers are audited too: at most kMaxFailedReauths per session, and only a signed-in session can give them.
         const store::Principal &caller = request.caller();
         const QString method = std::get<QString>(pin).isEmpty() ? QStringLiteral("password") : QStringLiteral("pin");
-        const auto audit = [&caller, &method](QSqlDatabase &db, const store::Reauth &decided) {
+        const auto auditOf = [&caller, &method](const store::Reauth &decided) {
             const bool right = decided.kind == store::Reauth::Kind::Elevated;
             QJsonObject details{{QStringLiteral("method"), method}};
             if (!right)
                 details.insert(QStringLiteral("attempts_left"), decided.attemptsLeft);
             if (decided.kind == store::Reauth::Kind::SessionEnded)
                 details.insert(QStringLiteral("session_ended"), true);
-            return store::StaffRepository::appendAudit(
-                db, caller, {right ? QStringLiteral("session.reauth") : QStringLiteral("session.reauth_failed"), caller.owner(), QString(), details});
+            return store::AuditEntry{right ? QStringLiteral("session.reauth") : QStringLiteral("session.reauth_failed"), caller.owner(), QString(), details};
         };
         const store::Reauth result = context.auth.reauthenticate(caller, std::get<QString>(password), std::get<QString>(pin),
-                                                                 context.config.reauthSeconds, audit);
+                                                                 context.config.reauthSeconds, auditOf);
         switch (result.kind) {
         case store::Reauth::Kind::Elevated:
             return HttpResponse::json(200, QJsonObject{{QStringLiteral("elevated_until"), toIsoUtc(result.elevatedUntil)}});
@@ -129,17 +126,15 @@ void registerSessionRoutes(Router &router, ServerContext &context)
             return HttpResponse::error(std::get<ApiError>(object));
         const auto password = requiredString(std::get<QJsonObject>(object), QStringLiteral("password"), 200);
         const auto pin = requiredString(std::get<QJsonObject>(object), QStringLiteral("pin"), 8);
-        for (const ApiError *error : {std::get_if<ApiError>(&password), std::get_if<ApiError>(&pin)}) {
-            if (error)
-                return HttpResponse::error(*error);
-        }
+        if (const ApiError *error = firstError(password, pin))
+            return HttpResponse::error(*error);
         static const QRegularExpression digits(QStringLiteral("^[0-9]{4,8}$"));
         if (!digits.match(std::get<QString>(pin)).hasMatch())
             return HttpResponse::error(ApiError::badRequest(QStringLiteral("invalid_pin"), QStringLiteral("A PIN is 4 to 8 digits.")));
         QString why;
         bool wrongPassword = false;
         if (!context.auth.setPin(request.caller(), std::get<QString>(password), std::get<QString>(pin), &why, &wrongPassword,
-                                 audited(request.caller(), QStringLiteral("session.pin_change")))) {
+                                 sessionAction(request.caller(), QStringLiteral("session.pin_change")))) {
             if (wrongPassword)
                 return HttpResponse::error(ApiError{401, QStringLiteral("invalid_credentials"), why, {}});
             return HttpResponse::error(ApiError::unavailable(why));

@@ -69,10 +69,8 @@ void registerTillRoutes(Router &router, ServerContext &context)
         const QJsonObject &body = std::get<QJsonObject>(parsed);
         const auto openingFloat = cashAmount(body, QStringLiteral("opening_float_minor"));
         const auto currency = requiredString(body, QStringLiteral("currency"), 3);
-        for (const ApiError *error : {std::get_if<ApiError>(&openingFloat), std::get_if<ApiError>(&currency)}) {
-            if (error)
-                return HttpResponse::error(*error);
-        }
+        if (const ApiError *error = firstError(openingFloat, currency))
+            return HttpResponse::error(*error);
         if (!isCurrencyCode(std::get<QString>(currency)))
             return HttpResponse::error(ApiError::badRequest(QStringLiteral("invalid_currency"), QStringLiteral("'currency' must be an ISO 4217 code such as EUR.")));
         qint64 deviceId = 0;
@@ -100,10 +98,8 @@ void registerTillRoutes(Router &router, ServerContext &context)
         const QJsonObject &body = std::get<QJsonObject>(parsed);
         const auto kind = requiredString(body, QStringLiteral("kind"), 16);
         const auto reason = requiredString(body, QStringLiteral("reason"), 500);
-        for (const ApiError *error : {std::get_if<ApiError>(&kind), std::get_if<ApiError>(&reason)}) {
-            if (error)
-                return HttpResponse::error(*error);
-        }
+        if (const ApiError *error = firstError(kind, reason))
+            return HttpResponse::error(*error);
         if (std::get<QString>(reason).trimmed().isEmpty())
             return HttpResponse::error(ApiError::badRequest(QStringLiteral("missing_field"), QStringLiteral("Every drawer operation needs a 'reason'.")));
         static const QHash<QString, store::DrawerOperation> kinds = {{QStringLiteral("cash_in"), store::DrawerOperation::CashIn},
@@ -137,10 +133,8 @@ void registerTillRoutes(Router &router, ServerContext &context)
         const QJsonObject &body = std::get<QJsonObject>(parsed);
         const auto counted = cashAmount(body, QStringLiteral("counted_cash_minor"));
         const auto note = optionalString(body, QStringLiteral("note"), 500);
-        for (const ApiError *error : {std::get_if<ApiError>(&counted), std::get_if<ApiError>(&note)}) {
-            if (error)
-                return HttpResponse::error(*error);
-        }
+        if (const ApiError *error = firstError(counted, note))
+            return HttpResponse::error(*error);
         store::ShiftRepository shifts(context.database);
         return shiftReply(shifts.close(request.caller(), std::get<qint64>(counted), std::get<QString>(note)), 200);
     });
@@ -158,10 +152,8 @@ void registerTillRoutes(Router &router, ServerContext &context)
         const QJsonObject &body = std::get<QJsonObject>(parsed);
         const auto seatIds = requiredStringArray(body, QStringLiteral("seat_ids"));
         const auto reason = requiredString(body, QStringLiteral("reason"), 500);
-        for (const ApiError *error : {std::get_if<ApiError>(&seatIds), std::get_if<ApiError>(&reason)}) {
-            if (error)
-                return HttpResponse::error(*error);
-        }
+        if (const ApiError *error = firstError(seatIds, reason))
+            return HttpResponse::error(*error);
         const QStringList &seats = std::get<QStringList>(seatIds);
         if (seats.size() > 1000)
             return HttpResponse::error(ApiError::badRequest(QStringLiteral("too_many_seats"), QStringLiteral("One house hold takes at most 1000 seats.")));

@@ -2,6 +2,7 @@
 #include "authrepository.h"
 
 #include "core/tokenhash.h"
+#include "staffrepository.h"
 
 #include <QLoggingCategory>
 #include <QRegularExpression>
@@ -174,7 +175,7 @@ std::optional<NewSession> AuthRepository::createSession(const QString &name, con
     return session;
 }
 
-bool AuthRepository::endSession(qint64 sessionId, const AlsoInTransaction &also)
+bool AuthRepository::endSession(const Principal &session, const std::optional<AuditEntry> &audit)
 {
     QSqlDatabase db = m_database.connection();
     Transaction tx(db);
@@ -182,14 +183,15 @@ bool AuthRepository::endSession(qint64 sessionId, const AlsoInTransaction &also)
         return false;
     QSqlQuery query(db);
     prepareQuery(query, QStringLiteral("UPDATE sessions SET ended_at = now() WHERE session_id = ? AND ended_at IS NULL"));
-    query.addBindValue(sessionId);
-    const bool ok = execQuery(query, "end session") && (query.numRowsAffected() == 0 || !also || also(db)) && tx.commit();
+    query.addBindValue(session.id);
+    const bool ok = execQuery(query, "end session")
+        && (query.numRowsAffected() == 0 || !audit || StaffRepository::appendAudit(db, session, *audit)) && tx.commit();
     clearCache();
     return ok;
 }
 
 Reauth AuthRepository::reauthenticate(const Principal &session, const QString &password, const QString &pin, int elevationSeconds,
-                                     const std::function<bool(QSqlDatabase &db, const Reauth &decided)> &also)
+                                     const std::function<AuditEntry(const Reauth &decided)> &auditOf)
 {
     Reauth out;
     QSqlDatabase db = m_database.connection();
@@ -235,7 +237,7 @@ Reauth AuthRepository::reauthenticate(const Principal &session, const QString &p
         out.kind = last ? Reauth::Kind::SessionEnded : Reauth::Kind::WrongSecret;
         out.attemptsLeft = kMaxFailedReauths - failures - 1;
     }
-    if ((also && !also(db, out)) || !tx.commit()) {
+    if ((auditOf && !StaffRepository::appendAudit(db, session, auditOf(out))) || !tx.commit()) {
         out.kind = Reauth::Kind::Error;
         return out;
     }
@@ -245,7 +247,7 @@ Reauth AuthRepository::reauthenticate(const Principal &session, const QString &p
 }
 
 bool AuthRepository::setPin(const Principal &session, const QString &password, const QString &pin, QString *error, bool *wrongPassword,
-                            const AlsoInTransaction &also)
+                            const std::optional<AuditEntry> &audit)
 {
     *wrongPassword = false;
     static const QRegularExpression digits(QStringLiteral("^[0-9]{4,8}$"));
@@ -271,7 +273,7 @@ bool AuthRepository::setPin(const Principal &session, const QString &password, c
     prepareQuery(write, QStringLiteral("UPDATE staff SET pin_hash = ? WHERE staff_id = ?"));
     write.addBindValue(hashPassword(pin));
     write.addBindValue(session.staffId);
-    if (!tx.isActive() || !execQuery(write, "set pin") || (also && !also(db)) || !tx.commit()) {
+    if (!tx.isActive() || !execQuery(write, "set pin") || (audit && !StaffRepository::appendAudit(db, session, *audit)) || !tx.commit()) {
         *error = QStringLiteral("The PIN could not be stored.");
         return false;
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "auditentry.h"
 #include "core/role.h"
 #include "database.h"
 
@@ -72,19 +73,19 @@ public:
     bool addStaff(const QString &name, Role role, const QString &password, QString *error);
     /** @brief Sign a staff member in; nothing on a wrong name or password (indistinguishable on purpose). */
     std::optional<NewSession> createSession(const QString &name, const QString &password, int ttlSeconds);
-    /** @brief More work for a session write's transaction (its audit row): the write and it commit together or not at all. */
-    using AlsoInTransaction = std::function<bool(QSqlDatabase &db)>;
-    /** @brief End a session now (sign-out); @p also runs only when this call ended it. */
-    bool endSession(qint64 sessionId, const AlsoInTransaction &also = {});
+    /** @brief End a session now (sign-out); @p audit is appended in the same transaction, only when this call ended it. */
+    bool endSession(const Principal &session, const std::optional<AuditEntry> &audit = std::nullopt);
     /**
      * @brief Check the session's staff password or PIN again (exactly one of them non-empty). Right: the session is
      * unlocked and elevated for @p elevationSeconds. Wrong: counted; the kMaxFailedReauths-th failure ends the session.
+     * @p auditOf gives the audit row of the decision, appended in its transaction: both commit or neither does.
      */
     Reauth reauthenticate(const Principal &session, const QString &password, const QString &pin, int elevationSeconds,
-                          const std::function<bool(QSqlDatabase &db, const Reauth &decided)> &also = {});
-    /** @brief Set the staff member's PIN after checking their password; false with @p error when refused. */
+                          const std::function<AuditEntry(const Reauth &decided)> &auditOf = {});
+    /** @brief Set the staff member's PIN after checking their password (@p audit in the same transaction); false
+     *  with @p error when refused. */
     bool setPin(const Principal &session, const QString &password, const QString &pin, QString *error, bool *wrongPassword,
-                const AlsoInTransaction &also = {});
+                const std::optional<AuditEntry> &audit = std::nullopt);
     static constexpr int kMaxFailedReauths = 5;
     void clearCache();
 

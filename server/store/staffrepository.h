@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "auditentry.h"
 #include "authrepository.h"
 #include "database.h"
 
@@ -11,14 +12,6 @@
 #include <optional>
 
 namespace marquee::store {
-
-/** @brief One entry of the append-only audit log. */
-struct AuditEntry {
-    QString action;  ///< e.g. "show.create"
-    QString target;  ///< e.g. "show:42"
-    QString reason;
-    QJsonObject details;
-};
 
 /** @brief A device's self-report. */
 struct Heartbeat {
