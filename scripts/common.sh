@@ -15,7 +15,7 @@ MARQUEE_PACKAGES=(
   qml6-module-qtquick qml6-module-qtquick-controls qml6-module-qtquick-layouts qml6-module-qtquick-window
   qml6-module-qtquick-templates qml6-module-qtquick-shapes qml6-module-qttest qml6-module-qtcharts qml6-module-qt-labs-folderlistmodel
   qml6-module-qtqml-workerscript qml6-module-qtquick-virtualkeyboard qml6-module-qt-labs-settings
-  libgl-dev libssl-dev libqrencode-dev libzxing-dev libgtest-dev libsqlite3-dev
+  libgl-dev libssl-dev libpq-dev libqrencode-dev libzxing-dev libgtest-dev libsqlite3-dev
   postgresql-15 postgresql-client-15 redis-server
   xvfb xauth poppler-utils curl fonts-dejavu-core
 )

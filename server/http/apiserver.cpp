@@ -83,7 +83,10 @@ HttpResponse ApiServer::dispatch(const QHttpServerRequest &request)
         const QByteArray authorization = context.header("Authorization");
         if (!authorization.startsWith("Bearer ") || authorization.size() <= 7)
             return HttpResponse::error(ApiError::unauthorized(QStringLiteral("This call needs an 'Authorization: Bearer <token>' header.")));
-        context.principal = m_context.auth.authenticate(QString::fromLatin1(authorization.mid(7).trimmed()));
+        bool databaseDown = false;
+        context.principal = m_context.auth.authenticate(QString::fromLatin1(authorization.mid(7).trimmed()), &databaseDown);
+        if (!context.principal && databaseDown)
+            return HttpResponse::error(ApiError::unavailable(QStringLiteral("The booking database is not answering, so the token could not be checked; try again shortly.")));
         if (!context.principal)
             return HttpResponse::error(ApiError::unauthorized(QStringLiteral("The token is unknown, revoked or expired.")));
         if (context.principal->locked && !access.allowsLockedSession)

@@ -48,7 +48,11 @@ void LiveHub::accept(std::unique_ptr<QWebSocket> owned)
     if (token.isEmpty())
         return LiveFanout::refuse(socket, LiveFanout::Unauthorized, QStringLiteral("unauthorized"),
                       QStringLiteral("This call needs an 'Authorization: Bearer <token>' header or an access_token parameter."));
-    const std::optional<store::Principal> caller = m_context.auth.authenticate(QString::fromLatin1(token));
+    bool databaseDown = false;
+    const std::optional<store::Principal> caller = m_context.auth.authenticate(QString::fromLatin1(token), &databaseDown);
+    if (!caller && databaseDown)
+        return LiveFanout::refuse(socket, QWebSocketProtocol::CloseCodeBadOperation, QStringLiteral("unavailable"),
+                                  QStringLiteral("The booking database is not answering, so the token could not be checked; reconnect shortly."));
     if (!caller)
         return LiveFanout::refuse(socket, LiveFanout::Unauthorized, QStringLiteral("unauthorized"), QStringLiteral("The token is unknown, revoked or expired."));
     if (!(kAllRoles & roleBit(caller->role)))

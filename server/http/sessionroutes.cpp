@@ -38,9 +38,12 @@ void registerSessionRoutes(Router &router, ServerContext &context)
         qint64 deviceId = 0;
         const QByteArray authorization = request.header("Authorization");
         if (!authorization.isEmpty()) {
+            bool databaseDown = false;
             const auto device = authorization.startsWith("Bearer ") && authorization.size() > 7
-                ? context.auth.authenticate(QString::fromLatin1(authorization.mid(7).trimmed()))
+                ? context.auth.authenticate(QString::fromLatin1(authorization.mid(7).trimmed()), &databaseDown)
                 : std::nullopt;
+            if (!device && databaseDown)
+                return HttpResponse::error(ApiError::unavailable(QStringLiteral("The booking database is not answering; you are not signed in.")));
             if (!device || device->kind != store::Principal::Kind::Device)
                 return HttpResponse::error(ApiError::unauthorized(
                     QStringLiteral("Sign-in takes no token, or the token of the device signed in on; this one is not a device's, or it is revoked.")));

@@ -29,8 +29,15 @@ void AuthRepository::clearCache()
     m_cache.clear();
 }
 
-std::optional<Principal> AuthRepository::authenticate(const QString &token)
+std::optional<Principal> AuthRepository::authenticate(const QString &token, bool *databaseDown)
 {
+    if (databaseDown)
+        *databaseDown = false;
+    const auto unreachable = [databaseDown]() -> std::optional<Principal> {
+        if (databaseDown)
+            *databaseDown = true;
+        return std::nullopt; // fail closed, and do not cache a database error
+    };
     if (token.isEmpty() || token.size() > 200)
         return std::nullopt;
     const QByteArray hash = tokenHash(token);
@@ -54,13 +61,13 @@ std::optional<Principal> AuthRepository::authenticate(const QString &token)
         "  JOIN staff st USING (staff_id) "
         " WHERE s.token_hash = :h AND s.ended_at IS NULL AND s.expires_at > now() AND st.disabled_at IS NULL"));
     if (!statement)
-        return std::nullopt;
+        return unreachable();
     QSqlQuery &query = *statement;
     query.bindValue(QStringLiteral(":h"), QString::fromLatin1(hash));
     query.bindValue(QStringLiteral(":idle"), m_idleLockSeconds);
     if (!execQuery(query, "authenticate")) {
         m_database.resetAfterError(query.lastError());
-        return std::nullopt; // fail closed, and do not cache a database error
+        return unreachable();
     }
     std::optional<Principal> principal;
     if (query.next()) {
@@ -80,11 +87,11 @@ std::optional<Principal> AuthRepository::authenticate(const QString &token)
     if (principal && principal->kind == Principal::Kind::Session && !principal->locked) {
         QSqlQuery *touch = m_database.prepared(QStringLiteral("UPDATE sessions SET last_active_at = now() WHERE session_id = ?"));
         if (!touch)
-            return std::nullopt;
+            return unreachable();
         touch->addBindValue(principal->id);
         if (!execQuery(*touch, "record session activity")) {
             m_database.resetAfterError(touch->lastError());
-            return std::nullopt;
+            return unreachable();
         }
     }
     QMutexLocker lock(&m_mutex);

@@ -66,7 +66,12 @@ public:
      */
     explicit AuthRepository(const Database &database, int cacheSeconds = 10, int idleLockSeconds = 15 * 60);
 
-    std::optional<Principal> authenticate(const QString &token);
+    /**
+     * @brief The caller @p token belongs to; nothing when it is unknown, revoked or expired — or when the database
+     * could not be asked, which sets @p databaseDown (if given) so that the caller answers 503 rather than telling a
+     * till or kiosk that its token is no longer valid. A database error is never cached.
+     */
+    std::optional<Principal> authenticate(const QString &token, bool *databaseDown = nullptr);
     /** @brief Enrol a device; returns its bearer token, or nothing when the name is taken or on error. */
     std::optional<QString> addDevice(const QString &name, Role role, QString *error);
     /** @brief Add a staff member; false when the name is taken or on error. */

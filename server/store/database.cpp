@@ -2,9 +2,12 @@
 #include "database.h"
 
 #include <QLoggingCategory>
+#include <QSqlDriver>
 #include <QThread>
 #include <QUuid>
+#include <libpq-fe.h>
 #include <memory>
+#include <poll.h>
 
 Q_LOGGING_CATEGORY(lcStore, "marquee.store")
 
@@ -13,6 +16,37 @@ namespace marquee::store {
 namespace {
 // Prepared statements of this thread, per connection name. Destroyed before their connection is removed.
 thread_local QHash<QString, QHash<QString, std::shared_ptr<QSqlQuery>>> t_statements;
+
+/**
+ * True when PostgreSQL has ended this open, idle connection (a restart, a failover, pg_terminate_backend, an idle
+ * timeout) without Qt noticing yet. Qt learns of it only when a statement fails, and a worker's first request after
+ * that would answer 503 although nothing was wrong any more. A server that ends a backend sends an error and closes
+ * the socket, so an idle connection with bytes waiting is one to test before use; the usual case costs one poll().
+ * Only outside a transaction: reconnecting inside one would let its later statements run without the earlier ones.
+ */
+bool endedByServer(const QSqlDatabase &db)
+{
+    const QVariant handle = db.driver()->handle();
+    // Qt names the type by libpq's struct (pg_conn*); older Qt versions by its typedef (PGconn*).
+    if (qstrcmp(handle.typeName(), "pg_conn*") != 0 && qstrcmp(handle.typeName(), "PGconn*") != 0)
+        return false;
+    PGconn *link = *static_cast<PGconn *const *>(handle.constData());
+    if (!link)
+        return false;
+    if (PQstatus(link) == CONNECTION_BAD)
+        return true;
+    // Qt reads a listening connection's socket itself (notifications); leave those to their own error handling.
+    if (PQtransactionStatus(link) != PQTRANS_IDLE || !db.driver()->subscribedToNotifications().isEmpty())
+        return false;
+    pollfd socket{PQsocket(link), POLLIN, 0};
+    if (socket.fd < 0)
+        return true;
+    if (::poll(&socket, 1, 0) == 0)
+        return false;
+    // Something arrived between statements: on a live link a stray notice at most. One round trip decides.
+    QSqlQuery probe(db);
+    return !probe.exec(QStringLiteral("SELECT 1"));
+}
 } // namespace
 
 Database::Database(DatabaseConfig config)
@@ -32,8 +66,12 @@ QSqlDatabase Database::connection() const
 {
     const QString name = connectionName();
     QSqlDatabase db = QSqlDatabase::contains(name) ? QSqlDatabase::database(name, false) : QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), name);
-    if (db.isOpen())
-        return db;
+    if (db.isOpen()) {
+        if (!endedByServer(db))
+            return db;
+        qCInfo(lcStore) << "the database ended connection" << name << "while it was idle; reconnecting";
+        db.close();
+    }
     t_statements.remove(name); // statements of a lost connection are gone on the server too
     db.setHostName(m_config.host);
     db.setPort(m_config.port);

@@ -42,6 +42,23 @@ bool eventually(const std::function<bool()> &condition, int seconds = 15)
     return condition();
 }
 
+/**
+ * @brief Ends every connection of the server's database but the test's own, as a database restart, a failover or
+ * an idle timeout would, and waits until those backends are gone: pg_terminate_backend only signals, and a request
+ * racing a backend's exit fails on a link that is still dying (nothing can tell that one apart beforehand).
+ */
+bool endServerConnections(TestServer &server)
+{
+    const QString backends = server.scalar(QStringLiteral("SELECT string_agg(pid::text, ',') FROM pg_stat_activity "
+                                                          " WHERE datname = current_database() AND pid <> pg_backend_pid()"))
+                                 .toString();
+    if (backends.isEmpty())
+        return false;
+    server.scalar(QStringLiteral("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE pid IN (%1)").arg(backends));
+    return eventually([&] {
+        return server.scalar(QStringLiteral("SELECT count(*) FROM pg_stat_activity WHERE pid IN (%1)").arg(backends)).toInt() == 0;
+    });
+}
 } // namespace
 
 TEST(Holds, PlaceReadAndRelease)
@@ -433,16 +450,66 @@ TEST(Holds, ReaperSurvivesALostDatabaseConnection)
     // Let the reaper open its connection, then cut every connection of the server (as a database restart or
     // an idle timeout would). The reaper must reconnect on its own, not fail forever.
     QThread::msleep(300);
-    ASSERT_GE(server.scalar(QStringLiteral("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                                           " WHERE datname = current_database() AND pid <> pg_backend_pid()"))
-                  .toInt(),
-              1);
+    ASSERT_TRUE(endServerConnections(server));
     auto client = server.client(server.deviceToken());
-    HttpResult placed;
-    for (int attempt = 0; attempt < 3 && placed.status != 200; ++attempt)
-        placed = client->post(holdPath(showId), seatsBody({QStringLiteral("A1"), QStringLiteral("A2")}));
+    const HttpResult placed = client->post(holdPath(showId), seatsBody({QStringLiteral("A1"), QStringLiteral("A2")}));
     ASSERT_EQ(placed.status, 200) << placed.body.constData();
     EXPECT_TRUE(eventually([&] { return seatsInStatus(server, showId, "held") == 0; })) << "the reaper never swept again";
+}
+
+TEST(Holds, EveryWorkerAnswersAtOnceAfterTheDatabaseEndedItsIdleConnections)
+{
+    TestServer server;
+    const qint64 showId = server.createShow(4, 10);
+    const QString token = server.deviceToken();
+    // The worker threads open their connections at start. End every one of them (a database restart, a failover,
+    // an idle timeout) and wait until those backends are gone, so that each worker holds a connection that looks
+    // open to Qt but is closed.
+    ASSERT_TRUE(endServerConnections(server));
+    // Fresh clients spread over the workers; not one request may fail for the connection its worker lost.
+    QStringList holdIds;
+    for (int row = 0; row < 4; ++row) {
+        for (int number = 1; number <= 10; ++number) {
+            auto client = server.client(token);
+            const QString seat = QStringLiteral("%1%2").arg(QChar(u'A' + row)).arg(number);
+            const HttpResult placed = client->post(holdPath(showId), seatsBody({seat}));
+            ASSERT_EQ(placed.status, 200) << qPrintable(seat) << " " << placed.body.constData();
+            const QString holdId = placed.json()[QStringLiteral("hold_id")].toString();
+            const HttpResult read = server.client(token)->get(holdUrl(holdId));
+            ASSERT_EQ(read.status, 200) << read.body.constData();
+            holdIds << holdId;
+        }
+    }
+    EXPECT_EQ(seatsInStatus(server, showId, "held"), 40);
+    EXPECT_EQ(holdIds.size(), 40);
+}
+
+TEST(Holds, ATokenThatCannotBeCheckedForAnUnreachableDatabaseGets503NotUnauthorized)
+{
+    TestServer server;
+    const qint64 showId = server.createShow(1, 4);
+    const QString token = server.deviceToken(); // never used yet: not in the server's token cache
+    // The database refuses new connections and has ended the server's: nothing can check the token. A 401 would
+    // tell the kiosk its token is revoked (and a till signs its cashier out); the truth is "try again".
+    const QString database = server.scalar(QStringLiteral("SELECT current_database()")).toString();
+    // PostgreSQL does not let a connection shut its own database: this is done from the maintenance database.
+    store::DatabaseConfig maintenanceConfig = server.context().database.config();
+    maintenanceConfig.database = QStringLiteral("postgres");
+    const store::Database maintenance(maintenanceConfig);
+    const auto allowConnections = [&](bool allow) {
+        QSqlQuery alter(maintenance.connection());
+        return alter.exec(QStringLiteral("ALTER DATABASE \"%1\" ALLOW_CONNECTIONS %2").arg(database, allow ? u"true" : u"false"));
+    };
+    ASSERT_TRUE(allowConnections(false));
+    ASSERT_TRUE(endServerConnections(server));
+    for (int attempt = 0; attempt < 4; ++attempt)
+        EXPECT_API_ERROR(server.client(token)->post(holdPath(showId), seatsBody({QStringLiteral("A1")})), 503, "unavailable");
+
+    ASSERT_TRUE(allowConnections(true));
+    maintenance.closeThreadConnection();
+    EXPECT_EQ(seatsInStatus(server, showId, "held"), 0) << "nothing was held while the token could not be checked";
+    const HttpResult placed = server.client(token)->post(holdPath(showId), seatsBody({QStringLiteral("A1")}));
+    EXPECT_EQ(placed.status, 200) << placed.body.constData();
 }
 
 TEST(Holds, CommitModeIsAnOptionAndNeverLeaksIntoTheConnectionsOtherTransactions)
