@@ -2,6 +2,7 @@
 // The manager desk's reports: sales, occupancy, shifts, refunds, payments awaiting reconciliation (the audit report
 // lives with the other manager routes).
 #include "core/isotime.h"
+#include "core/jsonwriter.h"
 #include "routes.h"
 #include "servercontext.h"
 #include "store/orderrepository.h"
@@ -159,11 +160,18 @@ void registerReportRoutes(Router &router, ServerContext &context)
         const auto rows = orders.refunds(from, to, *limit, &truncated);
         if (!rows)
             return storeFailure();
-        return HttpResponse::json(200, QJsonObject{{QStringLiteral("from"), toIsoUtc(from)},
-                                                   {QStringLiteral("to"), toIsoUtc(to)},
-                                                   {QStringLiteral("limit"), *limit},
-                                                   {QStringLiteral("truncated"), truncated},
-                                                   {QStringLiteral("rows"), *rows}});
+        QByteArray body;
+        body.reserve(rows->size() + 256);
+        JsonWriter(&body)
+            .beginObject()
+            .member("from", toIsoUtc(from))
+            .member("limit", *limit)
+            .key("rows")
+            .raw(*rows)
+            .member("to", toIsoUtc(to))
+            .member("truncated", truncated)
+            .endObject();
+        return HttpResponse::rawJson(200, std::move(body));
     });
 
     // Payments awaiting reconciliation (issue 7 §3): what the server's reconciler has not settled yet, for a person.

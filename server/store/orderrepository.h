@@ -41,6 +41,8 @@ struct OrderRecord {
     qint64 cardMinor() const { return provider == QLatin1String("cash") ? 0 : amountMinor - cashMinor; }
     /** @brief How it was paid, as the API says it: "cash", "card" or "split" (cash and card). */
     QString paymentMethod() const;
+    /** @brief paymentMethod() of an order paid through @p provider with @p cashMinor of it in cash. */
+    static QString paymentMethodOf(const QString &provider, qint64 cashMinor);
     /** @brief The order as GET /api/v1/orders/{id} shows it. */
     QJsonObject toJson() const;
 };
@@ -141,9 +143,10 @@ public:
      * first, at most @p limit — staff cancellations and overrides as well as the server's own (a payment that landed
      * after its hold was lost) — each with its order and booking reference, show, amount and payment method, kind,
      * reason, status, and who asked from which device where known (docs/api.md). Served by the refunds_created index
-     * (migration 006); the joins are by primary key. @p truncated is set when more rows were in the range.
+     * (migration 006); the joins are by primary key. @p truncated is set when more rows were in the range. The rows
+     * come as the bytes of a compact JSON array.
      */
-    std::optional<QJsonArray> refunds(const QDateTime &from, const QDateTime &to, int limit, bool *truncated);
+    std::optional<QByteArray> refunds(const QDateTime &from, const QDateTime &to, int limit, bool *truncated);
 
     /** @brief Apply one transition inside the caller's transaction (conditional UPDATE + outbox event). */
     static bool transition(QSqlDatabase &db, const QString &orderId, OrderState from, OrderState to, const QString &reason);

@@ -862,8 +862,9 @@ TEST(StaffUi, ManagerDeskEveryPage)
             for (const auto &[pageKey, table, model] : tables) {
                 desk.setPage(pageKey);
                 QTest::qWait(100);
-                if (pageKey == QLatin1String("dashboard"))
+                if (pageKey == QLatin1String("dashboard")) {
                     ASSERT_TRUE(clickOn(window, QStringLiteral("tab_") + table)) << qPrintable(table);
+                }
                 const QString path = desk.exportDir() + QLatin1Char('/') + table + QLatin1Char('-') + desk.fromDate() + QLatin1Char('-') + desk.toDate()
                     + QStringLiteral(".csv");
                 QFile::remove(path);
