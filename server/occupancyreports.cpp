@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cstring>
 #include <iterator>
+#include <vector>
 
 namespace marquee {
 
@@ -36,27 +37,50 @@ public:
     bool loaded = false; ///< guarded by mutex; the rest is read without it once loaded
 
     store::OccupancyLayout seats;
-    QHash<QByteArray, qsizetype> indexOf; ///< seat id → place in report order
-    qsizetype bytes = 0;                  ///< memory it keeps, roughly: for the bound
+    qsizetype bytes = 0; ///< memory it keeps, roughly: for the bound
 
     // Guarded by OccupancyReports::m_mutex.
     quint64 lastUse = 0;
     qsizetype countedBytes = 0;
     int keptShows = 0; ///< kept shows counted without this layout's bytes (it is counted once, here)
 
+    /** @brief The place in report order of the seat @p seatId; -1 when the layout has no such seat. */
+    qsizetype indexOf(QByteArrayView seatId) const
+    {
+        for (size_t slot = qHash(seatId) & m_mask;; slot = (slot + 1) & m_mask) {
+            const qint32 index = m_slots[slot];
+            if (index < 0 || seats.seatIds[index] == seatId)
+                return index;
+        }
+    }
+
     void set(store::OccupancyLayout layout)
     {
         seats = std::move(layout);
-        indexOf.reserve(seats.seatIds.size());
-        for (qsizetype i = 0; i < seats.seatIds.size(); ++i)
-            indexOf.insert(seats.seatIds[i], i);
-        // A seat: its id (QByteArray and bytes), its head's end, its tier, its hash node.
-        constexpr qsizetype perSeat = sizeof(QByteArray) + 24 + sizeof(qsizetype) + sizeof(int) + 48;
+        // Seat id → place: an open-addressing table of places, at most half full, probed linearly. A QHash of
+        // 40,000 QByteArray keys took ~20 ms to build for the stadium (a node each), this one allocation ~2 ms.
+        size_t capacity = 16;
+        while (capacity < size_t(seats.seatIds.size()) * 2)
+            capacity *= 2;
+        m_mask = capacity - 1;
+        m_slots.assign(capacity, -1);
+        for (qsizetype i = 0; i < seats.seatIds.size(); ++i) {
+            size_t slot = qHash(QByteArrayView(seats.seatIds[i])) & m_mask;
+            while (m_slots[slot] >= 0 && seats.seatIds[m_slots[slot]] != seats.seatIds[i])
+                slot = (slot + 1) & m_mask;
+            m_slots[slot] = qint32(i); // a repeated id keeps its last place, as QHash::insert did
+        }
+        // A seat: its id (QByteArray and bytes), its head's end, its tier, two slots of the index.
+        constexpr qsizetype perSeat = sizeof(QByteArray) + 24 + sizeof(qsizetype) + sizeof(int) + 2 * sizeof(qint32);
         bytes = seats.heads.size() + seats.seatIds.size() * perSeat;
         for (const QByteArray &id : std::as_const(seats.seatIds))
             bytes += id.size();
         loaded = true;
     }
+
+private:
+    std::vector<qint32> m_slots; ///< places in report order; -1: empty
+    size_t m_mask = 0;
 };
 
 /**
@@ -94,10 +118,10 @@ public:
     void apply(const SeatRow &row)
     {
         // A seat outside the layout is in no report (the reference joins the show's seats with its layout's).
-        const auto found = m_layout->indexOf.constFind(row.seatId);
-        if (found == m_layout->indexOf.constEnd())
+        const qsizetype found = m_layout->indexOf(row.seatId);
+        if (found < 0)
             return;
-        Seat &seat = m_seats[*found];
+        Seat &seat = m_seats[found];
         if (seat.status == SeatRow::Status::Booked) {
             const auto sale = m_sales.find(seat.bookingId);
             if (sale != m_sales.end() && --sale->seats == 0) {
