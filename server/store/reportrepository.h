@@ -34,7 +34,10 @@ struct OccupancyDocument {
  * seat id, and their tiers. The same for every show of a layout (shows copy their layout's seats).
  */
 struct OccupancyLayout {
-    QList<QByteArray> seatIds; ///< in report order (row, then number); empty when there is no such layout
+    /** @brief In report order (row, then number); empty when there is no such layout. Views of seatIdBytes when
+     *  read from the database (QByteArray::fromRawData): valid as long as this layout (moves keep them valid). */
+    QList<QByteArray> seatIds;
+    QByteArray seatIdBytes;    ///< the bytes of every seat id, one after the other
     QByteArray heads;          ///< each seat's `{"number" : …, "row" : …, "seat_id" : …` one after the other
     QList<qsizetype> headEnds; ///< where each seat's head ends in heads
     QList<int> seatTiers;      ///< each seat's index into tiers
