@@ -1,115 +1,163 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "jsonwriter.h"
 
+#include <algorithm>
 #include <charconv>
+#include <cstring>
 
 namespace marquee {
 
-void JsonWriter::separate()
+char *JsonWriter::claim(qsizetype bytes)
+{
+    // One resize per write (the new bytes are left uninitialised) instead of QByteArray::append's general insert
+    // path per piece; the caller gives back what it did not use with release().
+    const qsizetype at = m_out.size();
+    if (m_out.capacity() - at < bytes)
+        m_out.reserve(std::max(m_out.capacity() * 2, at + bytes));
+    m_out.resize(at + bytes);
+    return m_out.data() + at;
+}
+
+void JsonWriter::release(const char *end)
+{
+    m_out.truncate(end - m_out.constData());
+}
+
+char *JsonWriter::separate(char *p)
 {
     if (m_afterKey)
         m_afterKey = false;
     else if (!m_first)
-        m_out.append(',');
+        *p++ = ',';
     m_first = false;
+    return p;
 }
 
 JsonWriter &JsonWriter::open(char bracket)
 {
-    separate();
-    m_out.append(bracket);
+    char *p = separate(claim(2));
+    *p++ = bracket;
+    release(p);
     m_first = true;
     return *this;
 }
 
 JsonWriter &JsonWriter::close(char bracket)
 {
-    m_out.append(bracket);
+    *claim(1) = bracket;
     m_first = false;
     return *this;
 }
 
 JsonWriter &JsonWriter::key(QByteArrayView name)
 {
-    separate();
-    m_out.append('"').append(name).append("\":");
+    char *p = separate(claim(name.size() + 4));
+    *p++ = '"';
+    std::memcpy(p, name.data(), size_t(name.size()));
+    p += name.size();
+    *p++ = '"';
+    *p++ = ':';
+    release(p);
     m_afterKey = true;
     return *this;
 }
 
 JsonWriter &JsonWriter::value(qint64 number)
 {
-    separate();
-    char digits[24];
-    m_out.append(digits, std::to_chars(digits, digits + sizeof digits, number).ptr - digits);
+    char *p = separate(claim(21));
+    release(std::to_chars(p, p + 20, number).ptr);
     return *this;
 }
 
 JsonWriter &JsonWriter::value(bool flag)
 {
-    separate();
-    m_out.append(flag ? QByteArrayView("true") : QByteArrayView("false"));
-    return *this;
+    return raw(flag ? QByteArrayView("true") : QByteArrayView("false"));
 }
 
 JsonWriter &JsonWriter::value(QStringView text)
 {
-    separate();
-    appendString(m_out, text);
+    char *p = separate(claim(1 + maxStringBytes(text)));
+    release(writeString(p, text));
     return *this;
 }
 
 JsonWriter &JsonWriter::null()
 {
-    separate();
-    m_out.append("null");
-    return *this;
+    return raw("null");
 }
 
 JsonWriter &JsonWriter::raw(QByteArrayView json)
 {
-    separate();
-    m_out.append(json);
+    char *p = separate(claim(1 + json.size()));
+    std::memcpy(p, json.data(), size_t(json.size()));
+    release(p + json.size());
     return *this;
 }
 
 void JsonWriter::appendString(QByteArray &out, QStringView text)
 {
-    out.append('"');
-    // Runs of characters that need no escape are converted to UTF-8 in one go.
-    qsizetype runStart = 0;
-    const auto flush = [&](qsizetype end) {
-        if (end > runStart)
-            out.append(text.sliced(runStart, end - runStart).toUtf8());
-    };
-    for (qsizetype i = 0; i < text.size(); ++i) {
+    const qsizetype at = out.size();
+    out.resize(at + maxStringBytes(text));
+    out.truncate(writeString(out.data() + at, text) - out.constData());
+}
+
+qsizetype JsonWriter::maxStringBytes(QStringView text)
+{
+    return 2 + 6 * text.size(); // the quotes; at most \uXXXX per UTF-16 unit
+}
+
+char *JsonWriter::writeString(char *p, QStringView text)
+{
+    static constexpr char kHex[] = "0123456789abcdef";
+    *p++ = '"';
+    const qsizetype size = text.size();
+    for (qsizetype i = 0; i < size; ++i) {
         const char16_t c = text[i].unicode();
-        if (QChar::isHighSurrogate(c) && i + 1 < text.size() && QChar::isLowSurrogate(text[i + 1].unicode())) {
-            ++i; // a pair: one character outside the BMP, written as UTF-8
-            continue;
-        }
-        if (c >= 0x20 && c != u'"' && c != u'\\' && !QChar::isSurrogate(c))
-            continue;
-        flush(i);
-        runStart = i + 1;
-        switch (c) {
-        case u'"': out.append("\\\""); break;
-        case u'\\': out.append("\\\\"); break;
-        case u'\b': out.append("\\b"); break;
-        case u'\f': out.append("\\f"); break;
-        case u'\n': out.append("\\n"); break;
-        case u'\r': out.append("\\r"); break;
-        case u'\t': out.append("\\t"); break;
-        default: {
-            // Other control characters, and a lone surrogate (which has no UTF-8 form), as \uXXXX like Qt.
-            static constexpr char kHex[] = "0123456789abcdef";
-            const char escaped[] = {'\\', 'u', kHex[c >> 12], kHex[(c >> 8) & 0xf], kHex[(c >> 4) & 0xf], kHex[c & 0xf]};
-            out.append(escaped, sizeof escaped);
-        }
+        if (c < 0x80) {
+            if (c >= 0x20 && c != u'"' && c != u'\\') {
+                *p++ = char(c);
+                continue;
+            }
+            *p++ = '\\';
+            switch (c) {
+            case u'"': *p++ = '"'; break;
+            case u'\\': *p++ = '\\'; break;
+            case u'\b': *p++ = 'b'; break;
+            case u'\f': *p++ = 'f'; break;
+            case u'\n': *p++ = 'n'; break;
+            case u'\r': *p++ = 'r'; break;
+            case u'\t': *p++ = 't'; break;
+            default: // the other control characters as \u00XX, like Qt
+                *p++ = 'u';
+                *p++ = '0';
+                *p++ = '0';
+                *p++ = kHex[c >> 4];
+                *p++ = kHex[c & 0xf];
+            }
+        } else if (c < 0x800) {
+            *p++ = char(0xc0 | (c >> 6));
+            *p++ = char(0x80 | (c & 0x3f));
+        } else if (QChar::isHighSurrogate(c) && i + 1 < size && QChar::isLowSurrogate(text[i + 1].unicode())) {
+            const char32_t u = QChar::surrogateToUcs4(c, text[++i].unicode()); // outside the BMP: four bytes
+            *p++ = char(0xf0 | (u >> 18));
+            *p++ = char(0x80 | ((u >> 12) & 0x3f));
+            *p++ = char(0x80 | ((u >> 6) & 0x3f));
+            *p++ = char(0x80 | (u & 0x3f));
+        } else if (QChar::isSurrogate(c)) { // a lone surrogate has no UTF-8 form: \uXXXX, like Qt
+            *p++ = '\\';
+            *p++ = 'u';
+            *p++ = kHex[c >> 12];
+            *p++ = kHex[(c >> 8) & 0xf];
+            *p++ = kHex[(c >> 4) & 0xf];
+            *p++ = kHex[c & 0xf];
+        } else {
+            *p++ = char(0xe0 | (c >> 12));
+            *p++ = char(0x80 | ((c >> 6) & 0x3f));
+            *p++ = char(0x80 | (c & 0x3f));
         }
     }
-    flush(text.size());
-    out.append('"');
+    *p++ = '"';
+    return p;
 }
 
 } // namespace marquee

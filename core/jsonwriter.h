@@ -55,7 +55,14 @@ public:
 private:
     JsonWriter &open(char bracket);
     JsonWriter &close(char bracket);
-    void separate();
+    /** @brief Room for @p bytes more at the end of the buffer (uninitialised): where to write them. */
+    char *claim(qsizetype bytes);
+    /** @brief Ends the buffer at @p end (after a claim() that used less than it asked for). */
+    void release(const char *end);
+    /** @brief Writes the comma that separates this value from the previous one, if any, at @p p. */
+    char *separate(char *p);
+    static qsizetype maxStringBytes(QStringView text);
+    static char *writeString(char *p, QStringView text);
 
     QByteArray &m_out;
     bool m_first = true;      ///< nothing written yet in the innermost object or array

@@ -4,6 +4,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRandomGenerator>
 #include <gtest/gtest.h>
 
 using namespace marquee;
@@ -58,4 +59,23 @@ TEST(JsonWriter, ArraysOfValuesAndNestedEmptyContainers)
     JsonWriter(&written).beginArray().value(1).value(QStringLiteral("two")).null().beginArray().endArray().beginObject().endObject().value(false).endArray();
     const QJsonArray expected{1, QStringLiteral("two"), QJsonValue(), QJsonArray(), QJsonObject(), false};
     EXPECT_EQ(written.toStdString(), QJsonDocument(expected).toJson(QJsonDocument::Compact).toStdString());
+}
+
+TEST(JsonWriter, RandomStringsOfAnyUtf16UnitsAreWrittenAsQtWritesThem)
+{
+    QRandomGenerator random(20261201);
+    for (int round = 0; round < 5000; ++round) {
+        QString text;
+        const int length = int(random.bounded(40));
+        for (int i = 0; i < length; ++i) {
+            // Mostly ASCII (with its escapes), some of every other range, surrogates paired or not.
+            const quint32 pick = random.bounded(10);
+            const char16_t unit = pick < 5 ? char16_t(random.bounded(0x80)) : pick < 7 ? char16_t(0x80 + random.bounded(0x780))
+                                : pick < 9 ? char16_t(0x800 + random.bounded(0xf800)) : char16_t(0xd800 + random.bounded(0x800));
+            text.append(QChar(unit));
+        }
+        QByteArray written;
+        JsonWriter(&written).beginObject().member("t", text).endObject();
+        ASSERT_EQ(written.toStdString(), qtCompact(QJsonObject{{QStringLiteral("t"), text}}).toStdString()) << "round " << round;
+    }
 }
