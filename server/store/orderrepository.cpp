@@ -615,10 +615,10 @@ std::optional<QByteArray> OrderRepository::refunds(const QDateTime &from, const 
         return std::nullopt;
     }
     // Who asked is the refund's requested_by: a staff session (its staff member and the device it was opened on), a
-    // device acting itself, or the server ("system:<finder>"). The device that took the payment: the order's own,
-    // else the till of the shift it was sold in, else the device its staff session was opened on (looked up only
-    // when the first two are missing: coalesce() stops at the first value). Times come as
-    // milliseconds since the epoch (no text to parse, no time zone to look up per value).
+    // device acting itself, or the server ("system:<finder>"); its ids are columns of their own (migration 026).
+    // The device that took the payment: the order's own, else the till of the shift it was sold in, else the device
+    // its staff session was opened on (looked up only when the first two are missing: coalesce() stops at the first
+    // value). Times come as milliseconds since the epoch (no text to parse, no time zone to look up per value).
     prepareQuery(q, QStringLiteral(
         "WITH page AS MATERIALIZED ("
         "    SELECT * FROM refunds WHERE created_at >= ? AND created_at < ? ORDER BY created_at DESC, refund_id DESC LIMIT ?) "
@@ -633,9 +633,9 @@ std::optional<QByteArray> OrderRepository::refunds(const QDateTime &from, const 
         "  JOIN shows s ON s.show_id = o.show_id "
         "  JOIN movies m ON m.movie_id = s.movie_id "
         "  LEFT JOIN bookings b ON b.booking_id = r.booking_id "
-        "  LEFT JOIN sessions se ON se.session_id = substring(r.requested_by FROM '^session:(\\d+)$')::bigint "
+        "  LEFT JOIN sessions se ON se.session_id = r.requested_by_session "
         "  LEFT JOIN staff st ON st.staff_id = se.staff_id "
-        "  LEFT JOIN devices asker ON asker.device_id = coalesce(se.device_id, substring(r.requested_by FROM '^device:(\\d+)$')::bigint) "
+        "  LEFT JOIN devices asker ON asker.device_id = coalesce(se.device_id, r.requested_by_device) "
         "  LEFT JOIN shifts osh ON osh.shift_id = o.shift_id "
         "  LEFT JOIN devices sold ON sold.device_id = coalesce(o.device_id, osh.device_id, "
         "      (SELECT ose.device_id FROM sessions ose WHERE ose.session_id = substring(o.owner FROM '^session:(\\d+)$')::bigint)) "
