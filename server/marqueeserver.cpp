@@ -95,6 +95,7 @@ bool MarqueeServer::start()
         return false;
     }
     m_context->waitingRoom.start();
+    m_context->occupancyReports.startLayoutReader();
     m_context->occupancyReports.startWarming(m_config.occupancyWarmShows);
     m_reaper = std::make_unique<jobs::Reaper>(m_context->holds, m_context->database, m_config.reaperIntervalMs);
     m_reaper->start();
@@ -131,8 +132,10 @@ void MarqueeServer::stop()
     if (m_pool)
         m_pool->stop();
     m_pool.reset();
-    if (m_context)
+    if (m_context) {
+        m_context->occupancyReports.stopLayoutReader(); // after the workers: none of them asks it for a layout any more
         m_context->database.closeThreadConnection();
+    }
     m_context.reset();
     if (m_embedded)
         m_embedded->stop();

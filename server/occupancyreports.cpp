@@ -331,6 +331,25 @@ OccupancyReports::OccupancyReports(const store::Database &database, qsizetype ma
 OccupancyReports::~OccupancyReports()
 {
     stopWarming();
+    stopLayoutReader();
+}
+
+void OccupancyReports::startLayoutReader()
+{
+    if (m_layoutReaderOn)
+        return;
+    m_layoutReader.setMaxThreadCount(1);
+    m_layoutReader.setExpiryTimeout(-1); // its connection lives as long as the thread
+    m_layoutReader.start([this] { prepareThisThread(); });
+    m_layoutReaderOn = true;
+}
+
+void OccupancyReports::stopLayoutReader()
+{
+    if (!m_layoutReaderOn.exchange(false))
+        return;
+    m_layoutReader.start([this] { m_database.closeThreadConnection(); });
+    m_layoutReader.waitForDone();
 }
 
 void OccupancyReports::prepareThisThread()
@@ -443,8 +462,19 @@ OccupancyReports::Outcome OccupancyReports::compute(qint64 showId, QByteArray *j
 
 OccupancyReports::Outcome OccupancyReports::load(Show &show, qint64 showId, store::ReportRepository &reports, qint64 *nowUs)
 {
+    // The layout is read on the layout reader's thread meanwhile, when it is not kept yet: layoutOf() below then
+    // waits for that read (one read per layout) or finds it done. The layout is another snapshot's: it never changes.
+    if (m_layoutReaderOn) {
+        const std::optional<qint64> layoutId = reports.occupancyLayoutIdOf(showId);
+        if (layoutId && *layoutId > 0 && !layoutKept(*layoutId)) {
+            m_layoutReader.start([this, id = *layoutId] {
+                store::ReportRepository readerReports(m_database);
+                layoutOf(id, readerReports);
+            });
+        }
+    }
     // One statement: the held and booked seats with the stamp and snapshot xmin of the same snapshot, so that the
-    // next pass finds everything written after it. The layout is another snapshot's: it never changes.
+    // next pass finds everything written after it.
     std::optional<store::OccupancyStates> states = reports.occupancyStates(showId);
     if (!states)
         return Outcome::Error;
@@ -470,6 +500,23 @@ OccupancyReports::Outcome OccupancyReports::load(Show &show, qint64 showId, stor
     show.snapshotXmin = states->snapshotXmin;
     *nowUs = states->nowUs;
     return Outcome::Ok;
+}
+
+bool OccupancyReports::layoutKept(qint64 layoutId)
+{
+    std::shared_ptr<Layout> layout;
+    {
+        QMutexLocker lock(&m_mutex);
+        layout = m_layouts.value(layoutId);
+    }
+    if (!layout)
+        return false;
+    // Being read right now counts as kept: layoutOf() waits for that read.
+    if (!layout->mutex.tryLock())
+        return true;
+    const bool loaded = layout->loaded;
+    layout->mutex.unlock();
+    return loaded;
 }
 
 std::shared_ptr<OccupancyReports::Layout> OccupancyReports::layoutOf(qint64 layoutId, store::ReportRepository &reports)

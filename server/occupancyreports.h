@@ -6,6 +6,7 @@
 #include <QHash>
 #include <QMutex>
 #include <QThread>
+#include <QThreadPool>
 
 #include <atomic>
 #include <memory>
@@ -50,6 +51,16 @@ public:
     void startWarming(int maxShows);
     /** @brief Stops warming after the show being loaded (called by the destructor too). */
     void stopWarming();
+
+    /**
+     * @brief Starts the layout reader: a thread with its own prepared database connection that reads the layout of a
+     * show being loaded while the request's thread reads the show's seat states, so that on two cores PostgreSQL
+     * answers one while the server parses the other. Without it (tests that build the reports alone) both are read
+     * one after the other on the request's thread.
+     */
+    void startLayoutReader();
+    /** @brief Stops the layout reader after what it is reading and closes its connection (the destructor too). */
+    void stopLayoutReader();
     /** @brief startWarming()'s thread has finished (for tests and benchmarks). */
     bool warmingDone() const;
     /** @brief Shows the warming loaded and kept. */
@@ -80,6 +91,8 @@ private:
     Outcome compute(qint64 showId, QByteArray *json, Room room);
     Outcome load(Show &show, qint64 showId, store::ReportRepository &reports, qint64 *nowUs);
     std::shared_ptr<Layout> layoutOf(qint64 layoutId, store::ReportRepository &reports);
+    /** @brief The layout is loaded or being loaded (then layoutOf() waits for it). */
+    bool layoutKept(qint64 layoutId);
     Outcome keep(qint64 showId, const std::shared_ptr<Show> &show, qsizetype showBytes, const std::shared_ptr<Layout> &layout,
                  bool fromScratch, Room room);
     void warm(int maxShows);
@@ -98,6 +111,8 @@ private:
     quint64 m_loadedFromScratch = 0;
     quint64 m_layoutsLoaded = 0;
     quint64 m_layoutsFromCopy = 0;
+    QThreadPool m_layoutReader; ///< one thread, kept: startLayoutReader()
+    std::atomic<bool> m_layoutReaderOn = false;
     std::unique_ptr<QThread> m_warming;
     std::atomic<bool> m_stopWarming = false;
     bool m_warmingDone = false;

@@ -579,6 +579,19 @@ std::optional<OccupancyLayout> ReportRepository::occupancyLayout(qint64 layoutId
     return readLayout(m_database, kOccupancyLayout, QStringLiteral(":layout"), layoutId, "occupancy layout");
 }
 
+std::optional<qint64> ReportRepository::occupancyLayoutIdOf(qint64 showId)
+{
+    QSqlQuery *query = rowFor(m_database,
+                              "SELECT coalesce((SELECT sc.layout_id FROM shows s JOIN screens sc ON sc.screen_id = s.screen_id "
+                              "                  WHERE s.show_id = :show), 0)",
+                              QStringLiteral(":show"), showId, "occupancy layout of a show");
+    if (!query)
+        return std::nullopt;
+    const qint64 layoutId = query->value(0).toLongLong();
+    query->finish();
+    return layoutId;
+}
+
 std::optional<OccupancyLayout> ReportRepository::occupancyShowLayout(qint64 showId)
 {
     return readLayout(m_database, kOccupancyShowLayout, QStringLiteral(":show"), showId, "occupancy show layout");
@@ -686,7 +699,8 @@ bool ReportRepository::prepareOccupancy()
     // A new PostgreSQL backend reads the catalog (tables, indexes, statistics, functions) on a statement's first
     // planning: ~100 ms for these on the bench data, paid by the first report on the connection otherwise.
     constexpr qint64 kNoSuchId = -1;
-    return occupancyStates(kNoSuchId).has_value() && occupancyLayout(kNoSuchId).has_value() && occupancyPass(kNoSuchId, kNoSuchId).has_value();
+    return occupancyLayoutIdOf(kNoSuchId).has_value() && occupancyStates(kNoSuchId).has_value() && occupancyLayout(kNoSuchId).has_value()
+           && occupancyPass(kNoSuchId, kNoSuchId).has_value();
 }
 
 std::optional<QList<qint64>> ReportRepository::showsOnSale(int limit)

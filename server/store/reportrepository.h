@@ -127,6 +127,9 @@ public:
      * a show whose seats are not its layout's (OccupancyStates::seatDigest differs; only by a hand edit).
      */
     std::optional<OccupancyLayout> occupancyShowLayout(qint64 showId);
+    /** @brief The seat layout of show @p showId (of its screen); 0 when there is no such show, std::nullopt on a
+     *  database error. */
+    std::optional<qint64> occupancyLayoutIdOf(qint64 showId);
     /**
      * @brief The held and booked seats of show @p showId with the stamp and snapshot xmin of the same snapshot, its
      * layout and its seats' digest; stamp.seats 0 when the show does not exist, std::nullopt on a database error.
@@ -139,7 +142,8 @@ public:
      */
     std::optional<OccupancyPass> occupancyPass(qint64 showId, qint64 sinceXmin);
     /**
-     * @brief Runs the statements of a show's first report (occupancyStates(), occupancyLayout(), occupancyPass()) once
+     * @brief Runs the statements of a show's first report (occupancyLayoutIdOf(), occupancyStates(), occupancyLayout(),
+     * occupancyPass()) once
      * on this thread's connection for ids that match nothing: they are prepared, and the backend has looked up what
      * they use, before a report needs them. False on a database error.
      */

@@ -776,6 +776,44 @@ TEST(Reports, OccupancyLayoutIsSharedByTheShowsOfAScreenAndAColdLoadEqualsAWarmO
     EXPECT_EQ(cold.loadedFromScratch(), 3u);
 }
 
+// First reads of several shows of one screen at once, on a server whose layout reader reads a layout while the
+// request reads the show's states: the layout is read once (whichever thread gets to it first, the others wait for
+// it), and every report equals the fresh statement.
+TEST(Reports, FirstReadsOfTheShowsOfAScreenAtOnceReadTheirLayoutOnce)
+{
+    Till till;
+    const QString managerToken = till.server.elevatedStaffToken(QStringLiteral("manager"));
+    OccupancyReports &served = till.server.context().occupancyReports;
+    QList<qint64> shows{till.showId};
+    for (int day = 2; day <= 6; ++day)
+        shows << addShowOnTheScreenOf(till.server, till.showId, day);
+    auto cashier = till.server.client(till.server.staffToken());
+    till.sellCash(*cashier, {QStringLiteral("C3"), QStringLiteral("C4")}, 2 * kPremium);
+    const quint64 layoutsBefore = served.layoutsLoaded();
+
+    std::vector<std::thread> readers;
+    std::vector<HttpResult> results(size_t(shows.size()));
+    for (qsizetype i = 0; i < shows.size(); ++i) {
+        readers.emplace_back([&, i] {
+            auto client = till.server.client(managerToken);
+            results[size_t(i)] = client->get("/api/v1/reports/occupancy?show_id=" + QByteArray::number(shows[i]));
+        });
+    }
+    for (std::thread &reader : readers)
+        reader.join();
+    EXPECT_EQ(served.layoutsLoaded(), layoutsBefore + 1);
+    store::ReportRepository fresh(till.server.context().database);
+    for (qsizetype i = 0; i < shows.size(); ++i) {
+        SCOPED_TRACE(shows[i]);
+        ASSERT_EQ(results[size_t(i)].status, 200) << results[size_t(i)].body.constData();
+        const auto reference = fresh.occupancy(shows[i]);
+        ASSERT_TRUE(reference.has_value());
+        EXPECT_EQ(results[size_t(i)].body, reference->json);
+    }
+    EXPECT_EQ(seatState(results[0].body, QStringLiteral("C3")), QStringLiteral("sold"));
+    EXPECT_EQ(seatState(results[1].body, QStringLiteral("C3")), QStringLiteral("free"));
+}
+
 // The 64 MB bound counts a layout once however many shows use it, and stays honest when full: with room for the
 // layout and one show only, the least recently used show is forgotten (read again from its states on the kept
 // layout) and what is counted never exceeds the bound.
