@@ -94,13 +94,6 @@ JsonWriter &JsonWriter::raw(QByteArrayView json)
     return *this;
 }
 
-void JsonWriter::appendString(QByteArray &out, QStringView text)
-{
-    const qsizetype at = out.size();
-    out.resize(at + maxStringBytes(text));
-    out.truncate(writeString(out.data() + at, text) - out.constData());
-}
-
 qsizetype JsonWriter::maxStringBytes(QStringView text)
 {
     return 2 + 6 * text.size(); // the quotes; at most \uXXXX per UTF-16 unit

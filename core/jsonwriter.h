@@ -49,9 +49,6 @@ public:
     }
     JsonWriter &nullMember(QByteArrayView name) { return key(name).null(); }
 
-    /** @brief Appends @p text as a JSON string (quoted and escaped) to @p out. */
-    static void appendString(QByteArray &out, QStringView text);
-
 private:
     JsonWriter &open(char bracket);
     JsonWriter &close(char bracket);

@@ -208,15 +208,17 @@ const char *kOccupancyLayoutCopy =
 // seat ids (see above). Only seats that are not available come, as text: held seats one a line (seat as a JSON
 // string, expiry in microseconds, "1" for a house hold), booked seats one line per booking (booking, and when it
 // is one of the show's bookings its sale time in microseconds — the server writes it as text, soldAtText() — then
-// its seats as JSON strings), fields split by tabs. The stamp and both lists each read the show's seats from the primary key's
-// range (NOT MATERIALIZED: 20-25 % faster than one materialized scan of 40,000 rows on the bench data). No seats
-// (count 0) when the show does not exist. :show is the show.
+// its seats as JSON strings), fields split by tabs. The stamp and both lists each read the show's seats from the
+// primary key's range (NOT MATERIALIZED: 20-25 % faster than one materialized scan of 40,000 rows on the bench
+// data). No seats (count 0) when the show does not exist. :show is the show.
+#define MQ_LAYOUT_OF_SHOW \
+    "(SELECT sc.layout_id FROM shows s JOIN screens sc ON sc.screen_id = s.screen_id WHERE s.show_id = :show)"
 const char *kOccupancyStates =
     "WITH ss AS NOT MATERIALIZED ("
     "  SELECT seat_id, status, held_by, hold_expires_at, booking_id, version FROM show_seats WHERE show_id = :show) "
     "SELECT " MQ_OCCUPANCY_STAMP_COLUMNS ", "
     "       (extract(epoch FROM now()) * 1000000)::bigint, pg_snapshot_xmin(pg_current_snapshot())::text::bigint, "
-    "       (SELECT sc.layout_id FROM shows s JOIN screens sc ON sc.screen_id = s.screen_id WHERE s.show_id = :show), "
+    "       " MQ_LAYOUT_OF_SHOW ", "
     "       coalesce(sum(hashtext(ss.seat_id)), 0), "
     "       (SELECT string_agg(to_json(h.seat_id)::text || E'\\t' || ((extract(epoch FROM h.hold_expires_at) * 1000000)::bigint)::text "
     "                          || E'\\t' || CASE WHEN (SELECT o.owner FROM holds o WHERE o.hold_id = h.held_by) = 'house' THEN '1' ELSE '' END, "
@@ -252,6 +254,10 @@ const char *kOccupancyPass =
     "                 AND age(ss.xmin) <= (SELECT age(CAST(CAST(greatest(CAST(:since AS bigint), 0) % 4294967296 AS text) AS xid)))), "
     "       '[]')::text "
     "  FROM show_seats ss WHERE ss.show_id = :show";
+
+// The layout of :show alone (0: no such show), for the layout reader to start on before the states are read.
+const char *kOccupancyLayoutIdOf = "SELECT coalesce(" MQ_LAYOUT_OF_SHOW ", 0)";
+#undef MQ_LAYOUT_OF_SHOW
 #undef MQ_OCCUPANCY_STAMP_COLUMNS
 #undef MQ_SOLD_AT
 } // namespace
@@ -581,10 +587,7 @@ std::optional<OccupancyLayout> ReportRepository::occupancyLayout(qint64 layoutId
 
 std::optional<qint64> ReportRepository::occupancyLayoutIdOf(qint64 showId)
 {
-    QSqlQuery *query = rowFor(m_database,
-                              "SELECT coalesce((SELECT sc.layout_id FROM shows s JOIN screens sc ON sc.screen_id = s.screen_id "
-                              "                  WHERE s.show_id = :show), 0)",
-                              QStringLiteral(":show"), showId, "occupancy layout of a show");
+    QSqlQuery *query = rowFor(m_database, kOccupancyLayoutIdOf, QStringLiteral(":show"), showId, "occupancy layout of a show");
     if (!query)
         return std::nullopt;
     const qint64 layoutId = query->value(0).toLongLong();
