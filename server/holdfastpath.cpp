@@ -80,7 +80,9 @@ HoldFastPath::Remembered HoldFastPath::rememberKey(const QString &owner, const Q
         return Remembered{false, std::move(answer)};
     const bool fresh = !keySeenLocked(digest) && !m_inFlight.contains(digest);
     rememberLocked(digest);
-    ++m_inFlight[digest];
+    InFlight &inFlight = m_inFlight[digest];
+    ++inFlight.requests;
+    ++inFlight.remembered;
     return Remembered{fresh, std::nullopt};
 }
 
@@ -91,7 +93,7 @@ void HoldFastPath::keyDone(const QString &owner, const QString &idempotencyKey)
     const QByteArray digest = keyDigest(owner, idempotencyKey);
     QMutexLocker lock(&m_mutex);
     const auto it = m_inFlight.find(digest);
-    if (it != m_inFlight.end() && --*it <= 0)
+    if (it != m_inFlight.end() && --it->requests <= 0)
         m_inFlight.erase(it);
 }
 
@@ -153,8 +155,11 @@ std::optional<HoldFastPath::Answer> HoldFastPath::refuseQueued(qint64 showId, co
         const QByteArray digest = keyDigest(owner, idempotencyKey);
         QMutexLocker lock(&m_mutex);
         // Another request with this key on its way to the database (a retry after a dropped connection) would
-        // be decided by PostgreSQL, which has no record of this refusal yet: then PostgreSQL decides both.
-        if (m_inFlight.value(digest) != 1 || m_unstored.contains(digest))
+        // be decided by PostgreSQL, which has no record of this refusal yet: then PostgreSQL decides both. So
+        // would one that went there after this one was remembered and is done already (it may have been granted
+        // the very seats that now refuse this one): only a request still alone with its key is refused here.
+        const auto inFlight = m_inFlight.constFind(digest);
+        if (inFlight == m_inFlight.constEnd() || inFlight->remembered != 1 || m_unstored.contains(digest))
             return std::nullopt;
         keepAnswerLocked(digest, store::HoldRepository::StoredAnswer{owner, idempotencyKey, requestHash, answer.status, answer.body});
     }

@@ -105,8 +105,15 @@ private:
     QSet<QByteArray> m_olderKeys;
     /** @brief Refusals answered under a key, by key digest, until stored. */
     QHash<QByteArray, store::HoldRepository::StoredAnswer> m_unstored;
-    /** @brief Keyed requests on their way to the database (rememberKey() until keyDone()), by key digest. */
-    QHash<QByteArray, int> m_inFlight;
+    /** @brief Keyed requests of one key on their way to the database (rememberKey() until keyDone()). */
+    struct InFlight {
+        int requests = 0;
+        /** @brief rememberKey() calls since the first of these requests: a request that went to the database and
+         * is done no longer counts in @c requests, but its answer may be stored there. */
+        int remembered = 0;
+    };
+    /** @brief By key digest; erased when the last of its requests is done. */
+    QHash<QByteArray, InFlight> m_inFlight;
     std::vector<QByteArray> m_queue; ///< digests of m_unstored in answer order
     bool m_stopping = false;
     bool m_writing = false;

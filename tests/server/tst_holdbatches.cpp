@@ -7,6 +7,7 @@
 #include "servertesthelpers.h"
 
 #include <QCryptographicHash>
+#include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QSet>
 #include <QSqlQuery>
@@ -108,6 +109,62 @@ TEST(HoldBatches, EachRequestOfABatchIsItsOwnAllOrNothingUnit)
     EXPECT_EQ(unknown[0].status, 404);
     EXPECT_EQ(unknown[1].status, 200) << "a stored answer is replayed before the show is looked up, as mq_place_hold does";
     EXPECT_EQ(unknown[1].body, outcomes[4].body);
+}
+
+// The race the hammering test below found once in a few runs (fixed in HoldFastPath::refuseQueued): a request
+// remembered first with a fresh key waits in the queue while its twin, remembered second, goes to PostgreSQL, is
+// granted and is done. The seats are now taken by the twin's own hold, and a refusal from memory would give the
+// key a second answer. Such a request must go to PostgreSQL (which replays the stored 200); one still alone with
+// its key is refused from memory as before.
+TEST(HoldBatches, AQueuedRefusalNeverContradictsWhatTheSameKeyGotFromTheDatabase)
+{
+    TestServer server;
+    const qint64 showId = server.createShow(1, 4);
+    HoldFastPath &fastPath = server.context().holdFastPath;
+    ASSERT_TRUE(fastPath.enabled());
+    const QString owner = QStringLiteral("device:twin");
+    const QString key = QStringLiteral("twin-key");
+    const QByteArray hash("hash-A1");
+
+    const HoldFastPath::Remembered first = fastPath.rememberKey(owner, key, hash); // queued, not yet decided
+    ASSERT_TRUE(first.fresh);
+    ASSERT_FALSE(first.answer);
+    const HoldFastPath::Remembered twin = fastPath.rememberKey(owner, key, hash); // overtakes it
+    EXPECT_FALSE(twin.fresh);
+    const std::vector<store::HoldOutcome> granted
+        = server.context().holds.placeHolds(showId, {request(owner, {QStringLiteral("A1")}, key)}, 60);
+    ASSERT_EQ(granted.size(), 1u);
+    ASSERT_EQ(granted[0].status, 200);
+    fastPath.keyDone(owner, key);
+
+    // Wait until memory knows A1 is taken (a request without a key is refused from memory, nothing kept).
+    QElapsedTimer waited;
+    waited.start();
+    while (!fastPath.decide(showId, QStringLiteral("device:other"), {}, "hash-other", {QStringLiteral("A1")})) {
+        ASSERT_LT(waited.elapsed(), 10000) << "the seat map never showed A1 taken";
+        QThread::msleep(20);
+    }
+
+    EXPECT_FALSE(fastPath.refuseQueued(showId, owner, key, hash, {QStringLiteral("A1")}, first.fresh))
+        << "refused from memory although the same key was granted A1 by the database";
+    const std::vector<store::HoldOutcome> replayed
+        = server.context().holds.placeHolds(showId, {request(owner, {QStringLiteral("A1")}, key)}, 60);
+    ASSERT_EQ(replayed.size(), 1u);
+    EXPECT_EQ(replayed[0].status, 200);
+    EXPECT_EQ(replayed[0].body, granted[0].body);
+    fastPath.keyDone(owner, key);
+
+    // Control: a request alone with its fresh key is still refused from memory, and that is its key's answer.
+    const QString lone = QStringLiteral("lone-key");
+    const HoldFastPath::Remembered alone = fastPath.rememberKey(owner, lone, hash);
+    ASSERT_TRUE(alone.fresh);
+    const std::optional<HoldFastPath::Answer> refused = fastPath.refuseQueued(showId, owner, lone, hash, {QStringLiteral("A1")}, alone.fresh);
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->status, 409);
+    fastPath.keyDone(owner, lone);
+    const std::optional<HoldFastPath::Answer> again = fastPath.decide(showId, owner, lone, hash, {QStringLiteral("A1")});
+    ASSERT_TRUE(again);
+    EXPECT_EQ(again->body, refused->body);
 }
 
 // The reaper finds expired holds through the holds table (show_seats has no expiry index any more), frees only
