@@ -1,10 +1,8 @@
 -- SPDX-License-Identifier: AGPL-3.0-or-later
--- Marquee schema 27: mq_place_holds runs a fixed handful of statements per batch instead of up to seven per request
+-- Marquee schema 27: mq_place_holds runs a fixed handful of statements per batch where it ran up to seven per request
 -- (issue 2 §7). Profiled at 64 clients on the 40,000-seat show, the two batch connections were half of the
 -- machine's CPU and spent a third of it planning: PL/pgSQL re-plans a statement with parameters on every call
--- unless a generic plan looks cheaper, and for "seat_id = ANY (v_seats)" it never does. (Generic plans are no way
--- out: the generic plan of 014's unknown-seat count filters all 40,000 rows of the stadium show instead of probing
--- the seats, 25 ms a statement; that of a lookup joined to an array scans the table.) Now:
+-- unless a generic plan looks cheaper, and for "seat_id = ANY (v_seats)" it never does. Now:
 --   - one statement locks every seat of the batch in canonical order, as before, and reads the rows it locked;
 --   - each request is decided in order against those rows with array operators, seeing the claims of the
 --     requests before it (a refusal read from locked rows, like the server's early refusals from memory);
@@ -13,13 +11,15 @@
 --     fewer rows than were granted (it cannot: the rows are locked), the batch raises and rolls back whole, and
 --     the server decides each request alone;
 --   - holds, outbox events and stored answers are written by one INSERT each.
--- Every statement is planned for its values (force_custom_plan): a batch plans about ten, whatever its size.
--- A batch of 16 single-connection requests went from 6.3-8.8 ms to 3.2-3.5 ms. The answers are those 014's
--- function gave, request by request; mq_place_hold still calls this one.
+-- The two statements on show_seats run through EXECUTE, so they are planned for their values every time: a
+-- generic plan does not know the show has 40,000 seats and filters all of them instead of probing the seats
+-- (measured 25 ms a statement). Every other statement touches no table or one row by primary key, and keeps its
+-- cached plan. One connection, batches of 16 requests: 7.1-7.3 ms -> about 4 ms; a single request (mq_place_hold)
+-- 1.3-1.5 ms -> 1.4-1.7 ms. The answers are those 014's function gave, request by request.
 CREATE OR REPLACE FUNCTION mq_place_holds(p_show bigint, p_ttl_s integer, p_owners text[], p_keys text[], p_hashes text[],
                                           p_seats text[], p_seat_counts integer[])
 RETURNS TABLE (o_index integer, o_status integer, o_body jsonb)
-LANGUAGE plpgsql SET plan_cache_mode = force_custom_plan AS $$
+LANGUAGE plpgsql AS $$
 DECLARE
     v_count        integer := coalesce(cardinality(p_owners), 0);
     v_show         shows%ROWTYPE;
@@ -37,6 +37,7 @@ DECLARE
     v_repeats      boolean;
     v_seat         text;
     v_held         text[];
+    v_answer       jsonb;
     v_key          text;
     v_id           text;
     v_locked       boolean[] := '{}';
@@ -58,11 +59,11 @@ BEGIN
     IF v_open THEN
         -- Every seat of the batch, locked once in canonical (byte) order: the batch queues behind (or ahead of)
         -- other writers like any single hold and never deadlocks with them; within the batch nothing waits.
-        SELECT coalesce(array_agg(l.seat_id), '{}'), coalesce(array_agg(l.status), '{}'),
-               coalesce(array_agg(l.hold_expires_at), '{}')
-          INTO v_known, v_states, v_expiries
-          FROM (SELECT seat_id, status, hold_expires_at FROM show_seats
-                 WHERE show_id = p_show AND seat_id = ANY (p_seats) ORDER BY seat_id FOR UPDATE) AS l;
+        EXECUTE 'SELECT coalesce(array_agg(l.seat_id), ''{}''), coalesce(array_agg(l.status), ''{}''),
+                        coalesce(array_agg(l.hold_expires_at), ''{}'')
+                   FROM (SELECT seat_id, status, hold_expires_at FROM show_seats
+                          WHERE show_id = $1 AND seat_id = ANY ($2) ORDER BY seat_id FOR UPDATE) AS l'
+           INTO v_known, v_states, v_expiries USING p_show, p_seats;
         -- One instant for the whole batch, taken once the rows are ours: an expiry between two evaluations
         -- cannot split a request, and the TTL starts after the claim is certain.
         v_now := clock_timestamp();
@@ -74,20 +75,12 @@ BEGIN
     END IF;
 
     -- A concurrent request with the same Idempotency-Key holds this lock until it commits: it is reported in
-    -- flight. (The same key twice in one batch takes the lock twice and gets the first one's answer.) Once the
-    -- locks are taken, the live answers stored under the batch's keys are read in one statement.
+    -- flight. (The same key twice in one batch takes the lock twice and gets the first one's answer.)
     FOR i IN 1 .. v_count LOOP
         v_key := nullif(p_keys[i], '');
         v_locked[i] := CASE WHEN v_key IS NULL THEN true
                             ELSE pg_try_advisory_xact_lock(hashtextextended(p_owners[i] || E'\x1f' || v_key, 7)) END;
     END LOOP;
-    SELECT coalesce(jsonb_object_agg(k.owner || E'\x1f' || k.key,
-                                     jsonb_build_object('h', k.request_hash, 's', k.response_status, 'b', k.response_body)),
-                    '{}')
-      INTO v_stored
-      FROM unnest(p_owners, p_keys) AS r(owner, key)
-      JOIN idempotency_keys k ON k.owner = r.owner AND k.key = r.key
-     WHERE r.key <> '' AND k.expires_at > now();
 
     -- Each request's seats in canonical order, in one statement for the batch (no statement is planned per
     -- request on the way to an answer).
@@ -106,6 +99,13 @@ BEGIN
         END LOOP;
         v_key := nullif(p_keys[i], '');
         v_id := p_owners[i] || E'\x1f' || v_key;
+        IF v_key IS NOT NULL AND v_locked[i] AND NOT v_stored ? v_id THEN -- the live answer stored under the key
+            SELECT jsonb_build_object('h', k.request_hash, 's', k.response_status, 'b', k.response_body) INTO v_answer
+              FROM idempotency_keys k WHERE k.owner = p_owners[i] AND k.key = v_key AND k.expires_at > now();
+            IF FOUND THEN
+                v_stored := v_stored || jsonb_build_object(v_id, v_answer);
+            END IF;
+        END IF;
 
         IF v_key IS NOT NULL AND NOT v_locked[i] THEN
             o_status := 409;
@@ -170,11 +170,12 @@ BEGIN
     END LOOP;
 
     IF cardinality(v_won) > 0 THEN
-        UPDATE show_seats ss
-           SET status = 'held', held_by = c.hold_id, hold_expires_at = v_expires, version = ss.version + 1
-          FROM unnest(v_claim_seats, v_claim_holds) AS c(seat_id, hold_id)
-         WHERE ss.show_id = p_show AND ss.seat_id = c.seat_id
-           AND (ss.status = 'available' OR (ss.status = 'held' AND ss.hold_expires_at <= v_now));
+        EXECUTE 'UPDATE show_seats ss
+                    SET status = ''held'', held_by = c.hold_id, hold_expires_at = $3, version = ss.version + 1
+                   FROM unnest($4::text[], $5::uuid[]) AS c(seat_id, hold_id)
+                  WHERE ss.show_id = $1 AND ss.seat_id = c.seat_id
+                    AND (ss.status = ''available'' OR (ss.status = ''held'' AND ss.hold_expires_at <= $2))'
+          USING p_show, v_now, v_expires, v_claim_seats, v_claim_holds;
         GET DIAGNOSTICS v_claimed = ROW_COUNT;
         IF v_claimed <> cardinality(v_claim_seats) THEN
             -- Cannot happen (the rows are locked by this transaction); if it ever did, nothing of the batch may
