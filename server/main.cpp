@@ -4,6 +4,7 @@
 #include "signalwatcher.h"
 
 #include <QCoreApplication>
+#include <QLoggingCategory>
 #include <QTextStream>
 #include <csignal>
 
@@ -22,6 +23,9 @@ int main(int argc, char *argv[])
         err << marquee::ServerConfig::usage();
         return error.isEmpty() ? 0 : 2;
     }
+    // Before QT_LOGGING_RULES in Qt's order of rules, so the environment can still turn the lines on.
+    if (!config->accessLog)
+        QLoggingCategory::setFilterRules(QStringLiteral("marquee.http.debug=false"));
     marquee::MarqueeServer server(*config);
     marquee::SignalWatcher signals;
     QObject::connect(&signals, &marquee::SignalWatcher::terminationRequested, &app, &QCoreApplication::quit);

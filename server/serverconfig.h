@@ -32,6 +32,9 @@ struct ServerConfig {
     qint64 maxBodyBytes = 64 * 1024;
     /** @brief Refuse obvious losers of a hold race from the in-memory seat statuses (HoldFastPath). */
     bool fastRefusals = true;
+    /** @brief One debug line per HTTP request (category marquee.http). Off by default: writing 10,000 lines a
+     *  second to standard error took 15-25 % of the /healthz rate on this 2-core machine (docs/performance.md). */
+    bool accessLog = false;
     /** @brief Concurrent holds for one show are decided together, one transaction per batch, at most this many
      *  batches of a show at a time (HoldBatcher); 0: every hold in its own transaction. */
     int holdBatches = defaultHoldBatches();

@@ -9,6 +9,7 @@
 #include <QDeadlineTimer>
 #include <QHostAddress>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QTcpServer>
 
 namespace marquee::test {
@@ -25,9 +26,11 @@ inline quint16 freePort()
 class ServerProcess
 {
 public:
-    ServerProcess(const QString &databaseUrl, quint16 port, const QString &dataDirectory, const QStringList &moreArguments = {})
+    ServerProcess(const QString &databaseUrl, quint16 port, const QString &dataDirectory, const QStringList &moreArguments = {},
+                  const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment())
         : m_port(port)
     {
+        m_process.setProcessEnvironment(environment);
         m_process.setProgram(QCoreApplication::applicationDirPath() + QStringLiteral("/marquee-server"));
         m_process.setArguments(QStringList{QStringLiteral("--database-url"), databaseUrl, QStringLiteral("--listen"),
                                            QStringLiteral("127.0.0.1:%1").arg(port), QStringLiteral("--threads"), QStringLiteral("4"),
