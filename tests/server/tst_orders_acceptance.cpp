@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// Issue 3 acceptance gaps (docs/acceptance/issue-3.md): releasing a hold whose order is being paid, confirm's
+// Issue 3 acceptance gaps (docs/acceptance/orders-payments-tickets.md): releasing a hold whose order is being paid, confirm's
 // all-or-nothing seat flip when only part of a hold was lost, illegal transitions refused and logged, every state
 // change committed together with its outbox event, and bad input on every issue-3 endpoint. Real server, real
 // PostgreSQL, real marquee-paysim.
