@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <fcntl.h>
 #include <mutex>
+#include <sys/stat.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
@@ -84,6 +85,11 @@ public:
             m_pid = pid;
             const QByteArray file = m_dir + '/' + QByteArray::number(pid) + ".jsonl";
             m_fd = ::open(file.constData(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+            if (m_fd < 0 && errno == ENOENT) {
+                // The directory is cleared at the start of a CTest run; the first writer makes it again.
+                if (::mkdir(m_dir.constData(), 0755) == 0 || errno == EEXIST)
+                    m_fd = ::open(file.constData(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+            }
             if (m_fd < 0)
                 return;
         }
