@@ -9,6 +9,7 @@ MARQUEE_RECORD_HTTP_DIR is set. Each line is matched to its operation by method 
 - the body (JSON, inflated when Content-Encoding says deflate) validates against that response's schema;
 - a response that documents no body has none, and one that documents a JSON body has one;
 - headers the response documents as required are present, and Content-Encoding only where documented;
+- in a POST /api/v1/sync/batch answer, every action refused (status >= 400) carries an Error body;
 - a path no operation has must be 404 `not_found`, a known path with another method 405 `method_not_allowed`
   with an Allow header (the router's answers, documented in info.description).
 
@@ -210,7 +211,16 @@ def check(contract, record, error_schema):
     if body is None:
         return label, f"status {status}: {why or 'no body recorded'}"
     problem = first_error(contract.validator(schema), body)
-    return label, (f"status {status}: {problem}" if problem else None)
+    if problem:
+        return label, f"status {status}: {problem}"
+    if operation.get("operationId") == "syncBatch" and isinstance(body, dict):
+        # Each action's answer is its own endpoint's: at least every refusal is an Error body.
+        for index, result in enumerate(body.get("results") or []):
+            if isinstance(result, dict) and isinstance(result.get("status"), int) and result["status"] >= 400:
+                problem = first_error(error_schema, result.get("body"))
+                if problem:
+                    return label, f"status {status}: results[{index}] ({result['status']}) {problem}"
+    return label, None
 
 
 def main():
