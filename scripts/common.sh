@@ -18,7 +18,11 @@ MARQUEE_PACKAGES=(
   libgl-dev libssl-dev libpq-dev libqrencode-dev libzxing-dev libgtest-dev libsqlite3-dev
   postgresql-15 postgresql-client-15 redis-server
   xvfb xauth poppler-utils curl fonts-dejavu-core
+  python3 python3-yaml python3-jsonschema
 )
+# scripts/lint-openapi installs Redocly CLI with npm. A machine whose node and npm came from elsewhere (NodeSource
+# bundles npm into its nodejs package) keeps them; only a machine without npm gets Debian's.
+command -v npm >/dev/null 2>&1 || MARQUEE_PACKAGES+=(nodejs npm)
 
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 

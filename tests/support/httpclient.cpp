@@ -5,6 +5,10 @@
 #include <QJsonDocument>
 #include <arpa/inet.h>
 #include <cerrno>
+#include <cstdlib>
+#include <fcntl.h>
+#include <mutex>
+#include <sys/stat.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
@@ -12,6 +16,106 @@
 #include <unistd.h>
 
 namespace marquee::test {
+
+namespace {
+/**
+ * Appends exchanges to <MARQUEE_RECORD_HTTP_DIR>/<pid>.jsonl. The directory is read once; the file is opened on
+ * first use (and again after a fork, so a child never writes into its parent's file). Off, it costs one branch.
+ */
+class ExchangeRecorder
+{
+public:
+    static ExchangeRecorder &instance()
+    {
+        static ExchangeRecorder recorder;
+        return recorder;
+    }
+    bool enabled() const { return !m_dir.isEmpty(); }
+
+    void record(const QByteArray &method, const QByteArray &path, const QList<QPair<QByteArray, QByteArray>> &requestHeaders,
+                const QByteArray &requestBody, const HttpResult &result)
+    {
+        // Request headers that change what the contract allows in the answer.
+        static const QList<QByteArray> requestNames = {"Idempotency-Key", "If-None-Match", "Accept-Encoding", "Admission-Token", "X-Signature"};
+        // Response headers the contract documents.
+        static const QList<QByteArray> responseNames = {"Content-Type", "Content-Encoding", "ETag", "Cache-Control", "Vary", "Retry-After",
+                                                        "Allow", "WWW-Authenticate", "Server-Timing"};
+        constexpr qsizetype kMaxBody = 1024 * 1024;
+        constexpr qsizetype kMaxRequestBody = 4096; // for the report only
+
+        QJsonObject sent;
+        for (const auto &[name, value] : requestHeaders) {
+            for (const QByteArray &wanted : requestNames) {
+                if (name.compare(wanted, Qt::CaseInsensitive) == 0)
+                    sent.insert(QString::fromLatin1(wanted.toLower()), QString::fromLatin1(value.left(256)));
+            }
+        }
+        QJsonObject received;
+        for (const auto &[name, value] : result.headers) {
+            for (const QByteArray &wanted : responseNames) {
+                if (name.compare(wanted, Qt::CaseInsensitive) == 0)
+                    received.insert(QString::fromLatin1(wanted.toLower()), QString::fromLatin1(value.left(512)));
+            }
+        }
+        QJsonObject line{{QStringLiteral("method"), QString::fromLatin1(method)},
+                         {QStringLiteral("path"), QString::fromLatin1(path)},
+                         {QStringLiteral("status"), result.status},
+                         {QStringLiteral("request_headers"), sent},
+                         {QStringLiteral("headers"), received},
+                         {QStringLiteral("body_size"), result.body.size()}};
+        if (!requestBody.isEmpty())
+            line.insert(QStringLiteral("request_body"), QString::fromUtf8(requestBody.left(kMaxRequestBody)));
+        const QByteArray contentType = result.header("Content-Type").toLower();
+        const bool json = contentType.contains("json");
+        if (json && !result.body.isEmpty() && result.body.size() <= kMaxBody) {
+            if (result.header("Content-Encoding").isEmpty())
+                line.insert(QStringLiteral("body"), QString::fromUtf8(result.body));
+            else
+                line.insert(QStringLiteral("body_base64"), QString::fromLatin1(result.body.toBase64()));
+        } else if (!result.body.isEmpty()) {
+            line.insert(QStringLiteral("body_skipped"), json ? QStringLiteral("too_large") : QStringLiteral("not_json"));
+        }
+        const QByteArray text = QJsonDocument(line).toJson(QJsonDocument::Compact) + '\n';
+
+        std::lock_guard lock(m_mutex);
+        const pid_t pid = ::getpid();
+        if (m_fd < 0 || pid != m_pid) {
+            if (m_fd >= 0)
+                ::close(m_fd);
+            m_pid = pid;
+            const QByteArray file = m_dir + '/' + QByteArray::number(pid) + ".jsonl";
+            m_fd = ::open(file.constData(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+            if (m_fd < 0 && errno == ENOENT) {
+                // The directory is cleared at the start of a CTest run; the first writer makes it again.
+                if (::mkdir(m_dir.constData(), 0755) == 0 || errno == EEXIST)
+                    m_fd = ::open(file.constData(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+            }
+            if (m_fd < 0)
+                return;
+        }
+        qsizetype written = 0;
+        while (written < text.size()) {
+            const ssize_t n = ::write(m_fd, text.constData() + written, size_t(text.size() - written));
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                return;
+            written += n;
+        }
+    }
+
+private:
+    ExchangeRecorder()
+        : m_dir(qgetenv("MARQUEE_RECORD_HTTP_DIR"))
+    {
+    }
+
+    QByteArray m_dir;
+    std::mutex m_mutex;
+    int m_fd = -1;
+    pid_t m_pid = 0;
+};
+} // namespace
 
 QJsonObject HttpResult::json() const
 {
@@ -155,6 +259,8 @@ HttpResult HttpClient::request(const QByteArray &method, const QByteArray &path,
             return result;
         if (sendAll(request) && readResponse(result)) {
             result.latencyMs = timer.nsecsElapsed() / 1e6;
+            if (ExchangeRecorder::instance().enabled())
+                ExchangeRecorder::instance().record(method, path, headers, body, result);
             return result;
         }
         disconnect();

@@ -25,6 +25,11 @@ struct HttpResult {
 /**
  * @brief A small blocking HTTP/1.1 client over a POSIX socket with keep-alive, for tests and benchmarks that
  * want real concurrency from plain threads (one client per thread, no event loop).
+ *
+ * With the environment variable MARQUEE_RECORD_HTTP_DIR set, every exchange is appended as one JSON line to
+ * `<dir>/<pid>.jsonl` (method, path as sent, status, content type, the headers the API contract speaks of, the
+ * body when it is JSON of at most 1 MiB), for tests/support/validate_responses.py to check against
+ * docs/openapi.yaml. Thread-safe; one write per line.
  */
 class HttpClient
 {
