@@ -24,11 +24,18 @@ MARQUEE_PACKAGES=(
 # bundles npm into its nodejs package) keeps them; only a machine without npm gets Debian's.
 command -v npm >/dev/null 2>&1 || MARQUEE_PACKAGES+=(nodejs npm)
 
+# What scripts/package (and the installer tests) need on top: dpkg-deb and dpkg-shlibdeps, lintian,
+# systemd-analyze. Kept apart so a developer's machine does not grow packaging tools it never uses.
+MARQUEE_PACKAGING_PACKAGES=(dpkg-dev lintian systemd)
+
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
+# ensure_packages [PACKAGE...]: without arguments, MARQUEE_PACKAGES.
 ensure_packages() {
+  local wanted=("$@")
+  [ ${#wanted[@]} -gt 0 ] || wanted=("${MARQUEE_PACKAGES[@]}")
   local missing=()
-  for pkg in "${MARQUEE_PACKAGES[@]}"; do
+  for pkg in "${wanted[@]}"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
   done
   if [ ${#missing[@]} -eq 0 ]; then
