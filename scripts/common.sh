@@ -17,7 +17,7 @@ MARQUEE_PACKAGES=(
   qml6-module-qtqml-workerscript qml6-module-qtquick-virtualkeyboard qml6-module-qt-labs-settings
   libgl-dev libssl-dev libpq-dev libqrencode-dev libzxing-dev libgtest-dev libsqlite3-dev
   postgresql-15 postgresql-client-15 redis-server
-  xvfb xauth poppler-utils curl fonts-dejavu-core
+  xvfb xauth poppler-utils curl fonts-dejavu-core python3
 )
 
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
