@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // marquee-admin: database administration. Each command prints its result (token, confirmation) as its last line.
-#include "demoseed.h"
-#include "keyencryptionkey.h"
-#include "marqueeserver.h"
-#include "serverconfig.h"
+#include "runtime/serverconfig.h"
+#include "startup/demoseed.h"
+#include "startup/marqueeserver.h"
 #include "store/authrepository.h"
 #include "store/embeddedpostgres.h"
 #include "store/migrations.h"
-#include "store/staffrepository.h"
 #include "store/reportrepository.h"
+#include "store/staffrepository.h"
 #include "store/ticketrepository.h"
+#include "tickets/keyencryptionkey.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

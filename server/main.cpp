@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // marquee-server: parse options, run MarqueeServer until SIGINT/SIGTERM.
-#include "marqueeserver.h"
-#include "signalwatcher.h"
+#include "startup/signalwatcher.h"
+#include "startup/marqueeserver.h"
 
 #include <QCoreApplication>
 #include <QLoggingCategory>

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-#include "apiserver.h"
+#include "http/apiserver.h"
+#include "logging.h"
 
-#include "servercontext.h"
+#include "runtime/servercontext.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -10,7 +11,6 @@
 #include <QMutex>
 #include <QTcpSocket>
 
-Q_LOGGING_CATEGORY(lcHttp, "marquee.http")
 
 namespace marquee::http {
 

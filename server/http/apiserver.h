@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
-#include "livehub.h"
-#include "router.h"
+#include "http/livehub.h"
+#include "http/router.h"
 
 #include <QAbstractHttpServer>
 #include <QElapsedTimer>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-#include "core/jsonbody.h"
 #include "core/customercontact.h"
-#include "paymentcalls.h"
-#include "routes.h"
-#include "servercontext.h"
+#include "core/jsonbody.h"
+#include "http/paymentcalls.h"
+#include "http/routes.h"
+#include "runtime/servercontext.h"
 
 #include <QUrlQuery>
 

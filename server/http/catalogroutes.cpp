@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-#include "routes.h"
-#include "servercontext.h"
+#include "http/routes.h"
+#include "runtime/servercontext.h"
 
 #include <QUrlQuery>
 

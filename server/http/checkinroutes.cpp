@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "core/isotime.h"
 #include "core/jsonbody.h"
-#include "routes.h"
-#include "servercontext.h"
-#include "syncactions.h"
+#include "http/routes.h"
+#include "http/syncactions.h"
+#include "runtime/servercontext.h"
 
 namespace marquee::http {
 

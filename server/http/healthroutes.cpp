@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-#include "routes.h"
-#include "servercontext.h"
+#include "http/routes.h"
+#include "runtime/servercontext.h"
 #include "store/migrations.h"
 
 namespace marquee::http {
@@ -22,25 +22,6 @@ void registerHealthRoutes(Router &router, ServerContext &context)
         return HttpResponse::json(200, QJsonObject{{QStringLiteral("status"), QStringLiteral("ready")},
                                                    {QStringLiteral("schema_version"), store::Migrations::latestVersion()}});
     });
-}
-
-void registerAllRoutes(Router &router, ServerContext &context)
-{
-    registerHealthRoutes(router, context);
-    registerSessionRoutes(router, context);
-    registerCatalogRoutes(router, context);
-    registerHoldRoutes(router, context);
-    registerOrderRoutes(router, context);
-    registerBookingRoutes(router, context);
-    registerWebhookRoutes(router, context);
-    registerTicketRoutes(router, context);
-    registerCheckinRoutes(router, context);
-    registerSyncRoutes(router, context);
-    registerEventRoutes(router, context);
-    registerManagerRoutes(router, context);
-    registerQueueRoutes(router, context);
-    registerReportRoutes(router, context);
-    registerTillRoutes(router, context);
 }
 
 } // namespace marquee::http

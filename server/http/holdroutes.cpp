@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "core/jsonbody.h"
-#include "paymentcalls.h"
-#include "routes.h"
-#include "servercontext.h"
+#include "http/paymentcalls.h"
+#include "http/routes.h"
+#include "http/syncactions.h"
+#include "runtime/servercontext.h"
 #include "store/idempotencyrepository.h"
-#include "syncactions.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-#include "httpresponse.h"
+#include "http/httpresponse.h"
 
 #include <QJsonDocument>
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-#include "livehub.h"
+#include "http/livehub.h"
+#include "logging.h"
 
 #include "core/role.h"
-#include "servercontext.h"
+#include "runtime/servercontext.h"
 
 #include <QLoggingCategory>
 #include <QRegularExpression>
@@ -10,7 +11,6 @@
 #include <QPointer>
 #include <QUrlQuery>
 
-Q_DECLARE_LOGGING_CATEGORY(lcHttp)
 
 namespace marquee::http {
 

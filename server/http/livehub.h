@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
-#include "livefanout.h"
+#include "seating/livefanout.h"
 
 #include <QObject>
 #include <QWebSocket>

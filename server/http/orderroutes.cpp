@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "core/customercontact.h"
 #include "core/jsonbody.h"
-#include "paymentcalls.h"
-#include "routes.h"
-#include "servercontext.h"
-#include "syncactions.h"
+#include "http/paymentcalls.h"
+#include "http/routes.h"
+#include "http/syncactions.h"
+#include "runtime/servercontext.h"
 
 namespace marquee::http {
 

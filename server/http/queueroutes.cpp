@@ -2,8 +2,8 @@
 // The virtual waiting room of hot shows (issue 6 §4): join, status polls and the manager's switch.
 #include "core/isotime.h"
 #include "core/jsonbody.h"
-#include "routes.h"
-#include "servercontext.h"
+#include "http/routes.h"
+#include "runtime/servercontext.h"
 
 #include <QDateTime>
 #include <QUrlQuery>

@@ -3,8 +3,8 @@
 // lives with the other manager routes).
 #include "core/isotime.h"
 #include "core/jsonwriter.h"
-#include "routes.h"
-#include "servercontext.h"
+#include "http/routes.h"
+#include "runtime/servercontext.h"
 #include "store/orderrepository.h"
 #include "store/reportrepository.h"
 #include "store/shiftrepository.h"

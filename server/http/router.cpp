@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-#include "router.h"
+#include "http/router.h"
 
 namespace marquee::http {
 

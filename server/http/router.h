@@ -2,7 +2,7 @@
 #pragma once
 
 #include "core/role.h"
-#include "httpresponse.h"
+#include "http/httpresponse.h"
 #include "store/authrepository.h"
 
 #include <QHash>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
-#include "router.h"
+#include "http/router.h"
 
 #include <QDateTime>
 #include <QUrlQuery>
@@ -21,8 +21,12 @@ void registerCatalogRoutes(Router &router, ServerContext &context);
 /** @brief Placing, reading and releasing holds. */
 void registerHoldRoutes(Router &router, ServerContext &context);
 
-/** @brief Creating and editing shows, device heartbeats and the fleet, the audit report. */
-void registerManagerRoutes(Router &router, ServerContext &context);
+/** @brief POST /api/v1/shows and PATCH /api/v1/shows/{id} (manager and admin). */
+void registerShowRoutes(Router &router, ServerContext &context);
+/** @brief POST /api/v1/devices/heartbeat (kiosk and till) and GET /api/v1/devices (the fleet, managers). */
+void registerDeviceRoutes(Router &router, ServerContext &context);
+/** @brief GET /api/v1/reports/audit, the audit log page by page (manager and admin). */
+void registerAuditRoutes(Router &router, ServerContext &context);
 
 /** @brief GET /api/v1/keys (public) and GET /api/v1/revocations. */
 void registerTicketRoutes(Router &router, ServerContext &context);
@@ -47,8 +51,10 @@ void registerWebhookRoutes(Router &router, ServerContext &context);
 void registerQueueRoutes(Router &router, ServerContext &context);
 /** @brief GET /api/v1/reports/sales, /occupancy, /shifts, /refunds and /reconciliation (manager and admin). */
 void registerReportRoutes(Router &router, ServerContext &context);
-/** @brief Till shifts and the cash drawer, house holds (issue 7). */
-void registerTillRoutes(Router &router, ServerContext &context);
+/** @brief Till shifts and the cash drawer: POST /api/v1/shifts, /current, /current/drawer, /current/close. */
+void registerShiftRoutes(Router &router, ServerContext &context);
+/** @brief House holds: seats a manager keeps off sale (POST/GET /api/v1/shows/{id}/house-holds, DELETE /api/v1/house-holds/{id}). */
+void registerHouseHoldRoutes(Router &router, ServerContext &context);
 /**
  * @brief Read `from` and `to` (a date YYYY-MM-DD — `to` inclusive — or an ISO 8601 time) from a report's query
  * string; absent, the last @p defaultDays days. The error to send when malformed, reversed or over three years.

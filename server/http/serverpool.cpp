@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-#include "serverpool.h"
+#include "http/serverpool.h"
+#include "logging.h"
 
-#include "apiserver.h"
-#include "connectionlimiter.h"
-#include "livefanout.h"
-#include "servercontext.h"
+#include "http/apiserver.h"
+#include "protection/connectionlimiter.h"
+#include "runtime/servercontext.h"
+#include "seating/livefanout.h"
 
 #include <QEventLoop>
 #include <QLoggingCategory>
@@ -17,7 +18,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-Q_DECLARE_LOGGING_CATEGORY(lcHttp)
 
 namespace marquee::http {
 
@@ -100,7 +100,7 @@ bool ServerPool::start(const QHostAddress &address, quint16 port, int threads)
         std::unique_ptr<QThread> thread(QThread::create([this, fd, ready, i] {
             QThread::currentThread()->setObjectName(QStringLiteral("http-%1").arg(i));
             ApiServer server(m_router, m_context, *m_liveFanout);
-            QTcpServer *tcp = new LimitedTcpServer(m_context.connections, &server);
+            QTcpServer *tcp = new protection::LimitedTcpServer(m_context.connections, &server);
             if (!tcp->setSocketDescriptor(fd))
                 qCCritical(lcHttp) << "cannot adopt listening socket:" << tcp->errorString();
             tcp->setMaxPendingConnections(4096);

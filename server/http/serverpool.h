@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
-#include "router.h"
+#include "http/router.h"
 
 #include <QHostAddress>
 #include <QString>
@@ -10,12 +10,11 @@
 #include <vector>
 
 namespace marquee {
+class LiveFanout;
 struct ServerContext;
-}
+} // namespace marquee
 
 namespace marquee::http {
-
-class LiveFanout;
 
 /**
  * @brief N worker threads, each with its own event loop, HTTP server and database connection, all accepting on

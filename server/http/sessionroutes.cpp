@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "core/isotime.h"
 #include "core/jsonbody.h"
-#include "routes.h"
-#include "servercontext.h"
+#include "http/routes.h"
+#include "runtime/servercontext.h"
 #include "store/sessiondevicerepository.h"
 #include "store/staffrepository.h"
 

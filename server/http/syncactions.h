@@ -5,12 +5,12 @@
 // POST /api/v1/sync/batch call, so a replayed action is applied exactly as the single request would be.
 
 #include "core/jsonbody.h"
-#include "holdbatcher.h"
-#include "httpresponse.h"
+#include "holds/holdbatcher.h"
+#include "http/httpresponse.h"
 #include "store/authrepository.h"
 #include "store/holdrepository.h"
 #include "store/ticketrepository.h"
-#include "waitingroomservice.h"
+#include "waitingroom/waitingroomservice.h"
 
 #include <QJsonObject>
 #include <QStringList>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // POST /api/v1/sync/batch: a kiosk's offline queue replayed many actions per request (issue 5 §4).
 #include "core/jsonbody.h"
-#include "routes.h"
-#include "servercontext.h"
-#include "syncactions.h"
+#include "http/routes.h"
+#include "http/syncactions.h"
+#include "runtime/servercontext.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-#include "paymentcalls.h"
-#include "routes.h"
-#include "servercontext.h"
+#include "http/paymentcalls.h"
+#include "http/routes.h"
+#include "runtime/servercontext.h"
 
 namespace marquee::http {
 

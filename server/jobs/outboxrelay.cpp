@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-#include "outboxrelay.h"
+#include "jobs/outboxrelay.h"
+#include "logging.h"
 
 #include "core/tokenhash.h"
-#include "store/database.h"
 #include "store/bookingrepository.h"
+#include "store/database.h"
 #include "store/eventrepository.h"
 #include "store/ticketrepository.h"
 
@@ -20,7 +21,6 @@
 #include <QTcpSocket>
 #include <memory>
 
-Q_LOGGING_CATEGORY(lcRelay, "marquee.relay")
 
 namespace marquee::jobs {
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-#include "reaper.h"
+#include "jobs/reaper.h"
+#include "logging.h"
 
 #include "store/database.h"
 #include "store/holdrepository.h"
 
 #include <QLoggingCategory>
 
-Q_LOGGING_CATEGORY(lcJobs, "marquee.jobs")
 
 namespace marquee::jobs {
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-#include "reconciler.h"
+#include "jobs/reconciler.h"
+#include "logging.h"
 
-#include "payments/orderservice.h"
+#include "orders/orderservice.h"
 #include "store/database.h"
 
 #include <QLoggingCategory>
 
-Q_DECLARE_LOGGING_CATEGORY(lcJobs)
 
 namespace marquee::jobs {
 

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-#include "authrepository.h"
+#include "store/authrepository.h"
+#include "logging.h"
 
 #include "core/tokenhash.h"
-#include "staffrepository.h"
+#include "store/staffrepository.h"
 
 #include <QLoggingCategory>
 #include <QRegularExpression>
 
-Q_DECLARE_LOGGING_CATEGORY(lcStore)
 
 namespace marquee::store {
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-#include "bookingrepository.h"
-#include "staffrepository.h"
+#include "store/bookingrepository.h"
+#include "logging.h"
+#include "store/staffrepository.h"
 
 #include "core/isotime.h"
-#include "ticketrepository.h"
+#include "store/ticketrepository.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -12,7 +13,6 @@
 #include <QSqlError>
 #include <QUuid>
 
-Q_DECLARE_LOGGING_CATEGORY(lcStore)
 
 namespace marquee::store {
 

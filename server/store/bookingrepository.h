@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
-#include "authrepository.h"
-#include "database.h"
-#include "orderrepository.h"
+#include "store/authrepository.h"
+#include "store/database.h"
+#include "store/orderrepository.h"
 
 #include <QJsonObject>
 #include <optional>

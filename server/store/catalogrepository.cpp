@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-#include "catalogrepository.h"
+#include "store/catalogrepository.h"
 
 #include "core/isotime.h"
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-#include "database.h"
+#include "store/database.h"
+#include "logging.h"
 
 #include <QLoggingCategory>
 #include <QSqlDriver>
@@ -9,7 +10,6 @@
 #include <memory>
 #include <poll.h>
 
-Q_LOGGING_CATEGORY(lcStore, "marquee.store")
 
 namespace marquee::store {
 

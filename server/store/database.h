@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
-#include "databaseconfig.h"
-#include "seatfreeing.h"
-#include "seatwrites.h"
+#include "store/databaseconfig.h"
+#include "store/seatfreeing.h"
+#include "store/seatwrites.h"
 
 #include <QSqlDatabase>
 #include <QSqlError>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-#include "databaseconfig.h"
+#include "store/databaseconfig.h"
 
 #include <QUrl>
 #include <QUrlQuery>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-#include "embeddedpostgres.h"
+#include "store/embeddedpostgres.h"
+#include "logging.h"
 
 #include <QDir>
 #include <QFile>
@@ -11,7 +12,6 @@
 #include <pwd.h>
 #include <unistd.h>
 
-Q_LOGGING_CATEGORY(lcEmbedded, "marquee.store.embedded")
 
 namespace marquee::store {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
-#include "databaseconfig.h"
+#include "store/databaseconfig.h"
 
 #include <QString>
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-#include "eventrepository.h"
+#include "store/eventrepository.h"
+#include "logging.h"
 
 #include "core/isotime.h"
 
 #include <QJsonDocument>
 #include <QLoggingCategory>
 
-Q_DECLARE_LOGGING_CATEGORY(lcStore)
 
 namespace marquee::store {
 

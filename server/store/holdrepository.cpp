@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-#include "holdrepository.h"
+#include "store/holdrepository.h"
+#include "logging.h"
 
 #include "core/isotime.h"
 
@@ -8,7 +9,6 @@
 #include <QLoggingCategory>
 #include <QUuid>
 
-Q_DECLARE_LOGGING_CATEGORY(lcStore)
 
 namespace marquee::store {
 

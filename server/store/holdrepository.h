@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
-#include "database.h"
+#include "store/database.h"
 
 #include <QJsonObject>
 #include <optional>
@@ -17,8 +17,9 @@ struct HoldOutcome {
 };
 
 /**
- * @brief Seat holds. Every decision is made by PostgreSQL in one round trip (see mq_place_hold in
- * 001_core.sql): all-or-nothing, rows locked in canonical order, the conditional UPDATE as the only arbiter.
+ * @brief Seat holds. Every decision is made by PostgreSQL in one round trip (mq_place_holds and mq_place_hold in
+ * server/sql/functions/mq_place_holds.sql): all-or-nothing, rows locked in canonical order, the conditional UPDATE
+ * as the only arbiter.
  */
 class HoldRepository
 {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-#include "idempotencyrepository.h"
+#include "store/idempotencyrepository.h"
 
 #include <QSqlQuery>
 

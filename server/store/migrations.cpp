@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-#include "migrations.h"
+#include "store/migrations.h"
+#include "logging.h"
 
+#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -9,11 +11,11 @@
 #include <map>
 #include <set>
 
-Q_DECLARE_LOGGING_CATEGORY(lcStore)
 
 static void initMigrationResources()
 {
     Q_INIT_RESOURCE(migrations);
+    Q_INIT_RESOURCE(functions);
 }
 
 namespace marquee::store {
@@ -32,11 +34,40 @@ std::map<int, QString> migrationFiles(const QString &directory)
     }
     return files;
 }
+
+/** Function files by name, in name order: the order they are applied in. */
+std::map<QString, QString> functionFiles(const QString &directory)
+{
+    initMigrationResources();
+    std::map<QString, QString> files;
+    if (directory.isEmpty())
+        return files;
+    const QDir dir(directory);
+    for (const QString &name : dir.entryList({QStringLiteral("*.sql")}, QDir::Files, QDir::Name))
+        files[name] = dir.filePath(name);
+    return files;
+}
+
+std::optional<QByteArray> readFile(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return std::nullopt;
+    return file.readAll();
+}
+
+QByteArray checksum(const QByteArray &content)
+{
+    return QCryptographicHash::hash(content, QCryptographicHash::Sha256).toHex();
+}
+
+const QByteArray kAfterFunctionsMarker = "\n-- marquee:after-functions\n";
 } // namespace
 
-Migrations::Migrations(const Database &database, QString directory)
+Migrations::Migrations(const Database &database, QString directory, QString functionsDirectory)
     : m_database(database)
     , m_directory(std::move(directory))
+    , m_functionsDirectory(std::move(functionsDirectory))
 {
 }
 
@@ -66,6 +97,26 @@ std::optional<std::set<int>> Migrations::appliedVersions()
     return versions;
 }
 
+std::optional<std::map<QString, QByteArray>> Migrations::appliedFunctions()
+{
+    QSqlDatabase db = m_database.connection();
+    QSqlQuery query(db);
+    if (!query.exec(QStringLiteral("SELECT to_regclass('schema_functions') IS NOT NULL")) || !query.next()) {
+        m_error = query.lastError().text();
+        return std::nullopt;
+    }
+    std::map<QString, QByteArray> applied;
+    if (!query.value(0).toBool())
+        return applied;
+    if (!query.exec(QStringLiteral("SELECT name, checksum FROM schema_functions"))) {
+        m_error = query.lastError().text();
+        return std::nullopt;
+    }
+    while (query.next())
+        applied[query.value(0).toString()] = query.value(1).toByteArray();
+    return applied;
+}
+
 int Migrations::currentVersion()
 {
     const auto applied = appliedVersions();
@@ -85,6 +136,15 @@ Migrations::Status Migrations::status()
         return Status::Ahead;
     for (const auto &file : files) {
         if (!applied->count(file.first))
+            return Status::Behind;
+    }
+    const auto functions = appliedFunctions();
+    if (!functions)
+        return Status::Error;
+    for (const auto &[name, path] : functionFiles(m_functionsDirectory)) {
+        const auto content = readFile(path);
+        const auto recorded = functions->find(name);
+        if (!content || recorded == functions->end() || recorded->second != checksum(*content))
             return Status::Behind;
     }
     return Status::Current;
@@ -109,12 +169,15 @@ bool Migrations::migrate()
     } unlock{db};
 
     if (!query.exec(QStringLiteral("CREATE TABLE IF NOT EXISTS schema_migrations ("
-                                   "version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())"))) {
+                                   "version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())"))
+        || !query.exec(QStringLiteral("CREATE TABLE IF NOT EXISTS schema_functions ("
+                                      "name text PRIMARY KEY, checksum text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())"))) {
         m_error = query.lastError().text();
         return false;
     }
     const auto applied = appliedVersions();
-    if (!applied)
+    const auto appliedFunctionSums = appliedFunctions();
+    if (!applied || !appliedFunctionSums)
         return false;
     const auto files = migrationFiles(m_directory);
     const int latest = files.empty() ? 0 : files.rbegin()->first;
@@ -123,33 +186,79 @@ bool Migrations::migrate()
         m_error = QStringLiteral("the database schema is at version %1, newer than this binary's %2; refusing to run").arg(current).arg(latest);
         return false;
     }
+
+    // Everything in one transaction: a schema is either wholly this binary's or left as it was.
+    Transaction transaction(db);
+    // A migration that fails is named; so is a function file (its statements run as one batch, no splitting:
+    // function bodies contain semicolons).
+    const auto run = [&](const QByteArray &sql, const QString &what) {
+        QSqlQuery apply(db);
+        if (!apply.exec(QString::fromUtf8(sql))) {
+            m_error = QStringLiteral("%1 failed: %2").arg(what, apply.lastError().text());
+            return false;
+        }
+        return true;
+    };
     // Every migration not yet recorded is applied, in version order — also one numbered below the highest
     // applied, because migrations written in parallel can land in any order.
+    QList<QPair<QString, QByteArray>> afterFunctions;
+    bool migrated = false;
     for (const auto &[version, path] : files) {
         if (applied->count(version))
             continue;
-        QFile file(path);
-        if (!file.open(QIODevice::ReadOnly)) {
+        const QString name = QFileInfo(path).fileName();
+        const auto content = readFile(path);
+        if (!content) {
             m_error = QStringLiteral("cannot read migration %1").arg(path);
             return false;
         }
-        const QString sql = QString::fromUtf8(file.readAll());
-        Transaction transaction(db);
-        QSqlQuery apply(db);
-        // The whole file is one simple-protocol batch (functions contain semicolons, so no splitting).
-        if (!apply.exec(sql)) {
-            m_error = QStringLiteral("migration %1 failed: %2").arg(QFileInfo(path).fileName(), apply.lastError().text());
+        const qsizetype marker = content->indexOf(kAfterFunctionsMarker);
+        if (!run(marker < 0 ? *content : content->left(marker), QStringLiteral("migration %1").arg(name)))
             return false;
-        }
+        if (marker >= 0)
+            afterFunctions.append({name, content->mid(marker)});
         QSqlQuery record(db);
         record.prepare(QStringLiteral("INSERT INTO schema_migrations (version, name) VALUES (?, ?)"));
         record.addBindValue(version);
-        record.addBindValue(QFileInfo(path).fileName());
-        if (!record.exec() || !transaction.commit()) {
+        record.addBindValue(name);
+        if (!record.exec()) {
             m_error = QStringLiteral("cannot record migration %1: %2").arg(version).arg(record.lastError().text());
             return false;
         }
-        qCInfo(lcStore) << "applied migration" << QFileInfo(path).fileName();
+        migrated = true;
+        qCInfo(lcStore) << "applied migration" << name;
+    }
+    // A migration may have dropped a function whose file did not change: after any migration, every file again.
+    for (const auto &[name, path] : functionFiles(m_functionsDirectory)) {
+        const auto content = readFile(path);
+        if (!content) {
+            m_error = QStringLiteral("cannot read function file %1").arg(path);
+            return false;
+        }
+        const QByteArray sum = checksum(*content);
+        const auto recorded = appliedFunctionSums->find(name);
+        if (!migrated && recorded != appliedFunctionSums->end() && recorded->second == sum)
+            continue;
+        if (!run(*content, QStringLiteral("function file %1").arg(name)))
+            return false;
+        QSqlQuery record(db);
+        record.prepare(QStringLiteral("INSERT INTO schema_functions (name, checksum) VALUES (?, ?) "
+                                      "ON CONFLICT (name) DO UPDATE SET checksum = EXCLUDED.checksum, applied_at = now()"));
+        record.addBindValue(name);
+        record.addBindValue(QString::fromLatin1(sum));
+        if (!record.exec()) {
+            m_error = QStringLiteral("cannot record function file %1: %2").arg(name, record.lastError().text());
+            return false;
+        }
+        qCInfo(lcStore) << "applied function file" << name;
+    }
+    for (const auto &[name, sql] : afterFunctions) {
+        if (!run(sql, QStringLiteral("migration %1 (after the functions)").arg(name)))
+            return false;
+    }
+    if (!transaction.commit()) {
+        m_error = QStringLiteral("cannot commit the migrations: %1").arg(db.lastError().text());
+        return false;
     }
     return true;
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-#include "orderrepository.h"
+#include "store/orderrepository.h"
+#include "logging.h"
 
-#include "staffrepository.h"
+#include "store/staffrepository.h"
 
 #include "core/isotime.h"
 #include "core/jsonwriter.h"
@@ -11,7 +12,6 @@
 #include <QLoggingCategory>
 #include <QUuid>
 
-Q_DECLARE_LOGGING_CATEGORY(lcStore)
 
 namespace marquee::store {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-#include "paymentrepository.h"
+#include "store/paymentrepository.h"
 
-#include "orderrepository.h"
+#include "store/orderrepository.h"
 
 #include <QUuid>
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-#include "reportrepository.h"
+#include "store/reportrepository.h"
+#include "logging.h"
 
 #include "core/isotime.h"
 
@@ -12,7 +13,6 @@
 #include <charconv>
 #include <vector>
 
-Q_DECLARE_LOGGING_CATEGORY(lcStore)
 
 namespace marquee::store {
 

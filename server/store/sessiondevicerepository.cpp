@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-#include "sessiondevicerepository.h"
+#include "store/sessiondevicerepository.h"
 
 #include "core/tokenhash.h"
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-#include "shiftrepository.h"
+#include "store/shiftrepository.h"
 
 #include "core/isotime.h"
-#include "staffrepository.h"
+#include "store/staffrepository.h"
 
 #include <QJsonDocument>
 #include <QSqlError>

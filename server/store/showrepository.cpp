@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-#include "showrepository.h"
+#include "store/showrepository.h"
 
 #include <QJsonDocument>
 
@@ -17,6 +17,17 @@ std::optional<qint64> insertReturningId(QSqlQuery &query, const char *what)
 ShowRepository::ShowRepository(const Database &database)
     : m_database(database)
 {
+}
+
+std::optional<qint64> ShowRepository::cityCount(QString *error)
+{
+    QSqlQuery query(m_database.connection());
+    if (!query.exec(QStringLiteral("SELECT count(*) FROM cities")) || !query.next()) {
+        if (error)
+            *error = query.lastError().text();
+        return std::nullopt;
+    }
+    return query.value(0).toLongLong();
 }
 
 std::optional<qint64> ShowRepository::addCity(const QString &name, const QString &country, const QString &timeZone)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
-#include "database.h"
+#include "store/database.h"
 
 #include <QDateTime>
 #include <QJsonObject>
@@ -56,6 +56,8 @@ class ShowRepository
 public:
     explicit ShowRepository(const Database &database);
 
+    /** @brief How many cities the catalogue holds (0: nothing seeded yet); std::nullopt with @p error on a database error. */
+    std::optional<qint64> cityCount(QString *error = nullptr);
     std::optional<qint64> addCity(const QString &name, const QString &country, const QString &timeZone);
     std::optional<qint64> addVenue(qint64 cityId, const QString &name, const QString &address);
     std::optional<qint64> addLayout(const NewLayout &layout);

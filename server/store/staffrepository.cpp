@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-#include "staffrepository.h"
+#include "store/staffrepository.h"
 
 #include "core/isotime.h"
 

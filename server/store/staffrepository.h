@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
-#include "auditentry.h"
-#include "authrepository.h"
-#include "database.h"
+#include "store/auditentry.h"
+#include "store/authrepository.h"
+#include "store/database.h"
 
 #include <QDateTime>
 #include <QJsonArray>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-#include "ticketrepository.h"
-#include "staffrepository.h"
+#include "store/ticketrepository.h"
+#include "logging.h"
+#include "store/staffrepository.h"
 
 #include "core/isotime.h"
 #include "core/keyseal.h"
@@ -13,7 +14,6 @@
 #include <QUuid>
 #include <algorithm>
 
-Q_DECLARE_LOGGING_CATEGORY(lcStore)
 
 namespace marquee::store {
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
-#include "authrepository.h"
-#include "database.h"
+#include "store/authrepository.h"
+#include "store/database.h"
 
 #include <QDateTime>
 #include <QHash>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-#include "waitingroomrepository.h"
+#include "store/waitingroomrepository.h"
 
 #include <QUuid>
 #include <algorithm>

@@ -2,7 +2,7 @@
 // KeyedBatchQueue with claims (the hold batcher's seats): batches of one key that run at once never share a
 // claim, items sharing a claim are decided in arrival order, and an item that conflicts with nothing is not held
 // up by one that does.
-#include "keyedbatchqueue.h"
+#include "batching/keyedbatchqueue.h"
 
 #include <gtest/gtest.h>
 

@@ -28,6 +28,112 @@ TEST(Migrations, AppliesAllAndIsIdempotent)
     ASSERT_TRUE(query.exec(QStringLiteral("SELECT count(*), max(version) FROM schema_migrations")) && query.next());
     EXPECT_EQ(query.value(0).toInt(), QDir(QStringLiteral(":/migrations")).entryList({QStringLiteral("*.sql")}, QDir::Files).size());
     EXPECT_EQ(query.value(1).toInt(), store::Migrations::latestVersion());
+    // Every function file recorded once with its checksum, and the functions the server calls exist.
+    ASSERT_TRUE(query.exec(QStringLiteral("SELECT count(*), count(DISTINCT checksum) FROM schema_functions")) && query.next());
+    EXPECT_EQ(query.value(0).toInt(), QDir(QStringLiteral(":/functions")).entryList({QStringLiteral("*.sql")}, QDir::Files).size());
+    EXPECT_EQ(query.value(1).toInt(), query.value(0).toInt());
+    for (const char *function : {"mq_place_hold", "mq_place_holds", "mq_release_hold", "mq_reap_expired_holds", "mq_publish_feed",
+                                 "mq_waiting_room_tick", "mq_sales_rollup_rebuild", "mq_layout_report_seats_rebuild"}) {
+        ASSERT_TRUE(query.exec(QStringLiteral("SELECT count(*) FROM pg_proc WHERE proname = '%1'").arg(QLatin1String(function))) && query.next());
+        EXPECT_EQ(query.value(0).toInt(), 1) << function;
+    }
+    database.closeThreadConnection();
+}
+
+namespace {
+struct SqlFolders {
+    QTemporaryDir root;
+    QString migrations() const { return root.filePath(QStringLiteral("migrations")); }
+    QString functions() const { return root.filePath(QStringLiteral("functions")); }
+    SqlFolders()
+    {
+        QDir(root.path()).mkpath(QStringLiteral("migrations"));
+        QDir(root.path()).mkpath(QStringLiteral("functions"));
+    }
+    void write(const QString &folder, const QString &name, const QByteArray &sql) const
+    {
+        QFile file(QDir(folder).filePath(name));
+        ASSERT_TRUE(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write(sql);
+    }
+};
+
+QVariant scalar(QSqlDatabase db, const QString &sql)
+{
+    QSqlQuery query(db);
+    if (!query.exec(sql) || !query.next())
+        return QVariant(query.lastError().text());
+    return query.value(0);
+}
+} // namespace
+
+// Functions, triggers and views live once each in a function file. A changed file is applied again (and the
+// database is not current until it is); an unchanged one is left alone.
+TEST(Migrations, AFunctionFileIsAppliedAgainWhenItChangesAndOnlyThen)
+{
+    SqlFolders sql;
+    sql.write(sql.migrations(), QStringLiteral("001_table.sql"), "CREATE TABLE answers (n int);");
+    sql.write(sql.functions(), QStringLiteral("answer.sql"), "CREATE OR REPLACE FUNCTION answer() RETURNS int LANGUAGE sql AS $$ SELECT 1 $$;");
+
+    store::Database database(test::TestCluster::instance().createDatabase());
+    store::Migrations migrations(database, sql.migrations(), sql.functions());
+    EXPECT_EQ(migrations.status(), store::Migrations::Status::Behind);
+    ASSERT_TRUE(migrations.migrate()) << qPrintable(migrations.errorString());
+    EXPECT_EQ(migrations.status(), store::Migrations::Status::Current);
+    QSqlDatabase db = database.connection();
+    EXPECT_EQ(scalar(db, QStringLiteral("SELECT answer()")).toInt(), 1);
+    const QString firstApplied = scalar(db, QStringLiteral("SELECT applied_at::text FROM schema_functions WHERE name = 'answer.sql'")).toString();
+
+    ASSERT_TRUE(migrations.migrate()) << qPrintable(migrations.errorString()); // unchanged: not applied again
+    EXPECT_EQ(scalar(db, QStringLiteral("SELECT applied_at::text FROM schema_functions WHERE name = 'answer.sql'")).toString(), firstApplied);
+
+    sql.write(sql.functions(), QStringLiteral("answer.sql"), "CREATE OR REPLACE FUNCTION answer() RETURNS int LANGUAGE sql AS $$ SELECT 2 $$;");
+    EXPECT_EQ(migrations.status(), store::Migrations::Status::Behind);
+    ASSERT_TRUE(migrations.migrate()) << qPrintable(migrations.errorString());
+    EXPECT_EQ(migrations.status(), store::Migrations::Status::Current);
+    EXPECT_EQ(scalar(db, QStringLiteral("SELECT answer()")).toInt(), 2);
+    EXPECT_EQ(scalar(db, QStringLiteral("SELECT count(*) FROM schema_functions")).toInt(), 1);
+    EXPECT_EQ(scalar(db, QStringLiteral("SELECT checksum FROM schema_functions")).toString().size(), 64); // SHA-256, hex
+    database.closeThreadConnection();
+}
+
+// A migration's backfill that calls a function goes after the marker: it runs once the function files are in.
+// A migration may drop a function whose file did not change: after any migration every file is applied again.
+TEST(Migrations, AMigrationsPartAfterTheMarkerRunsOnceTheFunctionsExist)
+{
+    SqlFolders sql;
+    sql.write(sql.migrations(), QStringLiteral("001_table.sql"),
+              "CREATE TABLE answers (n int);\n\n-- marquee:after-functions\nINSERT INTO answers SELECT answer();\n");
+    sql.write(sql.functions(), QStringLiteral("answer.sql"), "CREATE OR REPLACE FUNCTION answer() RETURNS int LANGUAGE sql AS $$ SELECT 42 $$;");
+
+    store::Database database(test::TestCluster::instance().createDatabase());
+    store::Migrations migrations(database, sql.migrations(), sql.functions());
+    ASSERT_TRUE(migrations.migrate()) << qPrintable(migrations.errorString());
+    QSqlDatabase db = database.connection();
+    EXPECT_EQ(scalar(db, QStringLiteral("SELECT string_agg(n::text, ',') FROM answers")).toString(), QStringLiteral("42"));
+
+    sql.write(sql.migrations(), QStringLiteral("002_drop.sql"), "DROP FUNCTION answer();");
+    ASSERT_TRUE(migrations.migrate()) << qPrintable(migrations.errorString());
+    EXPECT_EQ(scalar(db, QStringLiteral("SELECT answer()")).toInt(), 42);
+    EXPECT_EQ(scalar(db, QStringLiteral("SELECT count(*) FROM answers")).toInt(), 1); // the backfill ran once
+    database.closeThreadConnection();
+}
+
+// One run is one transaction: a function file that fails leaves the migrations before it unapplied too.
+TEST(Migrations, AFailingFunctionFileLeavesTheDatabaseAsItWas)
+{
+    SqlFolders sql;
+    sql.write(sql.migrations(), QStringLiteral("001_table.sql"), "CREATE TABLE answers (n int);");
+    sql.write(sql.functions(), QStringLiteral("answer.sql"), "CREATE OR REPLACE FUNCTION answer() RETURNS int LANGUAGE sql AS $$ SELECT n FROM no_such_table $$;");
+
+    store::Database database(test::TestCluster::instance().createDatabase());
+    store::Migrations migrations(database, sql.migrations(), sql.functions());
+    EXPECT_FALSE(migrations.migrate());
+    EXPECT_TRUE(migrations.errorString().contains(QStringLiteral("answer.sql"))) << qPrintable(migrations.errorString());
+    QSqlDatabase db = database.connection();
+    EXPECT_FALSE(scalar(db, QStringLiteral("SELECT to_regclass('answers') IS NOT NULL")).toBool());
+    EXPECT_EQ(scalar(db, QStringLiteral("SELECT count(*) FROM schema_migrations")).toInt(), 0);
+    EXPECT_EQ(migrations.status(), store::Migrations::Status::Behind);
     database.closeThreadConnection();
 }
 
@@ -59,7 +165,7 @@ TEST(Migrations, AppliesAMigrationThatLandedBelowTheHighestApplied)
     write(QStringLiteral("003_third.sql"), "CREATE TABLE gap_third (id int);");
 
     store::Database database(test::TestCluster::instance().createDatabase());
-    store::Migrations migrations(database, directory.path());
+    store::Migrations migrations(database, directory.path(), directory.filePath(QStringLiteral("no-functions")));
     ASSERT_TRUE(migrations.migrate()) << qPrintable(migrations.errorString());
     EXPECT_EQ(migrations.currentVersion(), 3);
     EXPECT_EQ(migrations.status(), store::Migrations::Status::Current);

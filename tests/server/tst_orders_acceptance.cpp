@@ -8,7 +8,7 @@
 
 #include "core/isotime.h"
 #include "core/ticketcodec.h"
-#include "serverconfig.h"
+#include "runtime/serverconfig.h"
 #include "store/orderrepository.h"
 
 #include <QJsonArray>

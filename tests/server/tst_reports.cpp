@@ -4,7 +4,7 @@
 #include "tilltesthelpers.h"
 
 #include "core/isotime.h"
-#include "marqueeserver.h"
+#include "startup/marqueeserver.h"
 #include "store/database.h"
 #include "store/showrepository.h"
 

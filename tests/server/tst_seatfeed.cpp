@@ -3,7 +3,7 @@
 // instances' writes) and this process's own committed holds (sent at once, without a read). These tests drive
 // the feed directly and check the deltas its listeners get: a read that began before a local write never undoes
 // it, a later read confirms or corrects it, and every listener sees the versions of a show in order.
-#include "seatfeed.h"
+#include "seating/seatfeed.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -4,7 +4,7 @@
 
 #include "core/keyseal.h"
 #include "core/ticketcodec.h"
-#include "marqueeserver.h"
+#include "startup/marqueeserver.h"
 #include "store/database.h"
 #include "store/ticketrepository.h"
 

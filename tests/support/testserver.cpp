@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "testserver.h"
 
-#include "demoseed.h"
+#include "startup/demoseed.h"
 #include "store/showrepository.h"
 #include "testcluster.h"
 

@@ -2,8 +2,8 @@
 #pragma once
 
 #include "httpclient.h"
-#include "marqueeserver.h"
-#include "servercontext.h"
+#include "runtime/servercontext.h"
+#include "startup/marqueeserver.h"
 
 #include <QDateTime>
 #include <functional>

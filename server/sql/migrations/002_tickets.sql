@@ -89,37 +89,7 @@ CREATE UNIQUE INDEX outbox_feed_position ON outbox (feed_position);
 CREATE INDEX outbox_unpublished ON outbox (event_id) WHERE feed_position IS NULL;
 
 CREATE SEQUENCE feed_positions;
-
--- Numbers what has committed since the last call (at most p_batch rows of each kind). Returns how many rows
--- were numbered, or -1 when another publisher is running (its numbers will be visible when it commits).
-CREATE FUNCTION mq_publish_feed(p_batch integer) RETURNS integer
-LANGUAGE plpgsql AS $$
-DECLARE
-    v_events integer;
-    v_revocations integer;
-BEGIN
-    IF NOT pg_try_advisory_xact_lock(hashtextextended('marquee.feed.publisher', 0)) THEN
-        RETURN -1;
-    END IF;
-    -- Each statement below takes a fresh snapshot (READ COMMITTED), taken after the lock: it sees every number
-    -- the previous publisher committed, so no row is numbered twice.
-    WITH pending AS (
-        SELECT event_id FROM outbox WHERE feed_position IS NULL ORDER BY event_id LIMIT p_batch),
-    numbered AS (
-        SELECT event_id, nextval('feed_positions') AS position
-          FROM (SELECT event_id FROM pending ORDER BY event_id) ordered)
-    UPDATE outbox o SET feed_position = n.position FROM numbered n WHERE o.event_id = n.event_id;
-    GET DIAGNOSTICS v_events = ROW_COUNT;
-    WITH pending AS (
-        SELECT revocation_id FROM revocations WHERE cursor IS NULL ORDER BY revocation_id LIMIT p_batch),
-    numbered AS (
-        SELECT revocation_id, nextval('feed_positions') AS position
-          FROM (SELECT revocation_id FROM pending ORDER BY revocation_id) ordered)
-    UPDATE revocations r SET cursor = n.position FROM numbered n WHERE r.revocation_id = n.revocation_id;
-    GET DIAGNOSTICS v_revocations = ROW_COUNT;
-    RETURN v_events + v_revocations;
-END;
-$$;
+-- mq_publish_feed: server/sql/functions/mq_publish_feed.sql
 
 -- Consumers of the outbox (webhook subscribers, the notification spool): how far each has got, and which events
 -- it has already handled, so that a redelivery after a crash is recognised (dedupe by event id).

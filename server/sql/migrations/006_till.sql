@@ -13,19 +13,7 @@ ALTER TABLE bookings
     ADD COLUMN staff_id  bigint,
     ADD COLUMN movie_id  bigint,
     ADD COLUMN tickets   integer;
-
-CREATE FUNCTION mq_booking_sales_facts() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    -- A cashier's sale counts for the till of the shift it was taken in.
-    SELECT o.channel, coalesce(o.device_id, sh.device_id), o.staff_id INTO NEW.channel, NEW.device_id, NEW.staff_id
-      FROM orders o LEFT JOIN shifts sh ON sh.shift_id = o.shift_id WHERE o.order_id = NEW.order_id;
-    SELECT s.movie_id INTO NEW.movie_id FROM shows s WHERE s.show_id = NEW.show_id;
-    NEW.tickets := cardinality(NEW.seat_ids);
-    RETURN NEW;
-END;
-$$;
-CREATE TRIGGER bookings_sales_facts BEFORE INSERT ON bookings
-    FOR EACH ROW EXECUTE FUNCTION mq_booking_sales_facts();
+-- mq_booking_sales_facts: server/sql/functions/mq_booking_sales_facts.sql
 
 UPDATE bookings b SET channel = o.channel, device_id = o.device_id, staff_id = o.staff_id, movie_id = s.movie_id,
                       tickets = cardinality(b.seat_ids)
@@ -83,19 +71,7 @@ ALTER TABLE orders
     ADD CONSTRAINT orders_tender_adds_up CHECK (tendered_minor IS NULL OR tendered_minor = cash_minor + change_minor),
     ADD CONSTRAINT orders_cash_is_cash CHECK (provider <> 'cash' OR cash_minor = amount_minor);
 CREATE INDEX orders_shift ON orders (shift_id) WHERE shift_id IS NOT NULL;
-
-CREATE FUNCTION mq_order_shift() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    IF NEW.provider = 'cash' THEN
-        NEW.cash_minor := NEW.amount_minor;
-    END IF;
-    IF NEW.staff_id IS NOT NULL AND NEW.shift_id IS NULL THEN
-        SELECT shift_id INTO NEW.shift_id FROM shifts WHERE staff_id = NEW.staff_id AND closed_at IS NULL;
-    END IF;
-    RETURN NEW;
-END;
-$$;
-CREATE TRIGGER orders_shift BEFORE INSERT ON orders FOR EACH ROW EXECUTE FUNCTION mq_order_shift();
+-- mq_order_shift: server/sql/functions/mq_order_shift.sql
 
 -- A refund gives the cash part back from a drawer and the rest through the card provider. Card first: the
 -- cash part only covers what the card part cannot (a cancellation fee is kept from the card side first).
@@ -105,24 +81,7 @@ ALTER TABLE refunds
     ADD COLUMN cash_minor bigint NOT NULL DEFAULT 0 CHECK (cash_minor >= 0),
     ADD COLUMN shift_id   bigint REFERENCES shifts;
 UPDATE refunds r SET cash_minor = r.amount_minor FROM orders o WHERE o.order_id = r.order_id AND o.provider = 'cash';
-CREATE FUNCTION mq_refund_till() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-    v_order orders%ROWTYPE;
-BEGIN
-    SELECT * INTO v_order FROM orders WHERE order_id = NEW.order_id;
-    NEW.cash_minor := CASE WHEN v_order.provider = 'cash' THEN NEW.amount_minor
-                           ELSE greatest(0, NEW.amount_minor - (v_order.amount_minor - v_order.cash_minor)) END;
-    NEW.cash_minor := coalesce(NEW.cash_minor, 0);
-    SELECT sh.shift_id INTO NEW.shift_id
-      FROM sessions se JOIN shifts sh ON sh.staff_id = se.staff_id AND sh.closed_at IS NULL
-     WHERE se.session_id = substring(NEW.requested_by FROM '^session:(\d+)$')::bigint;
-    IF NEW.shift_id IS NULL THEN
-        SELECT sh.shift_id INTO NEW.shift_id FROM shifts sh WHERE sh.shift_id = v_order.shift_id AND sh.closed_at IS NULL;
-    END IF;
-    RETURN NEW;
-END;
-$$;
-CREATE TRIGGER refunds_till BEFORE INSERT ON refunds FOR EACH ROW EXECUTE FUNCTION mq_refund_till();
+-- mq_refund_till: server/sql/functions/mq_refund_till.sql
 CREATE INDEX refunds_shift ON refunds (shift_id) WHERE shift_id IS NOT NULL;
 
 -- ── Staff PINs, inactivity lock, re-authentication ───────────────────────────────────────────────────────────

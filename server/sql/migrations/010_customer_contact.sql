@@ -7,20 +7,7 @@
 ALTER TABLE orders
     ADD COLUMN customer_email text CHECK (customer_email IS NULL OR length(customer_email) <= 254),
     ADD COLUMN customer_phone text CHECK (customer_phone IS NULL OR customer_phone ~ '^\+?[0-9]{6,20}$');
-
--- The booking inherits the contact from its order when it is written (like the sales facts of 006: the confirm
--- transaction needs no change).
-CREATE FUNCTION mq_booking_customer_contact() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    IF NEW.customer_email IS NULL AND NEW.customer_phone IS NULL THEN
-        SELECT o.customer_email, o.customer_phone INTO NEW.customer_email, NEW.customer_phone
-          FROM orders o WHERE o.order_id = NEW.order_id;
-    END IF;
-    RETURN NEW;
-END;
-$$;
-CREATE TRIGGER bookings_customer_contact BEFORE INSERT ON bookings
-    FOR EACH ROW EXECUTE FUNCTION mq_booking_customer_contact();
+-- mq_booking_customer_contact: server/sql/functions/mq_booking_customer_contact.sql
 
 -- Newest first within one contact: the search reads the index backwards and stops at its limit.
 CREATE INDEX bookings_customer_email ON bookings (customer_email, created_at) WHERE customer_email IS NOT NULL;

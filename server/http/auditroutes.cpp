@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+// The audit log, read page by page (manager and admin).
+#include "core/isotime.h"
+#include "http/routes.h"
+#include "runtime/servercontext.h"
+#include "store/staffrepository.h"
+
+#include <QUrlQuery>
+
+namespace marquee::http {
+
+using Method = QHttpServerRequest::Method;
+
+namespace {
+HttpResponse storeFailure()
+{
+    return HttpResponse::error(ApiError::unavailable(QStringLiteral("The booking database is not answering; nothing was changed.")));
+}
+
+HttpResponse invalid(const QString &code, const QString &message)
+{
+    return HttpResponse::error(ApiError::badRequest(code, message));
+}
+
+} // namespace
+
+void registerAuditRoutes(Router &router, ServerContext &context)
+{
+    router.add(Method::Get, QStringLiteral("/api/v1/reports/audit"), Access::roles_(kManagerRoles), [&context](RequestContext &request) {
+        const QUrlQuery query = request.request.query();
+        store::AuditQuery filter;
+        if (const auto error = parseTimeRange(query, &filter.from, &filter.to, 30))
+            return HttpResponse::error(*error);
+        filter.actor = query.queryItemValue(QStringLiteral("actor"));
+        filter.action = query.queryItemValue(QStringLiteral("action"));
+        if (query.hasQueryItem(QStringLiteral("limit"))) {
+            bool ok = false;
+            filter.limit = query.queryItemValue(QStringLiteral("limit")).toInt(&ok);
+            if (!ok || filter.limit < 1 || filter.limit > 5000)
+                return invalid(QStringLiteral("invalid_query"), QStringLiteral("'limit' must be from 1 to 5000."));
+        }
+        if (query.hasQueryItem(QStringLiteral("before"))) {
+            bool ok = false;
+            filter.before = query.queryItemValue(QStringLiteral("before")).toLongLong(&ok);
+            if (!ok || filter.before < 1)
+                return invalid(QStringLiteral("invalid_query"), QStringLiteral("'before' must be an audit_id (the 'next_before' of the previous page)."));
+        }
+        store::StaffRepository staff(context.database);
+        if (filter.before > 0) {
+            const auto exists = staff.auditEntryExists(filter.before);
+            if (!exists)
+                return storeFailure();
+            if (!*exists)
+                return invalid(QStringLiteral("invalid_query"), QStringLiteral("'before' names no audit entry."));
+        }
+        const auto page = staff.audit(filter);
+        if (!page)
+            return storeFailure();
+        return HttpResponse::json(200, QJsonObject{{QStringLiteral("from"), toIsoUtc(filter.from)},
+                                                   {QStringLiteral("to"), toIsoUtc(filter.to)},
+                                                   {QStringLiteral("limit"), filter.limit},
+                                                   {QStringLiteral("total"), page->total},
+                                                   {QStringLiteral("truncated"), page->truncated},
+                                                   {QStringLiteral("next_before"), page->truncated ? QJsonValue(page->nextBefore) : QJsonValue()},
+                                                   {QStringLiteral("rows"), page->rows}});
+    });
+}
+
+} // namespace marquee::http

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "http/routes.h"
+
+namespace marquee::http {
+
+void registerAllRoutes(Router &router, ServerContext &context)
+{
+    registerHealthRoutes(router, context);
+    registerSessionRoutes(router, context);
+    registerCatalogRoutes(router, context);
+    registerShowRoutes(router, context);
+    registerHoldRoutes(router, context);
+    registerHouseHoldRoutes(router, context);
+    registerOrderRoutes(router, context);
+    registerBookingRoutes(router, context);
+    registerWebhookRoutes(router, context);
+    registerTicketRoutes(router, context);
+    registerCheckinRoutes(router, context);
+    registerSyncRoutes(router, context);
+    registerEventRoutes(router, context);
+    registerDeviceRoutes(router, context);
+    registerQueueRoutes(router, context);
+    registerReportRoutes(router, context);
+    registerAuditRoutes(router, context);
+    registerShiftRoutes(router, context);
+}
+
+} // namespace marquee::http

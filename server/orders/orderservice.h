@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "core/role.h"
+#include "orders/paymentprovider.h"
+#include "orders/paymentsettings.h"
+#include "store/bookingrepository.h"
+#include "store/orderrepository.h"
+#include "store/paymentrepository.h"
+
+#include <QJsonObject>
+#include <QMutex>
+#include <memory>
+
+namespace marquee::store {
+struct Principal;
+}
+
+namespace marquee::payments {
+
+/** @brief An HTTP answer decided by the service: status and JSON body. */
+struct ServiceReply {
+    int status = 500;
+    QJsonObject body;
+};
+
+/**
+ * @brief Orders, payments, confirmation, cancellation and reconciliation: the only place that talks to payment
+ * providers. Thread-safe like the repositories (no connection held; provider calls are blocking and made outside
+ * any database transaction). Every step is a conditional state transition, so concurrent drivers (the customer's
+ * confirm, a webhook, the reconciler) can race and exactly one of them moves the order each time.
+ */
+class OrderService
+{
+public:
+    OrderService(const PaymentSettings &settings, store::OrderRepository &orders, store::PaymentRepository &payments,
+                 store::BookingRepository &bookings);
+
+    /** @brief POST /api/v1/orders. */
+    ServiceReply createOrder(const store::Principal &caller, const QString &holdId, bool cash, const store::CashTender &tender = {},
+                             const store::CustomerContact &contact = {});
+    /** @brief POST /api/v1/orders/{id}/confirm. */
+    ServiceReply confirm(const store::Principal &caller, const QString &orderId, const QString &intentId);
+    /** @brief GET /api/v1/orders/{id}. */
+    ServiceReply order(const store::Principal &caller, const QString &orderId);
+    /** @brief POST /webhooks/payment with the raw body and the X-Signature header. */
+    ServiceReply webhook(const QByteArray &rawBody, const QByteArray &signature);
+    /** @brief POST /api/v1/bookings/{id}/cancel; @p waiveFee: a manager refunds the fee too (needs a reason). */
+    ServiceReply cancelBooking(const store::Principal &caller, const QString &bookingId, const QString &reason, bool waiveFee = false);
+    /**
+     * @brief DELETE /api/v1/holds/{id} of a hold frozen by the unsettled order @p orderId: the intent is cancelled at
+     * the provider and the order ends PENDING_PAYMENT → CANCELLED, freeing the seats (200). When the customer had
+     * already paid, the order is driven on and the seats stay with it (409 order_paid); when the provider does not
+     * answer, nothing changes (503 payment_status_unknown).
+     */
+    ServiceReply abandonOrder(const QString &holdId, const QString &orderId);
+    /** @brief GET /api/v1/bookings/{id} and ?ref=. */
+    ServiceReply booking(const store::Principal &caller, const QString &bookingId, const QString &ref);
+
+    /**
+     * @brief One reconciliation sweep over orders not settled for reconcileMinAgeSeconds: asks the provider and
+     * drives each one on (confirm, fail, expire, refund). Returns how many orders it moved, -1 on a database error.
+     */
+    int reconcileOnce(int limit = 200);
+
+    /** @brief Point card payments at another provider URL (tests start the simulator after the server). */
+    void setProviderUrl(const QString &url);
+
+private:
+    /**
+     * @brief Which part of the server is driving an order on: recorded as the requested_by of a refund it has to
+     * make ("system:confirm", …), so the refunds report can say who found a lost hold.
+     */
+    enum class Driver { Confirm, Webhook, Reconciler, HoldRelease };
+    static QString systemActor(Driver driver);
+
+    std::shared_ptr<PaymentProvider> providerFor(const QString &name);
+    /** @brief Drive an order whose provider status is known; returns the stored answer afterwards. */
+    ServiceReply drive(const store::OrderRecord &order, const std::optional<Intent> &status, const QString &providerError, Driver driver);
+    /** @brief PAID → CONFIRMED, or → REFUND_PENDING (and the refund) when the hold was lost. */
+    void finalize(const store::OrderRecord &order, Driver driver);
+    /** @brief Ask the provider for the pending refund of @p order and complete it. */
+    bool issueRefund(const QString &orderId);
+    ServiceReply answerFor(const QString &orderId);
+
+    PaymentSettings m_settings;
+    store::OrderRepository &m_orders;
+    store::PaymentRepository &m_payments;
+    store::BookingRepository &m_bookings;
+    QMutex m_providerMutex;
+    std::shared_ptr<PaySimProvider> m_card;
+    std::shared_ptr<CashProvider> m_cash;
+};
+
+} // namespace marquee::payments

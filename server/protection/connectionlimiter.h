@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include <QHash>
+#include <QHostAddress>
+#include <QMutex>
+#include <QTcpServer>
+
+namespace marquee::protection {
+
+/**
+ * @brief Counts open connections per process and per client address, shared by every worker thread. A connection
+ * over a limit is answered with a fixed 503 and closed before any HTTP parsing (see LimitedTcpServer).
+ */
+class ConnectionLimiter
+{
+public:
+    ConnectionLimiter(int maxConnections, int maxPerAddress);
+
+    /** @brief Count a new connection from @p address; false (and nothing counted) when over a limit. */
+    bool tryOpen(const QHostAddress &address);
+    void close(const QHostAddress &address);
+    int open() const;
+
+private:
+    const int m_max;
+    const int m_maxPerAddress;
+    mutable QMutex m_mutex;
+    int m_open = 0;
+    QHash<QHostAddress, int> m_perAddress;
+};
+
+/** @brief A QTcpServer that admits a connection only under the ConnectionLimiter's limits. */
+class LimitedTcpServer : public QTcpServer
+{
+    Q_OBJECT
+public:
+    LimitedTcpServer(ConnectionLimiter &limiter, QObject *parent = nullptr);
+
+protected:
+    void incomingConnection(qintptr descriptor) override;
+
+private:
+    ConnectionLimiter &m_limiter;
+};
+
+} // namespace marquee::protection

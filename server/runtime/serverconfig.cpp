@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "runtime/serverconfig.h"
+#include "holds/holdbatcher.h"
+#include "tickets/keyencryptionkey.h"
+
+#include <QFile>
+#include <QStandardPaths>
+#include <QThread>
+#include <QUrl>
+#include <algorithm>
+#include <unistd.h>
+
+namespace marquee {
+
+static int coreCount()
+{
+    return std::max(1, QThread::idealThreadCount());
+}
+
+int ServerConfig::defaultWorkerThreads()
+{
+    return std::clamp(2 * coreCount(), 4, 64);
+}
+
+int ServerConfig::defaultHoldBatches()
+{
+    return std::clamp(coreCount(), 1, 64);
+}
+
+QString ServerConfig::defaultDataDirectory()
+{
+    if (::geteuid() == 0)
+        return QStringLiteral("/var/lib/marquee");
+    const QString base = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation);
+    return (base.isEmpty() ? QStringLiteral("/tmp") : base) + QStringLiteral("/marquee");
+}
+
+bool parseListen(const QString &text, QHostAddress *address, quint16 *port)
+{
+    const qsizetype colon = text.lastIndexOf(QLatin1Char(':'));
+    if (colon <= 0)
+        return false;
+    QString host = text.left(colon);
+    if (host.startsWith(QLatin1Char('[')) && host.endsWith(QLatin1Char(']')))
+        host = host.mid(1, host.size() - 2);
+    bool ok = false;
+    const uint value = text.mid(colon + 1).toUInt(&ok);
+    if (!ok || value > 65535)
+        return false;
+    QHostAddress parsed;
+    if (host == QLatin1String("localhost"))
+        parsed = QHostAddress::LocalHost;
+    else if (!parsed.setAddress(host))
+        return false;
+    *address = parsed;
+    *port = quint16(value);
+    return true;
+}
+
+QString ServerConfig::keyEncryptionKeyPath() const
+{
+    return signingKeyFile.isEmpty() ? KeyEncryptionKey::defaultPath(dataDirectory) : signingKeyFile;
+}
+
+QString ServerConfig::usage()
+{
+    return QStringLiteral(
+        "Usage: marquee-server [options]\n"
+        "  --listen HOST:PORT          address to serve HTTP on (default 127.0.0.1:8080)\n"
+        "  --threads N                 worker threads, each with its own event loop and database connection\n"
+        "                              (default two per core, at least 4: %2 here)\n"
+        "  --database-url URL          postgresql://user:password@host:port/db (default: embedded cluster)\n"
+        "  --data-dir DIR              where the embedded cluster and the signing-kek file live (default %1)\n"
+        "  --signing-kek-file FILE     key-encryption key of the ticket signing keys (default DIR/signing-kek;\n"
+        "                              created 0600 on first start; every server of one database needs the same)\n"
+        "  --hold-ttl SECONDS          how long a hold lasts (default 480)\n"
+        "  --hold-commit async|sync    async: a placed hold does not wait for its WAL flush; a database crash may\n"
+        "                              forget the last moments' holds, never an order (default async)\n"
+        "  --max-seats-per-hold N      largest hold (default 10)\n"
+        "  --session-ttl SECONDS       staff session lifetime (default 43200)\n"
+        "  --session-idle SECONDS      a staff session unused this long locks until re-authenticated (default 900)\n"
+        "  --reauth-window SECONDS     a re-authentication allows refunds, overrides and drawer operations this long (default 300)\n"
+        "  --payment-provider-url URL  card provider (marquee-paysim) base URL, e.g. http://127.0.0.1:8090\n"
+        "  --payment-webhook-secret S  HMAC secret of provider webhooks (without it every webhook is refused)\n"
+        "  --payment-window SECONDS    how long an order waits for its payment (default 900)\n"
+        "  --payment-grace SECONDS     the order's hold is kept this much longer than the window (default 120)\n"
+        "  --cancel-cutoff SECONDS     cashiers may cancel until this long before the start (default 7200)\n"
+        "  --cancel-fee-minor N        fixed cancellation fee in minor units, kept from the refund (default 0)\n"
+        "  --cancel-fee-percent P      plus P percent (0-100) of the amount paid, rounded down (default 0)\n"
+        "  --reconciler-interval-ms N  how often stuck orders are resolved (default 5000, 0 = off)\n"
+        "  --waiting-room-tick-ms N    waiting-room admission and refresh period (default 250)\n"
+        "  --waiting-room-threshold N  hold attempts per second on one show that switch its waiting room on (default 0 = off)\n"
+        "  --waiting-room-max-poll-ms N  longest poll interval suggested to users far back in a queue (default 10000)\n"
+        "  --reconcile-min-age SECONDS leave orders younger than this to their clients (default 30)\n"
+        "  --event-webhook URL         send every outbox event to URL (repeatable), at least once, signed\n"
+        "  --event-webhook-secret S    HMAC-SHA256 secret for the X-Signature of event webhooks\n"
+        "  --notification-spool DIR    write ticket e-mail/SMS messages for confirmed bookings to DIR\n"
+        "  --relay-interval-ms N       how often the outbox relay looks for new events (default 500)\n"
+        "  --fast-refusals on|off      refuse obvious hold losers from memory without the database (default on)\n"
+        "  --access-log on|off         one line per HTTP request on standard error: method, path, status, microseconds\n"
+        "                              (default off: at flash-sale rates the lines cost a fifth of the throughput;\n"
+        "                              QT_LOGGING_RULES=marquee.http.debug=true also turns them on)\n"
+        "  --hold-batches N            hold requests wait in a per-show queue and N threads decide them in batches,\n"
+        "                              one transaction per batch (default one per core: %3 here; 0 = one transaction per hold, no queue)\n"
+        "  --hold-batch-size N         holds decided together in one batch at most (default 64, 1-64)\n"
+        "  --max-live-subscribers N    WebSocket seat-map subscribers per process (default 20000, 0 = no limit)\n"
+        "  --live-threads N            threads that send live seat-map deltas to WebSocket subscribers (default 1)\n"
+        "  --occupancy-warm-shows N    load the occupancy reports of up to N shows on sale (soonest first) in the\n"
+        "                              background at start, within the reports' 64 MB (default 100, 0 = off)\n"
+        "  --box-office-holds N        live holds per till or staff session on a show whose waiting room is on (default 8, 0 = no bound)\n"
+        "  --rate-limit-token N        requests per second per bearer token, bursts of 2N (default 0 = off)\n"
+        "  --rate-limit-address N      requests per second per client address, bursts of 2N (default 0 = off)\n"
+        "  --max-connections N         open connections per process (default 10000, 0 = no limit)\n"
+        "  --max-connections-per-address N  open connections per client address (default 0 = no limit)\n"
+        "  --config FILE               read 'option = value' lines (same names, without the dashes)\n"
+        "Environment: MARQUEE_DATABASE_URL, MARQUEE_LISTEN, MARQUEE_DATA_DIR, MARQUEE_SIGNING_KEK_FILE,\n"
+        "MARQUEE_PAYMENT_PROVIDER_URL, MARQUEE_PAYMENT_WEBHOOK_SECRET.\n")
+        .arg(defaultDataDirectory(), QString::number(defaultWorkerThreads()), QString::number(defaultHoldBatches()));
+}
+
+std::optional<ServerConfig> ServerConfig::fromArguments(const QStringList &input, QString *error)
+{
+    ServerConfig config;
+    config.dataDirectory = qEnvironmentVariable("MARQUEE_DATA_DIR", defaultDataDirectory());
+    config.databaseUrl = qEnvironmentVariable("MARQUEE_DATABASE_URL");
+    config.signingKeyFile = qEnvironmentVariable("MARQUEE_SIGNING_KEK_FILE");
+    config.payments.providerUrl = qEnvironmentVariable("MARQUEE_PAYMENT_PROVIDER_URL");
+    config.payments.webhookSecret = qgetenv("MARQUEE_PAYMENT_WEBHOOK_SECRET");
+    QStringList arguments;
+    if (qEnvironmentVariableIsSet("MARQUEE_LISTEN"))
+        arguments << QStringLiteral("--listen") << qEnvironmentVariable("MARQUEE_LISTEN");
+
+    // Expand --config FILE into options first, so that the command line still wins over the file.
+    QStringList fromFile;
+    QStringList rest;
+    for (qsizetype i = 0; i < input.size(); ++i) {
+        if (input[i] == QLatin1String("--config") && i + 1 < input.size()) {
+            QFile file(input[++i]);
+            if (!file.open(QIODevice::ReadOnly | QIODevice::Text)) {
+                *error = QStringLiteral("cannot read config file %1").arg(file.fileName());
+                return std::nullopt;
+            }
+            while (!file.atEnd()) {
+                const QString line = QString::fromUtf8(file.readLine()).trimmed();
+                if (line.isEmpty() || line.startsWith(QLatin1Char('#')))
+                    continue;
+                const qsizetype eq = line.indexOf(QLatin1Char('='));
+                if (eq <= 0) {
+                    *error = QStringLiteral("bad config line: %1").arg(line);
+                    return std::nullopt;
+                }
+                fromFile << QStringLiteral("--") + line.left(eq).trimmed() << line.mid(eq + 1).trimmed();
+            }
+        } else {
+            rest << input[i];
+        }
+    }
+    arguments += fromFile + rest;
+
+    auto intValue = [&](const QString &name, const QString &text, int min, int max, int *out) {
+        bool ok = false;
+        const int value = text.toInt(&ok);
+        if (!ok || value < min || value > max) {
+            *error = QStringLiteral("%1 must be an integer from %2 to %3").arg(name).arg(min).arg(max);
+            return false;
+        }
+        *out = value;
+        return true;
+    };
+
+    auto onOffValue = [&](const QString &name, const QString &text, bool *out) {
+        if (text != QLatin1String("on") && text != QLatin1String("off")) {
+            *error = QStringLiteral("%1 is on or off, got %2").arg(name, text);
+            return false;
+        }
+        *out = text == QLatin1String("on");
+        return true;
+    };
+
+    for (qsizetype i = 0; i < arguments.size(); ++i) {
+        const QString &option = arguments[i];
+        if (option == QLatin1String("--help") || option == QLatin1String("-h")) {
+            *error = QString();
+            return std::nullopt;
+        }
+        if (i + 1 >= arguments.size()) {
+            *error = QStringLiteral("unknown option or missing value: %1").arg(option);
+            return std::nullopt;
+        }
+        const QString value = arguments[++i];
+        if (option == QLatin1String("--listen")) {
+            if (!parseListen(value, &config.listenAddress, &config.listenPort)) {
+                *error = QStringLiteral("--listen expects HOST:PORT, got %1").arg(value);
+                return std::nullopt;
+            }
+        } else if (option == QLatin1String("--threads")) {
+            if (!intValue(option, value, 1, 64, &config.threads))
+                return std::nullopt;
+        } else if (option == QLatin1String("--database-url")) {
+            config.databaseUrl = value;
+        } else if (option == QLatin1String("--data-dir")) {
+            config.dataDirectory = value;
+        } else if (option == QLatin1String("--signing-kek-file")) {
+            config.signingKeyFile = value;
+        } else if (option == QLatin1String("--hold-ttl")) {
+            if (!intValue(option, value, 1, 24 * 3600, &config.holdTtlSeconds))
+                return std::nullopt;
+        } else if (option == QLatin1String("--max-seats-per-hold")) {
+            if (!intValue(option, value, 1, 100, &config.maxSeatsPerHold))
+                return std::nullopt;
+        } else if (option == QLatin1String("--session-ttl")) {
+            if (!intValue(option, value, 60, 7 * 24 * 3600, &config.sessionTtlSeconds))
+                return std::nullopt;
+        } else if (option == QLatin1String("--session-idle")) {
+            if (!intValue(option, value, 30, 24 * 3600, &config.sessionIdleSeconds))
+                return std::nullopt;
+        } else if (option == QLatin1String("--reauth-window")) {
+            if (!intValue(option, value, 10, 3600, &config.reauthSeconds))
+                return std::nullopt;
+        } else if (option == QLatin1String("--reaper-interval-ms")) {
+            if (!intValue(option, value, 10, 600000, &config.reaperIntervalMs))
+                return std::nullopt;
+        } else if (option == QLatin1String("--event-webhook")) {
+            if (!(value.startsWith(QLatin1String("http://")) || value.startsWith(QLatin1String("https://"))) || value.size() < 10) {
+                *error = QStringLiteral("--event-webhook expects an http:// or https:// URL, got %1").arg(value);
+                return std::nullopt;
+            }
+            config.eventWebhooks << value;
+        } else if (option == QLatin1String("--event-webhook-secret")) {
+            config.eventWebhookSecret = value.toUtf8();
+        } else if (option == QLatin1String("--notification-spool")) {
+            config.notificationSpool = value;
+        } else if (option == QLatin1String("--relay-interval-ms")) {
+            if (!intValue(option, value, 10, 600000, &config.relayIntervalMs))
+                return std::nullopt;
+        } else if (option == QLatin1String("--payment-provider-url")) {
+            const QUrl url(value);
+            if (!url.isValid() || url.scheme() != QLatin1String("http") || url.host().isEmpty()) {
+                *error = QStringLiteral("--payment-provider-url expects http://HOST:PORT, got %1").arg(value);
+                return std::nullopt;
+            }
+            config.payments.providerUrl = value;
+        } else if (option == QLatin1String("--payment-webhook-secret")) {
+            config.payments.webhookSecret = value.toUtf8();
+        } else if (option == QLatin1String("--payment-window")) {
+            if (!intValue(option, value, 10, 24 * 3600, &config.payments.paymentWindowSeconds))
+                return std::nullopt;
+        } else if (option == QLatin1String("--payment-grace")) {
+            if (!intValue(option, value, 0, 3600, &config.payments.graceSeconds))
+                return std::nullopt;
+        } else if (option == QLatin1String("--cancel-cutoff")) {
+            if (!intValue(option, value, 0, 30 * 24 * 3600, &config.payments.cancelCutoffSeconds))
+                return std::nullopt;
+        } else if (option == QLatin1String("--waiting-room-tick-ms")) {
+            if (!intValue(option, value, 20, 60000, &config.waitingRoomTickMs))
+                return std::nullopt;
+        } else if (option == QLatin1String("--waiting-room-threshold")) {
+            if (!intValue(option, value, 0, 1000000, &config.waitingRoomThreshold))
+                return std::nullopt;
+        } else if (option == QLatin1String("--waiting-room-max-poll-ms")) {
+            if (!intValue(option, value, 1000, 3600000, &config.waitingRoomMaxPollMs))
+                return std::nullopt;
+        } else if (option == QLatin1String("--hold-commit")) {
+            if (value != QLatin1String("async") && value != QLatin1String("sync")) {
+                *error = QStringLiteral("--hold-commit is async or sync, got %1").arg(value);
+                return std::nullopt;
+            }
+            config.asyncHoldCommit = value == QLatin1String("async");
+        } else if (option == QLatin1String("--fast-refusals")) {
+            if (!onOffValue(option, value, &config.fastRefusals))
+                return std::nullopt;
+        } else if (option == QLatin1String("--access-log")) {
+            if (!onOffValue(option, value, &config.accessLog))
+                return std::nullopt;
+        } else if (option == QLatin1String("--hold-batches")) {
+            if (!intValue(option, value, 0, 64, &config.holdBatches))
+                return std::nullopt;
+        } else if (option == QLatin1String("--hold-batch-size")) {
+            if (!intValue(option, value, 1, HoldBatcher::kMaxBatch, &config.holdBatchSize))
+                return std::nullopt;
+        } else if (option == QLatin1String("--max-live-subscribers")) {
+            if (!intValue(option, value, 0, 10000000, &config.maxLiveSubscribers))
+                return std::nullopt;
+        } else if (option == QLatin1String("--occupancy-warm-shows")) {
+            if (!intValue(option, value, 0, 100000, &config.occupancyWarmShows))
+                return std::nullopt;
+        } else if (option == QLatin1String("--box-office-holds")) {
+            if (!intValue(option, value, 0, 10000, &config.boxOfficeHoldsPerCaller))
+                return std::nullopt;
+        } else if (option == QLatin1String("--live-threads")) {
+            if (!intValue(option, value, 1, 64, &config.liveThreads))
+                return std::nullopt;
+        } else if (option == QLatin1String("--rate-limit-token")) {
+            if (!intValue(option, value, 0, 1000000, &config.rateLimitPerToken))
+                return std::nullopt;
+        } else if (option == QLatin1String("--rate-limit-address")) {
+            if (!intValue(option, value, 0, 1000000, &config.rateLimitPerAddress))
+                return std::nullopt;
+        } else if (option == QLatin1String("--max-connections")) {
+            if (!intValue(option, value, 0, 10000000, &config.maxConnections))
+                return std::nullopt;
+        } else if (option == QLatin1String("--max-connections-per-address")) {
+            if (!intValue(option, value, 0, 10000000, &config.maxConnectionsPerAddress))
+                return std::nullopt;
+        } else if (option == QLatin1String("--cancel-fee-minor")) {
+            int fee = 0;
+            if (!intValue(option, value, 0, 100000000, &fee))
+                return std::nullopt;
+            config.payments.cancelFeeMinor = fee;
+        } else if (option == QLatin1String("--cancel-fee-percent")) {
+            if (!intValue(option, value, 0, 100, &config.payments.cancelFeePercent))
+                return std::nullopt;
+        } else if (option == QLatin1String("--reconcile-min-age")) {
+            if (!intValue(option, value, 0, 24 * 3600, &config.payments.reconcileMinAgeSeconds))
+                return std::nullopt;
+        } else if (option == QLatin1String("--reconciler-interval-ms")) {
+            if (!intValue(option, value, 0, 3600000, &config.reconcilerIntervalMs))
+                return std::nullopt;
+        } else {
+            *error = QStringLiteral("unknown option %1").arg(option);
+            return std::nullopt;
+        }
+    }
+    return config;
+}
+
+} // namespace marquee

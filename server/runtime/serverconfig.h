@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "orders/paymentsettings.h"
+
+#include <QHostAddress>
+#include <QString>
+#include <QStringList>
+#include <optional>
+
+namespace marquee {
+
+/** @brief Every setting of marquee-server, from the command line, the environment or a config file. */
+struct ServerConfig {
+    QHostAddress listenAddress = QHostAddress::LocalHost;
+    quint16 listenPort = 8080;
+    /** @brief HTTP worker threads (defaultWorkerThreads(): two per core). */
+    int threads = defaultWorkerThreads();
+    QString databaseUrl;     ///< empty: run the embedded cluster under dataDirectory
+    QString dataDirectory;
+    QString signingKeyFile; ///< key-encryption key of the ticket signing keys; empty: dataDirectory/signing-kek
+    int holdTtlSeconds = 8 * 60;
+    /**
+     * @brief Commit a placed hold without waiting for its WAL flush (PostgreSQL asynchronous commit). A hold is
+     * a short-lived lease, not money: a database crash can forget holds acknowledged in the last few hundred
+     * milliseconds (the seats become free again, a later confirm of such a hold fails closed), but never
+     * corrupts or double-sells. Orders, payments and tickets always commit synchronously, and their flush makes
+     * every earlier hold durable. false: every hold waits for its flush (docs/performance.md, issue 2).
+     */
+    bool asyncHoldCommit = true;
+    int maxSeatsPerHold = 10;
+    qint64 maxBodyBytes = 64 * 1024;
+    /** @brief Refuse obvious losers of a hold race from the in-memory seat statuses (HoldFastPath). */
+    bool fastRefusals = true;
+    /** @brief One debug line per HTTP request (category marquee.http). Off by default: writing 10,000 lines a
+     *  second to standard error took 15-25 % of the /healthz rate on this 2-core machine (docs/performance.md). */
+    bool accessLog = false;
+    /** @brief Concurrent holds for one show are decided together, one transaction per batch, at most this many
+     *  batches of a show at a time (HoldBatcher); 0: every hold in its own transaction. */
+    int holdBatches = defaultHoldBatches();
+    /** @brief Holds decided together in one batch at most (HoldBatcher): larger batches raise throughput, smaller
+     *  ones shorten the slowest winner's wait (the p99 of a 200). */
+    int holdBatchSize = 64;
+    int fastRefusalMaxAgeMs = 1000; ///< statuses older than this are not trusted for a refusal
+    int maxLiveSubscribers = 20000; ///< WebSocket seat-map subscribers per process; 0: no limit
+    /** @brief Threads that write live seat-map deltas to WebSocket subscribers (off the HTTP worker threads). */
+    int liveThreads = 1;
+    /** @brief A live subscriber with more unsent bytes than this is cut off; it resumes with `since` on reconnect. */
+    qint64 liveMaxBufferedBytes = 1024 * 1024;
+    /** @brief Protection (issue 6 §5), all answered without the database. 0 switches a limit off. */
+    int rateLimitPerToken = 0;    ///< requests per second per bearer token (burst: twice that); 429 + Retry-After
+    int rateLimitPerAddress = 0;  ///< requests per second per client address (burst: twice that)
+    int maxConnections = 10000;   ///< open HTTP/WebSocket connections per process; more are closed at once
+    int maxConnectionsPerAddress = 0; ///< open connections per client address
+    int sessionTtlSeconds = 12 * 60 * 60;
+    int sessionIdleSeconds = 15 * 60; ///< a staff session unused this long locks until re-authenticated
+    int reauthSeconds = 5 * 60;       ///< how long a re-authentication elevates a session (refunds, overrides, drawer)
+    int reaperIntervalMs = 1000;
+    /** @brief Outbox relay: webhook subscribers (each gets every event, signed with eventWebhookSecret). */
+    QStringList eventWebhooks;
+    QByteArray eventWebhookSecret;
+    QString notificationSpool; ///< booking.confirmed → ticket message files here; empty: off
+    int relayIntervalMs = 500;
+    /** @brief Orders and payments: provider URL, webhook secret, payment window, cancel policy, reconciliation. */
+    payments::PaymentSettings payments;
+    int reconcilerIntervalMs = 5000; ///< 0 disables the reconciler
+    /** @brief Waiting room: admission tick and in-memory refresh period; hold attempts per second on one show
+     *  that switch its waiting room on automatically (0: only managers switch it on). */
+    int waitingRoomTickMs = 250;
+    int waitingRoomThreshold = 0;
+    /** @brief The longest poll interval a status answer suggests to users far back in a queue (see
+     *  WaitingRoomService::setMaxPollMs): fewer polls from a huge queue, later sold-out notice for its far end. */
+    int waitingRoomMaxPollMs = 10000;
+    /** @brief Shows on sale (soonest first) whose occupancy report is loaded in the background at start, within
+     *  the reports' 64 MB bound (OccupancyReports::startWarming); 0: none, each show loads on its first request. */
+    int occupancyWarmShows = 100;
+    /** @brief Live holds one till device or staff session may have on a show whose waiting room is on (0: no bound). */
+    int boxOfficeHoldsPerCaller = 8;
+
+    /**
+     * @brief Two HTTP workers per core, at least 4. Holds are decided on the batch threads, so a worker mostly parses
+     * and answers; more workers than that only add runnable threads that compete with PostgreSQL for the cores and
+     * lengthen the winners' tail (on 2 cores, 16 workers: hold p99 76-147 ms; 4 workers: median 48.9 ms over 17 rounds —
+     * docs/performance.md, "Worker and batch threads follow the cores"). Orders and payments still commit on the worker thread; 4
+     * workers keep 4 commits in flight, which share WAL flushes.
+     */
+    static int defaultWorkerThreads();
+    /** @brief One hold-batch thread per core: each batch transaction then has a core to run on. */
+    static int defaultHoldBatches();
+    /** @brief Default data directory: /var/lib/marquee for root, else the user's data location. */
+    static QString defaultDataDirectory();
+    /**
+     * @brief Parse arguments (argv without the program name is fine too). Environment: MARQUEE_DATABASE_URL,
+     * MARQUEE_LISTEN, MARQUEE_DATA_DIR, MARQUEE_SIGNING_KEK_FILE,
+     * MARQUEE_PAYMENT_PROVIDER_URL, MARQUEE_PAYMENT_WEBHOOK_SECRET. A `--config FILE` of `key = value` lines uses the option names.
+     * std::nullopt with @p error on bad input.
+     */
+    static std::optional<ServerConfig> fromArguments(const QStringList &arguments, QString *error);
+    static QString usage();
+    /** @brief The key-encryption key file in effect (signingKeyFile, else the one in the data directory). */
+    QString keyEncryptionKeyPath() const;
+};
+
+/** @brief Parse "host:port" into address and port. */
+bool parseListen(const QString &text, QHostAddress *address, quint16 *port);
+
+} // namespace marquee

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "holds/holdbatcher.h"
+#include "holds/holdfastpath.h"
+#include "orders/orderservice.h"
+#include "orders/paymentcallthreads.h"
+#include "protection/connectionlimiter.h"
+#include "protection/ratelimiter.h"
+#include "reports/occupancyreports.h"
+#include "runtime/serverconfig.h"
+#include "seating/seatmapservice.h"
+#include "store/authrepository.h"
+#include "store/bookingrepository.h"
+#include "store/catalogrepository.h"
+#include "store/database.h"
+#include "store/eventrepository.h"
+#include "store/holdrepository.h"
+#include "store/orderrepository.h"
+#include "store/paymentrepository.h"
+#include "store/ticketrepository.h"
+#include "store/waitingroomrepository.h"
+#include "waitingroom/waitingroomservice.h"
+
+
+namespace marquee {
+
+/**
+ * @brief The services one server process shares between its worker threads. Repositories are thread-safe:
+ * they hold no connection, only the Database that hands each thread its own.
+ */
+struct ServerContext {
+    ServerContext(ServerConfig config, store::DatabaseConfig databaseConfig);
+
+    ServerConfig config;
+    store::Database database;
+    store::AuthRepository auth;
+    store::CatalogRepository catalog;
+    store::HoldRepository holds;
+    store::TicketRepository tickets;
+    store::EventRepository events;
+    SeatMapService seatMaps;
+    HoldFastPath holdFastPath;
+    store::OrderRepository orders;
+    store::PaymentRepository payments;
+    store::BookingRepository bookings;
+    payments::OrderService orderService;
+    store::WaitingRoomRepository waitingRooms;
+    WaitingRoomService waitingRoom;
+    /** @brief Declared after everything its answers touch (the waiting room's admissions, the seat maps, the fast
+     * path), so that it is destroyed first: its destructor still decides and answers what is queued. */
+    HoldBatcher holdBatcher;
+    OccupancyReports occupancyReports;
+    /** @brief Protection (issue 6 §5), shared by every worker thread; all decided without the database. */
+    protection::RateLimiter tokenRateLimiter;
+    protection::RateLimiter addressRateLimiter;
+    protection::ConnectionLimiter connections;
+    /**
+     * @brief Threads for requests that call a payment provider (http::answerPaymentCall), so that a slow provider
+     * never blocks a worker's other connections. Last member: destroyed first, finishing the calls queued and in
+     * progress while everything they use still exists.
+     */
+    payments::PaymentCallThreads paymentCalls;
+};
+
+} // namespace marquee

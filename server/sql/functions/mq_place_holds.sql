@@ -1,0 +1,219 @@
+-- SPDX-License-Identifier: AGPL-3.0-or-later
+-- Decides hold requests for one show in one transaction (the server's HoldBatcher collects them). Request i is
+-- p_owners[i], p_keys[i] (NULL or '': no Idempotency-Key), p_hashes[i] and the next p_seat_counts[i] entries of
+-- p_seats. Returns one row per request (o_index = i, o_status, o_body), each request its own all-or-nothing unit,
+-- decided in order, seeing the claims of the requests before it:
+--   - one statement locks every seat of the batch in canonical order and reads the rows it locked;
+--   - each request is decided against those rows with array operators;
+--   - ONE conditional UPDATE then claims the seats of every request granted, and it is the only thing that makes
+--     a seat held: it takes a row only if the row is available or its hold expired at v_now. If it takes fewer
+--     rows than were granted (it cannot: the rows are locked), the batch raises and rolls back whole, and the
+--     server decides each request alone;
+--   - holds, outbox events and stored answers are written by one INSERT each.
+-- The two statements on show_seats run through EXECUTE, so they are planned for their values every time: a
+-- generic plan does not know a show has 40,000 seats and would filter all of them instead of probing the seats.
+-- Every other statement touches no table or one row by primary key and keeps its cached plan.
+CREATE OR REPLACE FUNCTION mq_place_holds(p_show bigint, p_ttl_s integer, p_owners text[], p_keys text[], p_hashes text[],
+                                          p_seats text[], p_seat_counts integer[])
+RETURNS TABLE (o_index integer, o_status integer, o_body jsonb)
+LANGUAGE plpgsql AS $$
+DECLARE
+    v_count        integer := coalesce(cardinality(p_owners), 0);
+    v_show         shows%ROWTYPE;
+    v_open         boolean;
+    v_known        text[] := '{}';  -- the seats of the batch that exist, locked by this transaction
+    v_states       seat_status[];
+    v_expiries     timestamptz[];
+    v_taken        text[] := '{}';  -- of those, the ones not free: live holds, sales, and this batch's claims
+    v_now          timestamptz;
+    v_expires      timestamptz;
+    v_expires_text text;
+    v_sorted       text[] := '{}';  -- p_seats with each request's seats in canonical order, in their places
+    v_next         integer := 1;
+    v_seats        text[];
+    v_repeats      boolean;
+    v_seat         text;
+    v_held         text[];
+    v_answer       jsonb;
+    v_key          text;
+    v_id           text;
+    v_locked       boolean[] := '{}';
+    v_stored       jsonb := '{}';   -- owner \x1f key -> {h: request hash, s: status, b: body}, live in the table or
+                                    -- stored by an earlier request of this batch
+    v_statuses     integer[] := '{}';
+    v_bodies       jsonb[] := '{}';
+    v_won          integer[] := '{}'; -- requests granted a hold, their hold ids, and where their seats are in
+    v_won_holds    uuid[] := '{}';    -- v_claim_seats
+    v_won_first    integer[] := '{}';
+    v_keep         integer[] := '{}'; -- requests whose answer is stored under their Idempotency-Key
+    v_claim_seats  text[] := '{}';
+    v_claim_holds  uuid[] := '{}';
+    v_hold         uuid;
+    v_claimed      integer;
+BEGIN
+    SELECT * INTO v_show FROM shows WHERE show_id = p_show;
+    v_open := FOUND AND now() < v_show.starts_at AND now() <= v_show.sales_close_at AND now() >= v_show.sales_open_at;
+    IF v_open THEN
+        -- Every seat of the batch, locked once in canonical (byte) order: the batch queues behind (or ahead of)
+        -- other writers like any single hold and never deadlocks with them; within the batch nothing waits.
+        EXECUTE 'SELECT coalesce(array_agg(l.seat_id), ''{}''), coalesce(array_agg(l.status), ''{}''),
+                        coalesce(array_agg(l.hold_expires_at), ''{}'')
+                   FROM (SELECT seat_id, status, hold_expires_at FROM show_seats
+                          WHERE show_id = $1 AND seat_id = ANY ($2) ORDER BY seat_id FOR UPDATE) AS l'
+           INTO v_known, v_states, v_expiries USING p_show, p_seats;
+        -- One instant for the whole batch, taken once the rows are ours: an expiry between two evaluations
+        -- cannot split a request, and the TTL starts after the claim is certain.
+        v_now := clock_timestamp();
+        SELECT coalesce(array_agg(k.seat_id), '{}') INTO v_taken
+          FROM unnest(v_known, v_states, v_expiries) AS k(seat_id, state, expiry)
+         WHERE NOT (k.state = 'available' OR (k.state = 'held' AND k.expiry <= v_now));
+        v_expires := v_now + make_interval(secs => p_ttl_s);
+        v_expires_text := to_char(v_expires AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');
+    END IF;
+
+    -- A concurrent request with the same Idempotency-Key holds this lock until it commits: it is reported in
+    -- flight. (The same key twice in one batch takes the lock twice and gets the first one's answer.)
+    FOR i IN 1 .. v_count LOOP
+        v_key := nullif(p_keys[i], '');
+        v_locked[i] := CASE WHEN v_key IS NULL THEN true
+                            ELSE pg_try_advisory_xact_lock(hashtextextended(p_owners[i] || E'\x1f' || v_key, 7)) END;
+    END LOOP;
+
+    -- Each request's seats in canonical order, in one statement for the batch (no statement is planned per
+    -- request on the way to an answer).
+    SELECT coalesce(array_agg(x.seat ORDER BY x.i, x.seat COLLATE "C"), '{}') INTO v_sorted
+      FROM (SELECT c.i, p_seats[c.before + g.k] AS seat
+              FROM (SELECT c.i, c.n, (sum(c.n) OVER (ORDER BY c.i) - c.n)::integer AS before
+                      FROM unnest(p_seat_counts) WITH ORDINALITY AS c(n, i)) AS c,
+                   generate_series(1, c.n) AS g(k)) AS x;
+
+    FOR i IN 1 .. v_count LOOP
+        v_seats := coalesce(v_sorted[v_next : v_next + p_seat_counts[i] - 1], '{}');
+        v_next := v_next + p_seat_counts[i];
+        v_repeats := false; -- a seat named twice (sorted: next to each other)
+        FOR k IN 2 .. cardinality(v_seats) LOOP
+            v_repeats := v_repeats OR v_seats[k] = v_seats[k - 1];
+        END LOOP;
+        v_key := nullif(p_keys[i], '');
+        v_id := p_owners[i] || E'\x1f' || v_key;
+        IF v_key IS NOT NULL AND v_locked[i] AND NOT v_stored ? v_id THEN -- the live answer stored under the key
+            SELECT jsonb_build_object('h', k.request_hash, 's', k.response_status, 'b', k.response_body) INTO v_answer
+              FROM idempotency_keys k WHERE k.owner = p_owners[i] AND k.key = v_key AND k.expires_at > now();
+            IF FOUND THEN
+                v_stored := v_stored || jsonb_build_object(v_id, v_answer);
+            END IF;
+        END IF;
+
+        IF v_key IS NOT NULL AND NOT v_locked[i] THEN
+            o_status := 409;
+            o_body := jsonb_build_object('error', 'request_in_progress',
+                                       'message', 'A request with this Idempotency-Key is still being processed.');
+        ELSIF v_key IS NOT NULL AND v_stored ? v_id THEN
+            IF v_stored -> v_id ->> 'h' <> p_hashes[i] THEN
+                o_status := 422;
+                o_body := jsonb_build_object('error', 'idempotency_key_reused',
+                                           'message', 'This Idempotency-Key was used with a different request.');
+            ELSE
+                o_status := (v_stored -> v_id ->> 's')::integer;
+                o_body := v_stored -> v_id -> 'b';
+            END IF;
+        ELSIF v_show.show_id IS NULL THEN
+            o_status := 404; -- nothing to remember: the same request would get the same answer
+            o_body := jsonb_build_object('error', 'show_not_found', 'message', 'There is no show with this id.');
+        ELSIF NOT v_open THEN
+            o_status := 422;
+            o_body := jsonb_build_object('error', 'sales_closed',
+                                       'message', CASE WHEN now() < v_show.sales_open_at
+                                                       THEN 'Sales for this show have not opened yet.'
+                                                       ELSE 'Sales for this show are closed.' END);
+        ELSIF cardinality(v_seats) = 0 OR v_repeats OR NOT v_seats <@ v_known THEN
+            o_status := 400; -- a client error: not remembered, nothing changed
+            o_body := jsonb_build_object('error', 'unknown_seat',
+                'message', 'Some seat ids do not exist in this show.',
+                'unknown_seats', (SELECT coalesce(jsonb_agg(s ORDER BY s), '[]') FROM unnest(v_seats) AS s
+                                   WHERE NOT s = ANY (v_known)));
+        ELSIF v_seats && v_taken THEN
+            v_held := '{}';
+            FOREACH v_seat IN ARRAY v_seats LOOP
+                IF v_seat = ANY (v_taken) THEN
+                    v_held := v_held || v_seat;
+                END IF;
+            END LOOP;
+            o_status := 409;
+            o_body := jsonb_build_object('error', 'seats_unavailable',
+                'message', 'Some of these seats were just taken; none of them is held for you.',
+                'held_seats', to_jsonb(v_held));
+        ELSE
+            v_hold := gen_random_uuid();
+            v_taken := v_taken || v_seats;
+            v_claim_holds := v_claim_holds || array_fill(v_hold, ARRAY[cardinality(v_seats)]);
+            v_won := v_won || i;
+            v_won_holds := v_won_holds || v_hold;
+            v_won_first := v_won_first || (cardinality(v_claim_seats) + 1);
+            v_claim_seats := v_claim_seats || v_seats;
+            o_status := 200;
+            o_body := jsonb_build_object('hold_id', v_hold, 'show_id', p_show, 'seat_ids', to_jsonb(v_seats),
+                                       'expires_at', v_expires_text);
+        END IF;
+
+        -- Stored: every answer the same request would get again (not an in-flight report, a replay, a 404 or
+        -- a 400).
+        IF v_key IS NOT NULL AND v_locked[i] AND NOT v_stored ? v_id AND v_show.show_id IS NOT NULL AND o_status <> 400 THEN
+            v_keep := v_keep || i;
+            v_stored := v_stored || jsonb_build_object(v_id, jsonb_build_object('h', p_hashes[i], 's', o_status, 'b', o_body));
+        END IF;
+        v_statuses[i] := o_status;
+        v_bodies[i] := o_body;
+    END LOOP;
+
+    IF cardinality(v_won) > 0 THEN
+        EXECUTE 'UPDATE show_seats ss
+                    SET status = ''held'', held_by = c.hold_id, hold_expires_at = $3, version = ss.version + 1
+                   FROM unnest($4::text[], $5::uuid[]) AS c(seat_id, hold_id)
+                  WHERE ss.show_id = $1 AND ss.seat_id = c.seat_id
+                    AND (ss.status = ''available'' OR (ss.status = ''held'' AND ss.hold_expires_at <= $2))'
+          USING p_show, v_now, v_expires, v_claim_seats, v_claim_holds;
+        GET DIAGNOSTICS v_claimed = ROW_COUNT;
+        IF v_claimed <> cardinality(v_claim_seats) THEN
+            -- Cannot happen (the rows are locked by this transaction); if it ever did, nothing of the batch may
+            -- stand: the error rolls everything back and the server decides each request alone.
+            RAISE EXCEPTION 'holds of % seats claimed % of them', cardinality(v_claim_seats), v_claimed;
+        END IF;
+        -- created_at is taken after the claim, not now() (see mq_place_hold in 001_core.sql), so that
+        -- [created_at, min(expires_at, released_at)) of the holds of one seat never overlap.
+        INSERT INTO holds (hold_id, show_id, owner, seat_ids, created_at, expires_at)
+        SELECT w.hold_id, p_show, p_owners[w.i], v_claim_seats[w.seat_from : w.seat_from + p_seat_counts[w.i] - 1],
+               clock_timestamp(), v_expires
+          FROM unnest(v_won, v_won_holds, v_won_first) AS w(i, hold_id, seat_from);
+        -- The event is the answer: {hold_id, show_id, seat_ids, expires_at}.
+        INSERT INTO outbox (event_type, aggregate_id, payload)
+        SELECT 'hold.placed', w.hold_id::text, v_bodies[w.i]
+          FROM unnest(v_won, v_won_holds) WITH ORDINALITY AS w(i, hold_id, n)
+         ORDER BY w.n;
+    END IF;
+    IF cardinality(v_keep) > 0 THEN
+        INSERT INTO idempotency_keys (owner, key, request_hash, response_status, response_body, expires_at)
+        SELECT p_owners[k.i], p_keys[k.i], p_hashes[k.i], v_statuses[k.i], v_bodies[k.i], now() + interval '24 hours'
+          FROM unnest(v_keep) AS k(i)
+        ON CONFLICT (owner, key) DO UPDATE
+           SET request_hash = EXCLUDED.request_hash, response_status = EXCLUDED.response_status,
+               response_body = EXCLUDED.response_body, created_at = now(), expires_at = EXCLUDED.expires_at;
+    END IF;
+
+    FOR i IN 1 .. v_count LOOP
+        o_index := i;
+        o_status := v_statuses[i];
+        o_body := v_bodies[i];
+        RETURN NEXT;
+    END LOOP;
+END;
+$$;
+
+-- One request alone is a batch of one: the same logic in one place (and no subtransaction per hold any more).
+CREATE OR REPLACE FUNCTION mq_place_hold(p_owner text, p_idem_key text, p_request_hash text, p_show bigint,
+                                         p_seats text[], p_ttl_s integer, OUT o_status integer, OUT o_body jsonb)
+LANGUAGE sql AS $$
+    SELECT b.o_status, b.o_body
+      FROM mq_place_holds(p_show, p_ttl_s, ARRAY[p_owner], ARRAY[p_idem_key], ARRAY[p_request_hash], p_seats,
+                          ARRAY[coalesce(cardinality(p_seats), 0)]) AS b;
+$$;

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "startup/marqueeserver.h"
+#include "logging.h"
+
+#include "http/routes.h"
+#include "http/serverpool.h"
+#include "jobs/outboxrelay.h"
+#include "jobs/reaper.h"
+#include "jobs/reconciler.h"
+#include "runtime/servercontext.h"
+#include "store/embeddedpostgres.h"
+#include "store/migrations.h"
+#include "store/staffrepository.h"
+#include "tickets/keyencryptionkey.h"
+
+#include <QLoggingCategory>
+
+
+namespace marquee {
+
+std::optional<store::DatabaseConfig> resolveDatabase(const QString &url, const QString &dataDirectory,
+                                                     std::unique_ptr<store::EmbeddedPostgres> &embedded, bool adoptRunning,
+                                                     QString *error)
+{
+    if (!url.isEmpty())
+        return store::DatabaseConfig::fromUrl(url, error);
+    embedded = std::make_unique<store::EmbeddedPostgres>(dataDirectory);
+    embedded->setAdoptRunning(adoptRunning);
+    if (!embedded->start()) {
+        *error = QStringLiteral("cannot start the embedded PostgreSQL: %1").arg(embedded->errorString());
+        embedded.reset();
+        return std::nullopt;
+    }
+    return embedded->config();
+}
+
+void MarqueeServer::logAuditProtection()
+{
+    // Said once at start: whether the role the server signs in as could silence the audit log (migration 025).
+    store::StaffRepository staff(m_context->database);
+    const auto protection = staff.auditProtection();
+    if (!protection)
+        qCWarning(lcStore) << "could not check who may change the audit log";
+    else if (protection->inPlace)
+        qCInfo(lcStore).noquote() << "audit log: owned by" << protection->owner << "- the role" << protection->role
+                                  << "may only add and read entries";
+    else if (protection->reason.contains(QLatin1String("superuser")))
+        // The embedded cluster's case: nothing a migration can do protects the log from a superuser.
+        qCInfo(lcStore).noquote() << "audit log: append-only by its triggers and owned by" << protection->owner << "- but" << protection->reason
+                                  << "(run the server as a plain role to protect it: marquee-admin audit-protection)";
+    else
+        qCWarning(lcStore).noquote() << "audit log: append-only by its triggers, but NOT protected from this server's role:"
+                                     << protection->reason + QStringLiteral(". `marquee-admin audit-protection` prints the SQL that separates them.");
+}
+
+MarqueeServer::MarqueeServer(ServerConfig config)
+    : m_config(std::move(config))
+{
+}
+
+MarqueeServer::~MarqueeServer()
+{
+    stop();
+}
+
+bool MarqueeServer::start()
+{
+    const auto databaseConfig = resolveDatabase(m_config.databaseUrl, m_config.dataDirectory, m_embedded, true, &m_error);
+    if (!databaseConfig)
+        return false;
+    // The signing keys' key-encryption key first: a server that cannot open its venue keys must not start.
+    const auto keyEncryptionKey = KeyEncryptionKey::loadOrCreate(m_config.keyEncryptionKeyPath(), &m_error);
+    if (!keyEncryptionKey) {
+        stop();
+        return false;
+    }
+    m_context = std::make_unique<ServerContext>(m_config, *databaseConfig);
+    store::Migrations migrations(m_context->database);
+    if (!migrations.migrate()) {
+        m_error = migrations.errorString();
+        stop();
+        return false;
+    }
+    logAuditProtection();
+    m_context->tickets.setKeyEncryptionKey(*keyEncryptionKey);
+    if (!m_context->tickets.prepareSigningKeys(&m_error)) {
+        stop();
+        return false;
+    }
+    http::registerAllRoutes(m_router, *m_context);
+    m_pool = std::make_unique<http::ServerPool>(m_router, *m_context);
+    if (!m_pool->start(m_config.listenAddress, m_config.listenPort, m_config.threads)) {
+        m_error = m_pool->errorString();
+        stop();
+        return false;
+    }
+    m_context->waitingRoom.start();
+    m_context->occupancyReports.startLayoutReader();
+    m_context->occupancyReports.startWarming(m_config.occupancyWarmShows);
+    m_reaper = std::make_unique<jobs::Reaper>(m_context->holds, m_context->database, m_config.reaperIntervalMs);
+    m_reaper->start();
+    jobs::OutboxRelayConfig relay;
+    relay.webhookUrls = m_config.eventWebhooks;
+    relay.webhookSecret = m_config.eventWebhookSecret;
+    relay.spoolDirectory = m_config.notificationSpool;
+    relay.intervalMs = m_config.relayIntervalMs;
+    m_relay = std::make_unique<jobs::OutboxRelay>(m_context->events, m_context->tickets, m_context->database, relay);
+    m_relay->setBookings(&m_context->bookings);
+    m_relay->start();
+    if (m_config.reconcilerIntervalMs > 0) {
+        m_reconciler = std::make_unique<jobs::Reconciler>(m_context->orderService, m_context->database, m_config.reconcilerIntervalMs);
+        m_reconciler->start();
+    }
+    return true;
+}
+
+void MarqueeServer::stop()
+{
+    if (m_relay)
+        m_relay->stopAndWait();
+    m_relay.reset();
+    if (m_reconciler)
+        m_reconciler->stopAndWait();
+    m_reconciler.reset();
+    if (m_reaper)
+        m_reaper->stopAndWait();
+    m_reaper.reset();
+    if (m_context) {
+        m_context->occupancyReports.stopWarming();
+        m_context->waitingRoom.stop();
+    }
+    if (m_pool)
+        m_pool->stop();
+    m_pool.reset();
+    if (m_context) {
+        m_context->occupancyReports.stopLayoutReader(); // after the workers: none of them asks it for a layout any more
+        m_context->database.closeThreadConnection();
+    }
+    m_context.reset();
+    if (m_embedded)
+        m_embedded->stop();
+    m_embedded.reset();
+}
+
+quint16 MarqueeServer::port() const
+{
+    return m_pool ? m_pool->port() : 0;
+}
+
+QString MarqueeServer::databaseUrl() const
+{
+    return m_context ? m_context->database.config().toUrl() : QString();
+}
+
+} // namespace marquee

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "http/router.h"
+#include "runtime/serverconfig.h"
+
+#include "store/databaseconfig.h"
+
+#include <memory>
+#include <optional>
+
+namespace marquee {
+
+struct ServerContext;
+namespace store {
+class EmbeddedPostgres;
+}
+namespace http {
+class ServerPool;
+}
+namespace jobs {
+class Reaper;
+class OutboxRelay;
+class Reconciler;
+}
+
+/**
+ * @brief The whole server: database (embedded or configured), migrations, HTTP worker pool and jobs.
+ * marquee-server's main() and the integration tests both run it.
+ */
+class MarqueeServer
+{
+public:
+    explicit MarqueeServer(ServerConfig config);
+    ~MarqueeServer();
+
+    /** @brief Start everything; false with errorString() on any failure (nothing left running). */
+    bool start();
+    void stop();
+    quint16 port() const;
+    QString errorString() const { return m_error; }
+    ServerContext &context() { return *m_context; }
+    const http::Router &router() const { return m_router; }
+    QString databaseUrl() const;
+
+private:
+    /** @brief Log whether this server's database role could silence the audit log (migration 025). */
+    void logAuditProtection();
+
+    ServerConfig m_config;
+    QString m_error;
+    std::unique_ptr<store::EmbeddedPostgres> m_embedded;
+    std::unique_ptr<ServerContext> m_context;
+    http::Router m_router;
+    std::unique_ptr<http::ServerPool> m_pool;
+    std::unique_ptr<jobs::Reaper> m_reaper;
+    std::unique_ptr<jobs::OutboxRelay> m_relay;
+    std::unique_ptr<jobs::Reconciler> m_reconciler;
+};
+
+/**
+ * @brief Resolve the database: the URL when set, else start the embedded cluster in @p embedded
+ * (@p adoptRunning: a cluster found running becomes ours to stop, see EmbeddedPostgres::setAdoptRunning).
+ */
+std::optional<store::DatabaseConfig> resolveDatabase(const QString &url, const QString &dataDirectory,
+                                                     std::unique_ptr<store::EmbeddedPostgres> &embedded, bool adoptRunning,
+                                                     QString *error);
+
+} // namespace marquee

@@ -1,0 +1,525 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "waitingroom/waitingroomservice.h"
+#include "logging.h"
+
+#include "core/isotime.h"
+
+#include <QDateTime>
+#include <QJsonDocument>
+#include <QLoggingCategory>
+#include <QMessageAuthenticationCode>
+#include <QRandomGenerator>
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+
+namespace marquee {
+
+namespace {
+constexpr int kMaxCachedEntries = 4'000'000; // ~200 MB at worst; the cache is only an optimisation
+constexpr int kMinPollMs = 1000;
+constexpr int kRankLoadChunk = 100000; // ranks loaded into memory per tick (~100 ms of the background thread)
+
+qint64 nowMs()
+{
+    return QDateTime::currentMSecsSinceEpoch();
+}
+
+QByteArray newSecret()
+{
+    QByteArray secret(32, Qt::Uninitialized);
+    QRandomGenerator::system()->generate(reinterpret_cast<quint32 *>(secret.data()), reinterpret_cast<quint32 *>(secret.data() + secret.size()));
+    return secret;
+}
+
+QByteArray mac(const QByteArray &secret, const QByteArray &payload)
+{
+    return QMessageAuthenticationCode::hash(payload, secret, QCryptographicHash::Sha256).toBase64(QByteArray::Base64UrlEncoding
+                                                                                                  | QByteArray::OmitTrailingEquals);
+}
+
+bool sameBytes(const QByteArray &a, const QByteArray &b)
+{
+    if (a.size() != b.size())
+        return false;
+    unsigned char difference = 0; // constant time: a forger learns nothing from how long the comparison took
+    for (qsizetype i = 0; i < a.size(); ++i)
+        difference |= static_cast<unsigned char>(a[i] ^ b[i]);
+    return difference == 0;
+}
+
+/** @brief A signed token split into its fields; the owner may itself contain no '.', the MAC is last. */
+struct SignedToken {
+    QList<QByteArray> fields; ///< everything before the MAC
+    QByteArray signedPart;
+    QByteArray tag;
+};
+
+std::optional<SignedToken> splitToken(const QByteArray &token, char kind, int fieldCount)
+{
+    if (token.size() > 512)
+        return std::nullopt;
+    const qsizetype lastDot = token.lastIndexOf('.');
+    if (lastDot <= 0)
+        return std::nullopt;
+    SignedToken parsed;
+    parsed.signedPart = token.left(lastDot);
+    parsed.tag = token.mid(lastDot + 1);
+    parsed.fields = parsed.signedPart.split('.');
+    if (parsed.fields.size() != fieldCount || parsed.fields[0] != QByteArray(1, kind))
+        return std::nullopt;
+    return parsed;
+}
+
+ApiError refused(int status, const QString &code, const QString &message)
+{
+    return ApiError{status, code, message, {}};
+}
+
+ApiError noRoom(qint64 showId)
+{
+    return ApiError::notFound(QStringLiteral("waiting_room_not_found"),
+                              QStringLiteral("Show %1 has no waiting room (the show is unknown or sells without one).").arg(showId));
+}
+
+ApiError storeFailure()
+{
+    return ApiError::unavailable(QStringLiteral("The booking database is not answering; try again shortly."));
+}
+} // namespace
+
+AdmissionPass::AdmissionPass(AdmissionPass &&other) noexcept
+    : m_service(std::exchange(other.m_service, nullptr))
+    , m_entryId(std::exchange(other.m_entryId, 0))
+    , m_refusal(std::move(other.m_refusal))
+{
+}
+
+AdmissionPass::~AdmissionPass()
+{
+    if (m_service && m_entryId)
+        m_service->finishHold(m_entryId, {});
+}
+
+void AdmissionPass::finish(int status, const QByteArray &body)
+{
+    if (!m_service || !m_entryId)
+        return;
+    const QString holdId = status == 200 ? QJsonDocument::fromJson(body).object().value(QStringLiteral("hold_id")).toString() : QString();
+    m_service->finishHold(std::exchange(m_entryId, 0), holdId);
+}
+
+WaitingRoomService::WaitingRoomService(store::WaitingRoomRepository &repository, const store::Database &database, int tickMs,
+                                       int autoThresholdPerSecond)
+    : m_repository(repository)
+    , m_database(database)
+    , m_tickMs(tickMs)
+    , m_autoThreshold(autoThresholdPerSecond)
+    , m_joins(repository)
+{
+}
+
+WaitingRoomService::~WaitingRoomService()
+{
+    stop();
+}
+
+void WaitingRoomService::start()
+{
+    reload();
+    m_stop = false;
+    m_thread.reset(QThread::create([this] {
+        while (!m_stop) {
+            refreshAndTick();
+            for (int slept = 0; slept < m_tickMs && !m_stop; slept += 10)
+                QThread::msleep(10);
+        }
+        m_database.closeThreadConnection();
+    }));
+    m_thread->setObjectName(QStringLiteral("waitingroom"));
+    m_thread->start();
+}
+
+void WaitingRoomService::stop()
+{
+    m_stop = true;
+    if (m_thread)
+        m_thread->wait();
+    m_thread.reset();
+}
+
+void WaitingRoomService::refreshAndTick()
+{
+    QList<qint64> autoEnable;
+    {
+        QMutexLocker locker(&m_demandLock);
+        autoEnable.swap(m_autoEnable);
+    }
+    for (qint64 showId : autoEnable) {
+        if (m_repository.enableAutomatically(showId, newSecret()))
+            qCInfo(lcQueue) << "waiting room of show" << showId << "switched on: hold demand passed" << m_autoThreshold << "per second";
+    }
+    reload();
+    QList<qint64> active;
+    {
+        QReadLocker locker(&m_roomsLock);
+        for (const Room &room : std::as_const(m_rooms))
+            if (room.row.enabled && !room.row.soldOut)
+                active.push_back(room.row.showId);
+    }
+    bool changed = false;
+    for (qint64 showId : active) {
+        const QString outcome = m_repository.tick(showId, m_tickMs / 2);
+        if (outcome == QLatin1String("ticked") || outcome == QLatin1String("sold_out"))
+            changed = true;
+        if (outcome == QLatin1String("sold_out"))
+            qCInfo(lcQueue) << "show" << showId << "sold out: admission stopped";
+    }
+    if (changed)
+        reload();
+    loadRanks();
+}
+
+void WaitingRoomService::loadRanks()
+{
+    // Ranks never change once assigned, so the background thread copies every newly assigned one into memory and a
+    // status poll needs no database round trip even on its first question (2,000,000 entries are ~100 MB).
+    QList<QPair<qint64, qint64>> wanted; // show, ranked_upto
+    {
+        QReadLocker locker(&m_roomsLock);
+        for (const Room &room : std::as_const(m_rooms))
+            if (room.row.enabled && room.row.opened && !room.row.soldOut)
+                wanted.push_back({room.row.showId, room.row.rankedUpto});
+    }
+    for (const auto &[showId, rankedUpto] : wanted) {
+        qint64 loaded = 0;
+        {
+            QMutexLocker locker(&m_entriesLock);
+            loaded = m_ranksLoaded.value(showId);
+            if (m_entries.size() + (rankedUpto - loaded) > kMaxCachedEntries)
+                continue; // beyond the cache's bound: polls read their entry as before
+        }
+        if (rankedUpto <= loaded)
+            continue;
+        const qint64 upto = std::min<qint64>(rankedUpto, loaded + kRankLoadChunk);
+        const auto ranks = m_repository.ranks(showId, loaded, upto);
+        if (!ranks)
+            continue; // the next tick tries again
+        QMutexLocker locker(&m_entriesLock);
+        m_entries.reserve(m_entries.size() + qsizetype(ranks->size()));
+        for (const auto &[entryId, rank] : *ranks)
+            if (!m_entries.contains(entryId)) // a status poll may have cached it already, with its admission time
+                m_entries.insert(entryId, CachedEntry{rank, 0});
+        m_ranksLoaded.insert(showId, upto);
+    }
+}
+
+double WaitingRoomService::etaSeconds(const store::WaitingRoomRow &row, qint64 position)
+{
+    return double(position) / std::max(row.admitRatePerSecond, 0.1);
+}
+
+qint64 WaitingRoomService::unrankedPollMs(const store::WaitingRoomRow &row) const
+{
+    if (!row.opened) // the place is drawn at the opening: ask right after it (a moved opening is seen within the bound)
+        return pollAfterMs(row.opensAt.toMSecsSinceEpoch() - nowMs());
+    // Ranked at the next tick, behind everyone ranked so far and not yet admitted: poll as that position would.
+    return pollAfterMs(qint64(etaSeconds(row, row.rankedUpto - row.admittedUpto) * 1000 / 3));
+}
+
+qint64 WaitingRoomService::pollAfterMs(qint64 ms) const
+{
+    // Spread by up to ±10 %: users who joined together would otherwise keep polling together, in waves.
+    const qint64 bounded = std::clamp<qint64>(ms, kMinPollMs, m_maxPollMs);
+    const qint64 spread = bounded / 10;
+    return spread > 0 ? std::max<qint64>(kMinPollMs, bounded - spread + qint64(QRandomGenerator::global()->bounded(quint32(2 * spread + 1))))
+                      : bounded;
+}
+
+void WaitingRoomService::reload()
+{
+    const auto rows = m_repository.rooms();
+    if (!rows)
+        return; // keep serving the last known state; the next tick tries again
+    QHash<qint64, Room> rooms;
+    const qint64 now = nowMs();
+    for (const store::WaitingRoomRow &row : *rows)
+        rooms.insert(row.showId, Room{row, now});
+    QWriteLocker locker(&m_roomsLock);
+    bool changed = rooms.size() != m_rooms.size();
+    for (auto it = rooms.constBegin(); !changed && it != rooms.constEnd(); ++it) {
+        const auto old = m_rooms.constFind(it.key());
+        changed = old == m_rooms.constEnd() || old->row.enabled != it->row.enabled || old->row.opened != it->row.opened
+            || old->row.soldOut != it->row.soldOut || old->row.rankedUpto != it->row.rankedUpto
+            || old->row.admittedUpto != it->row.admittedUpto;
+    }
+    m_rooms.swap(rooms);
+    if (changed)
+        m_changes.fetch_add(1);
+}
+
+std::optional<WaitingRoomService::Room> WaitingRoomService::room(qint64 showId) const
+{
+    QReadLocker locker(&m_roomsLock);
+    const auto it = m_rooms.constFind(showId);
+    if (it == m_rooms.constEnd())
+        return std::nullopt;
+    return *it;
+}
+
+QJsonObject WaitingRoomService::roomJson(const store::WaitingRoomRow &row) const
+{
+    return QJsonObject{{QStringLiteral("show_id"), row.showId},
+                       {QStringLiteral("enabled"), row.enabled},
+                       {QStringLiteral("automatic"), row.automatic},
+                       {QStringLiteral("opens_at"), toIsoUtc(row.opensAt)},
+                       {QStringLiteral("opened"), row.opened},
+                       {QStringLiteral("sold_out"), row.soldOut},
+                       {QStringLiteral("admission_ttl_s"), row.admissionTtlSeconds},
+                       {QStringLiteral("min_admit_per_s"), row.minAdmitPerSecond},
+                       {QStringLiteral("max_in_flight"), row.maxInFlight},
+                       {QStringLiteral("queued"), row.rankedUpto},
+                       {QStringLiteral("admitted"), row.admittedUpto}};
+}
+
+Result<QJsonObject> WaitingRoomService::configure(qint64 showId, const store::WaitingRoomSettings &settings,
+                                                  const store::Principal &caller, const QString &reason)
+{
+    store::AuditEntry audit;
+    audit.action = QStringLiteral("show.waiting_room");
+    audit.reason = reason;
+    audit.details = QJsonObject{{QStringLiteral("enabled"), settings.enabled},
+                                {QStringLiteral("opens_at"), settings.opensAt.isValid() ? toIsoUtc(settings.opensAt) : QString()},
+                                {QStringLiteral("admission_ttl_s"), settings.admissionTtlSeconds},
+                                {QStringLiteral("min_admit_per_s"), settings.minAdmitPerSecond},
+                                {QStringLiteral("max_in_flight"), settings.maxInFlight}};
+    store::WaitingRoomRow row;
+    switch (m_repository.configure(showId, settings, newSecret(), caller, audit, &row)) {
+    case store::WaitingRoomRepository::Configured::ShowNotFound:
+        return ApiError::notFound(QStringLiteral("show_not_found"), QStringLiteral("There is no show with this id."));
+    case store::WaitingRoomRepository::Configured::Error:
+        return storeFailure();
+    case store::WaitingRoomRepository::Configured::Ok:
+        break;
+    }
+    reload(); // this instance answers with the new state at once; others within a tick
+    return roomJson(row);
+}
+
+Result<QJsonObject> WaitingRoomService::join(qint64 showId, const store::Principal &caller)
+{
+    const auto current = room(showId);
+    if (!current || !current->row.enabled)
+        return noRoom(showId);
+    if (current->row.soldOut)
+        return ApiError::conflict(QStringLiteral("sold_out"), QStringLiteral("Show %1 is sold out.").arg(showId));
+    const QString owner = caller.owner();
+    if (owner.contains(QLatin1Char('.')))
+        return ApiError::internal();
+    const qint64 entryId = m_joins.join(showId, owner); // answered once committed, with others joining at once
+    if (entryId < 0)
+        return storeFailure();
+    if (entryId == 0) // switched off or sold out since the last refresh
+        return ApiError::conflict(QStringLiteral("waiting_room_closed"), QStringLiteral("The waiting room of show %1 is closed.").arg(showId));
+    const QByteArray payload = "q." + QByteArray::number(showId) + '.' + QByteArray::number(entryId) + '.' + owner.toUtf8();
+    const QString token = QString::fromLatin1(payload + '.' + mac(current->row.secret, payload));
+    // The rank comes with the next admission tick (or, before the opening, from the shuffle at the opening).
+    QJsonObject answer{{QStringLiteral("queue_token"), token},
+                       {QStringLiteral("position"), QJsonValue::Null},
+                       {QStringLiteral("state"), current->row.opened ? QStringLiteral("queued") : QStringLiteral("before_opening")},
+                       {QStringLiteral("opens_at"), toIsoUtc(current->row.opensAt)},
+                       {QStringLiteral("poll_after_ms"), unrankedPollMs(current->row)}};
+    return answer;
+}
+
+Result<QJsonObject> WaitingRoomService::status(qint64 showId, const store::Principal &caller, const QString &queueToken)
+{
+    const auto current = room(showId);
+    if (!current)
+        return noRoom(showId);
+    const store::WaitingRoomRow &row = current->row;
+    const auto parsed = splitToken(queueToken.toLatin1(), 'q', 4);
+    bool numbers = parsed.has_value();
+    const qint64 tokenShow = numbers ? parsed->fields[1].toLongLong(&numbers) : 0;
+    const qint64 entryId = numbers ? parsed->fields[2].toLongLong(&numbers) : 0;
+    if (!numbers || tokenShow != showId || !sameBytes(parsed->tag, mac(row.secret, parsed->signedPart)))
+        return ApiError::badRequest(QStringLiteral("invalid_queue_token"),
+                                    QStringLiteral("This is not a queue token of show %1's waiting room.").arg(showId));
+    if (QString::fromUtf8(parsed->fields[3]) != caller.owner())
+        return refused(403, QStringLiteral("queue_token_wrong_holder"), QStringLiteral("This queue token belongs to another device or session."));
+
+    QJsonObject answer{{QStringLiteral("position"), QJsonValue::Null},
+                       {QStringLiteral("admitted"), false},
+                       {QStringLiteral("eta_s"), QJsonValue::Null},
+                       {QStringLiteral("poll_after_ms"), m_maxPollMs}};
+    if (row.soldOut || !row.enabled) {
+        // Answered from memory: once the last seat is booked every poll says so without touching the database.
+        answer.insert(QStringLiteral("state"), row.soldOut ? QStringLiteral("sold_out") : QStringLiteral("closed"));
+        return answer;
+    }
+
+    CachedEntry cached;
+    bool known = false;
+    {
+        QMutexLocker locker(&m_entriesLock);
+        const auto it = m_entries.constFind(entryId);
+        if (it != m_entries.constEnd()) {
+            cached = *it;
+            known = true;
+        }
+    }
+    const bool needAdmissionTime = known && cached.rank <= row.admittedUpto && cached.admittedAtMs == 0;
+    // Before the opening no entry has a rank (the shuffle at the opening assigns them), and the token's MAC proves
+    // the entry was issued: nothing to ask the database.
+    if ((!known && row.opened) || needAdmissionTime) {
+        bool ok = false;
+        const auto entry = m_repository.entry(entryId, &ok);
+        if (!ok)
+            return storeFailure();
+        if (!entry || entry->showId != showId)
+            return ApiError::notFound(QStringLiteral("queue_entry_not_found"), QStringLiteral("This queue entry no longer exists."));
+        if (entry->rank) {
+            cached = CachedEntry{*entry->rank, entry->admittedAt.isValid() ? entry->admittedAt.toMSecsSinceEpoch() : 0};
+            known = true;
+            QMutexLocker locker(&m_entriesLock);
+            if (m_entries.size() >= kMaxCachedEntries) {
+                m_entries.clear();
+                m_ranksLoaded.clear();
+            }
+            m_entries.insert(entryId, cached);
+        }
+    }
+    if (!known) {
+        answer.insert(QStringLiteral("state"), row.opened ? QStringLiteral("queued") : QStringLiteral("before_opening"));
+        answer.insert(QStringLiteral("opens_at"), toIsoUtc(row.opensAt));
+        answer.insert(QStringLiteral("poll_after_ms"), unrankedPollMs(row));
+        return answer;
+    }
+    if (cached.rank > row.admittedUpto) {
+        const qint64 position = cached.rank - row.admittedUpto;
+        const double eta = etaSeconds(row, position);
+        answer.insert(QStringLiteral("state"), QStringLiteral("waiting"));
+        answer.insert(QStringLiteral("position"), position);
+        answer.insert(QStringLiteral("eta_s"), qint64(std::ceil(eta)));
+        // Far back polls rarely; near the front often: the poll rate of a queue stays proportional to admissions.
+        answer.insert(QStringLiteral("poll_after_ms"), pollAfterMs(qint64(eta * 1000 / 3)));
+        return answer;
+    }
+    const qint64 expiresMs = cached.admittedAtMs + qint64(row.admissionTtlSeconds) * 1000;
+    if (cached.admittedAtMs == 0 || expiresMs <= nowMs()) {
+        answer.insert(QStringLiteral("state"), QStringLiteral("expired"));
+        return answer;
+    }
+    const QByteArray payload = "a." + QByteArray::number(showId) + '.' + QByteArray::number(entryId) + '.' + QByteArray::number(expiresMs)
+        + '.' + caller.owner().toUtf8();
+    answer.insert(QStringLiteral("state"), QStringLiteral("admitted"));
+    answer.insert(QStringLiteral("admitted"), true);
+    answer.insert(QStringLiteral("position"), 0);
+    answer.insert(QStringLiteral("eta_s"), 0);
+    answer.insert(QStringLiteral("admission_token"), QString::fromLatin1(payload + '.' + mac(row.secret, payload)));
+    answer.insert(QStringLiteral("admission_expires_at"), toIsoUtc(QDateTime::fromMSecsSinceEpoch(expiresMs, Qt::UTC)));
+    return answer;
+}
+
+AdmissionPass WaitingRoomService::admitHold(qint64 showId, const store::Principal &caller, const QByteArray &admissionToken)
+{
+    AdmissionPass pass;
+    const auto current = room(showId);
+    if (!current || !current->row.enabled) {
+        noteDemand(showId);
+        return pass;
+    }
+    // The box office sells to the person at the counter, who is not in the online queue: tills and staff
+    // sessions hold without an admission. Only self-service callers (kiosks and what sells on their tokens) queue.
+    if (caller.role != Role::Kiosk) {
+        if (m_boxOfficeHoldLimit <= 0)
+            return pass;
+        // Counted before the hold, not reserved: two requests of one session at the same moment may both pass (a
+        // soft bound against abuse, not a rule about seats; those are PostgreSQL's).
+        const std::optional<int> live = m_repository.liveHolds(caller.owner(), showId);
+        if (!live)
+            pass.m_refusal = storeFailure();
+        else if (*live >= m_boxOfficeHoldLimit)
+            pass.m_refusal = refused(409, QStringLiteral("box_office_hold_limit"),
+                                     QStringLiteral("This till or session already has %1 live holds on show %2, the most the box office may "
+                                                    "have while its waiting room is on; sell or release one first.")
+                                         .arg(*live)
+                                         .arg(showId));
+        return pass;
+    }
+    const store::WaitingRoomRow &row = current->row;
+    if (admissionToken.isEmpty()) {
+        pass.m_refusal = refused(403, QStringLiteral("admission_required"),
+                                 QStringLiteral("Show %1 sells through its waiting room: join it (POST /api/v1/queue/%1/join) and send "
+                                                "the admission token in the Admission-Token header.")
+                                     .arg(showId));
+        return pass;
+    }
+    const auto parsed = splitToken(admissionToken, 'a', 5);
+    bool numbers = parsed.has_value();
+    const qint64 tokenShow = numbers ? parsed->fields[1].toLongLong(&numbers) : 0;
+    const qint64 entryId = numbers ? parsed->fields[2].toLongLong(&numbers) : 0;
+    const qint64 expiresMs = numbers ? parsed->fields[3].toLongLong(&numbers) : 0;
+    if (!numbers || tokenShow != showId || !sameBytes(parsed->tag, mac(row.secret, parsed->signedPart))) {
+        pass.m_refusal = refused(403, QStringLiteral("admission_invalid"),
+                                 QStringLiteral("The admission token is not a valid admission to show %1.").arg(showId));
+        return pass;
+    }
+    if (QString::fromUtf8(parsed->fields[4]) != caller.owner()) {
+        pass.m_refusal = refused(403, QStringLiteral("admission_wrong_holder"),
+                                 QStringLiteral("This admission token was issued to another device or session."));
+        return pass;
+    }
+    if (expiresMs <= nowMs()) {
+        pass.m_refusal = refused(403, QStringLiteral("admission_expired"),
+                                 QStringLiteral("This admission has expired; join the waiting room again."));
+        return pass;
+    }
+    QString activeHold;
+    switch (m_repository.claimHold(entryId, &activeHold)) {
+    case store::WaitingRoomRepository::Claim::Claimed:
+        pass.m_service = this;
+        pass.m_entryId = entryId;
+        break;
+    case store::WaitingRoomRepository::Claim::HoldActive:
+        pass.m_refusal = ApiError::conflict(QStringLiteral("admission_hold_active"),
+                                            QStringLiteral("This admission already has a live hold; release it or let it expire first."));
+        pass.m_refusal->extra.insert(QStringLiteral("hold_id"), activeHold);
+        break;
+    case store::WaitingRoomRepository::Claim::InProgress:
+        pass.m_refusal = ApiError::conflict(QStringLiteral("admission_hold_in_progress"),
+                                            QStringLiteral("Another hold with this admission is being placed right now."));
+        break;
+    case store::WaitingRoomRepository::Claim::NotFound:
+        pass.m_refusal = refused(403, QStringLiteral("admission_invalid"), QStringLiteral("This admission no longer exists."));
+        break;
+    case store::WaitingRoomRepository::Claim::Error:
+        pass.m_refusal = storeFailure();
+        break;
+    }
+    return pass;
+}
+
+void WaitingRoomService::finishHold(qint64 entryId, const QString &holdId)
+{
+    if (!m_repository.finishHold(entryId, holdId))
+        qCWarning(lcQueue) << "could not settle the hold slot of queue entry" << entryId << "(it frees itself after 30 s)";
+}
+
+void WaitingRoomService::noteDemand(qint64 showId)
+{
+    if (m_autoThreshold <= 0)
+        return;
+    const qint64 second = nowMs() / 1000;
+    QMutexLocker locker(&m_demandLock);
+    Demand &demand = m_demand[showId];
+    if (demand.second != second) {
+        demand.second = second;
+        demand.count = 0;
+    }
+    if (++demand.count == m_autoThreshold && !m_autoEnable.contains(showId))
+        m_autoEnable.push_back(showId);
+}
+
+} // namespace marquee

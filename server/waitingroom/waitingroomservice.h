@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "core/jsonbody.h"
+#include "store/authrepository.h"
+#include "store/waitingroomrepository.h"
+#include "waitingroom/joinbatcher.h"
+
+#include <QHash>
+#include <QMutex>
+#include <QReadWriteLock>
+#include <QThread>
+#include <algorithm>
+#include <atomic>
+#include <memory>
+
+namespace marquee {
+
+class WaitingRoomService;
+
+/**
+ * @brief The admission a hold request on a hot show carries, checked before the hold and settled after it.
+ *
+ * While a pass is alive its admission's single hold slot is claimed in the database; finish() records the hold
+ * (or frees the slot when the hold failed), and a pass dropped without finish() frees the slot.
+ */
+class AdmissionPass
+{
+public:
+    AdmissionPass() = default;
+    AdmissionPass(AdmissionPass &&other) noexcept;
+    AdmissionPass &operator=(AdmissionPass &&) = delete;
+    ~AdmissionPass();
+    /** @brief Why the hold is refused; std::nullopt when it may go ahead. */
+    const std::optional<ApiError> &refusal() const { return m_refusal; }
+    /** @brief The hold's answer: a 200 body's hold_id is recorded as the admission's hold. */
+    void finish(int status, const QByteArray &body);
+
+private:
+    friend class WaitingRoomService;
+    WaitingRoomService *m_service = nullptr;
+    qint64 m_entryId = 0; ///< 0: no admission involved (no room, or refused)
+    std::optional<ApiError> m_refusal;
+};
+
+/**
+ * @brief The virtual waiting room of hot shows (issue 6 §4), over WaitingRoomRepository.
+ *
+ * Every instance keeps the rooms (watermark, sold-out flag, signing key) in memory, refreshed by its background
+ * thread every tick, so a status poll costs no database round trip once the entry's rank is known (ranks never
+ * change, so they are cached too). The same thread runs the admission tick; the database row lock lets only one
+ * instance tick a room per interval.
+ *
+ * Tokens are HMAC-SHA256 signed with the room's secret and bound to the caller (its device or session):
+ *  - queue token `q.<show>.<entry>.<owner>.<mac>`: proves which entry a status poll asks about;
+ *  - admission token `a.<show>.<entry>.<expires_ms>.<owner>.<mac>`: lets that caller hold on the show until expiry.
+ */
+class WaitingRoomService
+{
+public:
+    WaitingRoomService(store::WaitingRoomRepository &repository, const store::Database &database, int tickMs, int autoThresholdPerSecond);
+    ~WaitingRoomService();
+
+    /**
+     * @brief At most @p limit live holds per box-office caller (till device or staff session) on a show whose
+     * waiting room is on; 0: no bound. The counter sells to one person at a time, so a handful is plenty; the bound
+     * keeps a stolen or runaway staff token from emptying a hot show past the queue.
+     */
+    void setBoxOfficeHoldLimit(int limit) { m_boxOfficeHoldLimit = limit; }
+    /**
+     * @brief The longest poll_after_ms a status answer suggests (default 10 s). Users far back are told to poll
+     * about every third of their eta, up to this: a larger bound means fewer polls from a huge queue and a later
+     * sold-out notice for its far end (it learns at its next poll).
+     */
+    void setMaxPollMs(int ms) { m_maxPollMs = std::max(ms, 1000); }
+    /** @brief Joins inserted so far and the INSERTs (batches) that carried them. */
+    quint64 joinBatches() const { return m_joins.batches(); }
+    quint64 batchedJoins() const { return m_joins.batchedJoins(); }
+    /** @brief Start the background refresh-and-admit thread. */
+    void start();
+    void stop();
+
+    /** @brief POST /api/v1/queue/{show}/join. */
+    Result<QJsonObject> join(qint64 showId, const store::Principal &caller);
+    /** @brief GET /api/v1/queue/{show}/status?token=. */
+    Result<QJsonObject> status(qint64 showId, const store::Principal &caller, const QString &queueToken);
+    /** @brief PUT /api/v1/shows/{show}/waiting-room (audited). */
+    Result<QJsonObject> configure(qint64 showId, const store::WaitingRoomSettings &settings, const store::Principal &caller,
+                                  const QString &reason);
+    /**
+     * @brief Check a hold on @p showId: shows without an active room pass at once (and count towards the demand
+     * threshold); tills and staff sessions (the box office) pass at once too; kiosks need a valid admission token
+     * of this caller, and get its hold slot claimed.
+     */
+    AdmissionPass admitHold(qint64 showId, const store::Principal &caller, const QByteArray &admissionToken);
+
+    /**
+     * @brief Counts the reloads that changed what a status answer depends on (a room switched, opened, sold out,
+     * or ranked or admitted more entries); a parked long poll asks again only when this moved.
+     */
+    quint64 changes() const { return m_changes.load(); }
+
+    /** @brief Reload the rooms from the database and run one admission tick of each (what the thread does). */
+    void refreshAndTick();
+
+private:
+    friend class AdmissionPass;
+    struct Room {
+        store::WaitingRoomRow row;
+        qint64 loadedAtMs = 0;
+    };
+    struct CachedEntry {
+        qint64 rank = 0;
+        qint64 admittedAtMs = 0; ///< 0: not yet known to be admitted
+    };
+    std::optional<Room> room(qint64 showId) const;
+    void reload();
+    QJsonObject roomJson(const store::WaitingRoomRow &row) const;
+    void noteDemand(qint64 showId);
+    void loadRanks();
+    qint64 pollAfterMs(qint64 ms) const;
+    qint64 unrankedPollMs(const store::WaitingRoomRow &row) const;
+    static double etaSeconds(const store::WaitingRoomRow &row, qint64 position);
+    void finishHold(qint64 entryId, const QString &holdId);
+
+    store::WaitingRoomRepository &m_repository;
+    const store::Database &m_database;
+    const int m_tickMs;
+    const int m_autoThreshold;
+    int m_boxOfficeHoldLimit = 0;
+    int m_maxPollMs = 10000;
+    JoinBatcher m_joins;
+
+    mutable QReadWriteLock m_roomsLock;
+    QHash<qint64, Room> m_rooms;
+
+    QMutex m_entriesLock;
+    QHash<qint64, CachedEntry> m_entries;
+    QHash<qint64, qint64> m_ranksLoaded; ///< per show: ranks 1..n are in m_entries (loaded by the background thread)
+
+    QMutex m_demandLock;
+    struct Demand {
+        qint64 second = 0;
+        int count = 0;
+    };
+    QHash<qint64, Demand> m_demand;
+    QList<qint64> m_autoEnable; ///< shows whose demand passed the threshold, switched on by the thread
+
+    std::unique_ptr<QThread> m_thread;
+    std::atomic<bool> m_stop{false};
+    std::atomic<quint64> m_changes{0};
+};
+
+} // namespace marquee
