@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // Manager and fleet routes: creating and editing shows, device heartbeats and the fleet, the audit report.
+#include "core/textcheck.h"
 #include "core/isotime.h"
 #include "core/jsonbody.h"
 #include "core/money.h"
@@ -317,9 +318,8 @@ void registerManagerRoutes(Router &router, ServerContext &context)
                 return invalid(QStringLiteral("invalid_query"), QStringLiteral("'limit' must be from 1 to 5000."));
         }
         if (query.hasQueryItem(QStringLiteral("before"))) {
-            bool ok = false;
-            filter.before = query.queryItemValue(QStringLiteral("before")).toLongLong(&ok);
-            if (!ok || filter.before < 1)
+            filter.before = canonicalId(query.queryItemValue(QStringLiteral("before"))).value_or(0);
+            if (filter.before < 1)
                 return invalid(QStringLiteral("invalid_query"), QStringLiteral("'before' must be an audit_id (the 'next_before' of the previous page)."));
         }
         store::StaffRepository staff(context.database);
