@@ -56,6 +56,17 @@ ApiError ApiError::payloadTooLarge(qint64 limit)
             QStringLiteral("The request body is larger than the limit of %1 bytes.").arg(limit), {}};
 }
 
+ApiError ApiError::invalidText(const QString &where)
+{
+    return {400, QStringLiteral("invalid_text"),
+            QStringLiteral("The %1 holds a NUL, a control character or invalid Unicode; send plain text.").arg(where), {}};
+}
+
+ApiError ApiError::unsupportedMediaType()
+{
+    return {415, QStringLiteral("unsupported_media_type"), QStringLiteral("Send the request body as 'Content-Type: application/json'."), {}};
+}
+
 ApiError ApiError::tooManyRequests(int retryAfterSeconds)
 {
     ApiError error{429, QStringLiteral("rate_limited"),

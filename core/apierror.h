@@ -32,6 +32,10 @@ struct ApiError {
     static ApiError methodNotAllowed();
     static ApiError conflict(const QString &code, const QString &message) { return {409, code, message, {}}; }
     static ApiError payloadTooLarge(qint64 limit);
+    /** @brief 400 `invalid_text`: NUL, a control character or a lone surrogate where text was expected (@p where). */
+    static ApiError invalidText(const QString &where);
+    /** @brief 415 `unsupported_media_type`: a body that is not declared `Content-Type: application/json`. */
+    static ApiError unsupportedMediaType();
     static ApiError unprocessable(const QString &code, const QString &message) { return {422, code, message, {}}; }
     static ApiError tooManyRequests(int retryAfterSeconds);
     static ApiError internal(const QString &message = QString());

@@ -2,6 +2,8 @@
 #include "http/apiserver.h"
 #include "logging.h"
 
+#include "core/textcheck.h"
+#include "protection/framingsocket.h"
 #include "runtime/servercontext.h"
 
 #include <QDateTime>
@@ -10,6 +12,7 @@
 #include <QLoggingCategory>
 #include <QMutex>
 #include <QTcpSocket>
+#include <QUrlQuery>
 
 
 namespace marquee::http {
@@ -22,6 +25,58 @@ void addTotalTime(HttpResponse &response, const QElapsedTimer &received)
         if (name == "Server-Timing")
             value = "total;dur=" + QByteArray::number(double(received.nsecsElapsed()) / 1e6, 'f', 3) + ", " + value;
     }
+}
+
+/** @brief A body is JSON only when every Content-Type it declares says so (parameters such as charset aside). */
+bool declaresJson(const QHttpServerRequest &request)
+{
+    bool declared = false;
+    for (const auto &[name, value] : request.headers()) {
+        if (name.compare("Content-Type", Qt::CaseInsensitive) != 0)
+            continue;
+        const qsizetype semicolon = value.indexOf(';');
+        if (value.left(semicolon < 0 ? value.size() : semicolon).trimmed().compare("application/json", Qt::CaseInsensitive) != 0)
+            return false;
+        declared = true;
+    }
+    return declared;
+}
+
+/**
+ * @brief Text that would reach the database or the logs: the path (path parameters come from it), every query
+ * item and every string of the body; plus the body's declared type. Refused here, once, so no handler sees it.
+ */
+std::optional<ApiError> refuseUncleanInput(const QHttpServerRequest &request)
+{
+    if (!isCleanText(request.url().path(), false))
+        return ApiError::invalidText(QStringLiteral("path"));
+    if (request.url().hasQuery()) {
+        for (const auto &[key, value] : QUrlQuery(request.url()).queryItems(QUrl::FullyDecoded)) {
+            if (!isCleanText(key, false) || !isCleanText(value, false))
+                return ApiError::invalidText(QStringLiteral("query"));
+        }
+    }
+    const QByteArray &body = request.body();
+    if (!body.isEmpty()) {
+        if (!declaresJson(request))
+            return ApiError::unsupportedMediaType();
+        if (!isCleanJsonText(body))
+            return ApiError::invalidText(QStringLiteral("request body"));
+    }
+    return std::nullopt;
+}
+
+/** @brief One spelling per resource: no empty segment (`//`, a trailing `/`, an encoded `%2F` at a segment's end). */
+bool isCanonicalPath(const QString &path)
+{
+    return path.startsWith(QLatin1Char('/')) && !path.contains(QLatin1String("//")) && (path.size() == 1 || !path.endsWith(QLatin1Char('/')));
+}
+
+/** @brief The connection's idle deadline starts again once its request is answered (FramingSocket). */
+void noteAnswered(QTcpSocket *socket)
+{
+    if (auto *framed = qobject_cast<FramingSocket *>(socket))
+        framed->answered();
 }
 } // namespace
 
@@ -68,7 +123,11 @@ HttpResponse ApiServer::dispatch(const QHttpServerRequest &request)
         if (retryAfter)
             return HttpResponse::error(ApiError::tooManyRequests(*retryAfter));
     }
-    const Router::Match match = m_router.match(request.method(), request.url().path());
+    const QString path = request.url().path();
+    if (!isCanonicalPath(path))
+        return HttpResponse::error(ApiError::badRequest(
+            QStringLiteral("invalid_path"), QStringLiteral("The path has an empty segment (a doubled or trailing '/'); use its canonical form.")));
+    const Router::Match match = m_router.match(request.method(), path);
     if (!match.route) {
         if (match.pathKnown)
             return HttpResponse::error(ApiError::methodNotAllowed()).withHeader("Allow", match.allowedMethods);
@@ -98,6 +157,8 @@ HttpResponse ApiServer::dispatch(const QHttpServerRequest &request)
             return HttpResponse::error(ApiError::forbidden(
                 QStringLiteral("The role '%1' may not do this.").arg(toString(context.principal->role))));
     }
+    if (const auto refused = refuseUncleanInput(request))
+        return HttpResponse::error(*refused);
     return match.route->handler(context);
 }
 
@@ -138,7 +199,9 @@ bool ApiServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *soc
     }
     addTotalTime(response, timer);
     write(responder, response);
-    qCDebug(lcHttp).noquote() << methodName(request.method()) << request.url().path() << response.status << timer.nsecsElapsed() / 1000 << "us";
+    noteAnswered(socket);
+    // The path is decoded: %0A would start a forged log line, so control characters are written escaped.
+    qCDebug(lcHttp).noquote() << methodName(request.method()) << escapedForLog(request.url().path()) << response.status << timer.nsecsElapsed() / 1000 << "us";
     return true;
 }
 
@@ -150,6 +213,7 @@ void ApiServer::answerDeferred(quint64 id, HttpResponse response)
     if (it->second.socket && it->second.socket->state() == QAbstractSocket::ConnectedState) {
         addTotalTime(response, it->second.received);
         write(it->second.responder, response);
+        noteAnswered(it->second.socket);
     }
     m_deferred.erase(it);
 }
@@ -183,6 +247,7 @@ void ApiServer::revisitParked()
         }
         answer->longPoll = nullptr; // answered now, whatever it says
         write(it->responder, *answer);
+        noteAnswered(it->socket);
         it = m_parked.erase(it);
     }
     if (m_parked.empty())

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // The audit log, read page by page (manager and admin).
 #include "core/isotime.h"
+#include "core/textcheck.h"
 #include "http/routes.h"
 #include "runtime/servercontext.h"
 #include "store/staffrepository.h"
@@ -40,9 +41,8 @@ void registerAuditRoutes(Router &router, ServerContext &context)
                 return invalid(QStringLiteral("invalid_query"), QStringLiteral("'limit' must be from 1 to 5000."));
         }
         if (query.hasQueryItem(QStringLiteral("before"))) {
-            bool ok = false;
-            filter.before = query.queryItemValue(QStringLiteral("before")).toLongLong(&ok);
-            if (!ok || filter.before < 1)
+            filter.before = canonicalId(query.queryItemValue(QStringLiteral("before"))).value_or(0);
+            if (filter.before < 1)
                 return invalid(QStringLiteral("invalid_query"), QStringLiteral("'before' must be an audit_id (the 'next_before' of the previous page)."));
         }
         store::StaffRepository staff(context.database);

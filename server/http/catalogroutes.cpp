@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
+#include "core/textcheck.h"
 #include "http/routes.h"
 #include "runtime/servercontext.h"
 
@@ -79,11 +80,9 @@ void registerCatalogRoutes(Router &router, ServerContext &context)
         const QUrlQuery query = request.request.query();
         std::optional<qint64> cityId;
         if (query.hasQueryItem(QStringLiteral("city")) && !query.queryItemValue(QStringLiteral("city")).isEmpty()) {
-            bool ok = false;
-            const qint64 id = query.queryItemValue(QStringLiteral("city")).toLongLong(&ok);
-            if (!ok || id <= 0)
+            cityId = canonicalId(query.queryItemValue(QStringLiteral("city")));
+            if (!cityId)
                 return HttpResponse::error(ApiError::badRequest(QStringLiteral("invalid_query"), QStringLiteral("city must be a positive integer id.")));
-            cityId = id;
         }
         std::optional<QDate> date;
         if (query.hasQueryItem(QStringLiteral("date")) && !query.queryItemValue(QStringLiteral("date")).isEmpty()) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // The manager desk's reports: sales, occupancy, shifts, refunds, payments awaiting reconciliation (the audit report
 // lives with the other manager routes).
+#include "core/textcheck.h"
 #include "core/isotime.h"
 #include "core/jsonwriter.h"
 #include "http/routes.h"
@@ -32,9 +33,7 @@ std::optional<qint64> optionalId(const QUrlQuery &query, const QString &name)
 {
     if (!query.hasQueryItem(name))
         return 0;
-    bool ok = false;
-    const qint64 id = query.queryItemValue(name).toLongLong(&ok);
-    return ok && id > 0 ? std::optional(id) : std::nullopt;
+    return canonicalId(query.queryItemValue(name));
 }
 
 // The `limit` query parameter of a list report: 1..5000, @p fallback when absent; std::nullopt when malformed.

@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "http/router.h"
 
+#include "core/textcheck.h"
+
 namespace marquee::http {
 
 std::optional<qint64> RequestContext::idParam(const QString &name) const
 {
-    bool ok = false;
-    const qint64 id = params.value(name).toLongLong(&ok);
-    if (!ok || id <= 0)
-        return std::nullopt;
-    return id;
+    // Only the canonical spelling: "+1", "01" and " 7" would otherwise name the same resource as "1" and "7".
+    return canonicalId(params.value(name));
 }
 
 QByteArray RequestContext::header(const QByteArray &name) const
@@ -68,7 +67,10 @@ void Router::add(QHttpServerRequest::Method method, const QString &pattern, Acce
 Router::Match Router::match(QHttpServerRequest::Method method, const QString &path) const
 {
     Match result;
-    const QStringList segments = path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    // Empty segments are kept, so "/orders/14/" is not "/orders/14" (ApiServer refuses such paths before this).
+    QStringList segments = path.split(QLatin1Char('/'));
+    if (!segments.isEmpty() && segments.front().isEmpty())
+        segments.removeFirst();
     for (const Route &route : m_routes) {
         if (route.segments.size() != segments.size())
             continue;

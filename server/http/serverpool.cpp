@@ -100,7 +100,9 @@ bool ServerPool::start(const QHostAddress &address, quint16 port, int threads)
         std::unique_ptr<QThread> thread(QThread::create([this, fd, ready, i] {
             QThread::currentThread()->setObjectName(QStringLiteral("http-%1").arg(i));
             ApiServer server(m_router, m_context, *m_liveFanout);
-            QTcpServer *tcp = new protection::LimitedTcpServer(m_context.connections, &server);
+            protection::FramingLimits framing = m_context.config.framing;
+            framing.maxBodyBytes = m_context.config.maxBodyBytes;
+            QTcpServer *tcp = new protection::LimitedTcpServer(m_context.connections, framing, &server);
             if (!tcp->setSocketDescriptor(fd))
                 qCCritical(lcHttp) << "cannot adopt listening socket:" << tcp->errorString();
             tcp->setMaxPendingConnections(4096);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "protection/connectionlimiter.h"
 
+#include "protection/framingsocket.h"
+
 #include <QTcpSocket>
 
 namespace marquee::protection {
@@ -42,21 +44,23 @@ int ConnectionLimiter::open() const
     return m_open;
 }
 
-LimitedTcpServer::LimitedTcpServer(ConnectionLimiter &limiter, QObject *parent)
+LimitedTcpServer::LimitedTcpServer(ConnectionLimiter &limiter, const FramingLimits &framing, QObject *parent)
     : QTcpServer(parent)
     , m_limiter(limiter)
+    , m_framing(framing)
 {
 }
 
 void LimitedTcpServer::incomingConnection(qintptr descriptor)
 {
-    auto *socket = new QTcpSocket(this);
+    auto *socket = new FramingSocket(m_framing, this);
     if (!socket->setSocketDescriptor(descriptor)) {
         delete socket;
         return;
     }
     const QHostAddress peer = socket->peerAddress();
     if (!m_limiter.tryOpen(peer)) {
+        socket->disconnect(); // no framing checks or deadlines for an answer that is already decided
         // Cheap and clear: a fixed answer, no parsing, no database; the client may retry later.
         static const QByteArray busy = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 1\r\n"
                                        "Connection: close\r\nContent-Length: 87\r\n\r\n"

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "protection/requestframer.h"
+
 #include <QHash>
 #include <QHostAddress>
 #include <QMutex>
@@ -30,18 +32,22 @@ private:
     QHash<QHostAddress, int> m_perAddress;
 };
 
-/** @brief A QTcpServer that admits a connection only under the ConnectionLimiter's limits. */
+/**
+ * @brief A QTcpServer that admits a connection only under the ConnectionLimiter's limits, as a FramingSocket
+ * (strict framing, size limits and timeouts before Qt's parser).
+ */
 class LimitedTcpServer : public QTcpServer
 {
     Q_OBJECT
 public:
-    LimitedTcpServer(ConnectionLimiter &limiter, QObject *parent = nullptr);
+    LimitedTcpServer(ConnectionLimiter &limiter, const FramingLimits &framing, QObject *parent = nullptr);
 
 protected:
     void incomingConnection(qintptr descriptor) override;
 
 private:
     ConnectionLimiter &m_limiter;
+    FramingLimits m_framing;
 };
 
 } // namespace marquee::protection

@@ -111,11 +111,13 @@ QString ServerConfig::usage()
         "  --rate-limit-token N        requests per second per bearer token, bursts of 2N (default 0 = off)\n"
         "  --rate-limit-address N      requests per second per client address, bursts of 2N (default 0 = off)\n"
         "  --max-connections N         open connections per process (default 10000, 0 = no limit)\n"
-        "  --max-connections-per-address N  open connections per client address (default 0 = no limit)\n"
+        "  --max-connections-per-address N  open connections per client address (default 256, 0 = no limit;\n"
+        "                              behind a reverse proxy on one address raise it or use 0 and cap at the proxy)\n"
+        "%4"
         "  --config FILE               read 'option = value' lines (same names, without the dashes)\n"
         "Environment: MARQUEE_DATABASE_URL, MARQUEE_LISTEN, MARQUEE_DATA_DIR, MARQUEE_SIGNING_KEK_FILE,\n"
         "MARQUEE_PAYMENT_PROVIDER_URL, MARQUEE_PAYMENT_WEBHOOK_SECRET.\n")
-        .arg(defaultDataDirectory(), QString::number(defaultWorkerThreads()), QString::number(defaultHoldBatches()));
+        .arg(defaultDataDirectory(), QString::number(defaultWorkerThreads()), QString::number(defaultHoldBatches()), protection::FramingLimits::usage());
 }
 
 std::optional<ServerConfig> ServerConfig::fromArguments(const QStringList &input, QString *error)
@@ -315,6 +317,9 @@ std::optional<ServerConfig> ServerConfig::fromArguments(const QStringList &input
                 return std::nullopt;
         } else if (option == QLatin1String("--reconciler-interval-ms")) {
             if (!intValue(option, value, 0, 3600000, &config.reconcilerIntervalMs))
+                return std::nullopt;
+        } else if (const auto framing = config.framing.parseOption(option, value, error); framing != protection::FramingLimits::Parsed::NotMine) {
+            if (framing == protection::FramingLimits::Parsed::Bad)
                 return std::nullopt;
         } else {
             *error = QStringLiteral("unknown option %1").arg(option);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "orders/paymentsettings.h"
+#include "protection/requestframer.h"
 
 #include <QHostAddress>
 #include <QString>
@@ -51,7 +52,10 @@ struct ServerConfig {
     int rateLimitPerToken = 0;    ///< requests per second per bearer token (burst: twice that); 429 + Retry-After
     int rateLimitPerAddress = 0;  ///< requests per second per client address (burst: twice that)
     int maxConnections = 10000;   ///< open HTTP/WebSocket connections per process; more are closed at once
-    int maxConnectionsPerAddress = 0; ///< open connections per client address
+    /** @brief Open connections per client address; behind a reverse proxy every client has the proxy's address. */
+    int maxConnectionsPerAddress = 256;
+    /** @brief Header, body and idle timeouts and the header size limit of every HTTP connection (FramingSocket). */
+    protection::FramingLimits framing;
     int sessionTtlSeconds = 12 * 60 * 60;
     int sessionIdleSeconds = 15 * 60; ///< a staff session unused this long locks until re-authenticated
     int reauthSeconds = 5 * 60;       ///< how long a re-authentication elevates a session (refunds, overrides, drawer)

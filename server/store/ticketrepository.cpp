@@ -592,6 +592,7 @@ CheckinOutcome TicketRepository::checkIn(const CheckinRequest &request)
     }
 
     QString result;
+    bool mismatch = false; ///< signed correctly, but not what the ticket's record says
     QJsonValue ticket = QJsonValue::Null;
     QDateTime firstScannedAt;
     QString ticketId;
@@ -604,7 +605,9 @@ CheckinOutcome TicketRepository::checkIn(const CheckinRequest &request)
         ticketId = uuidText(payload.ticketId);
         QSqlQuery read(db);
         prepareQuery(read, QStringLiteral(
-            "SELECT t.state, sc.name, s.starts_at FROM tickets t JOIN shows s ON s.show_id = t.show_id "
+            "SELECT t.state, sc.name, s.starts_at, t.show_id, t.seat_id, t.key_id, "
+            "       extract(epoch FROM t.valid_from)::bigint, extract(epoch FROM t.valid_until)::bigint "
+            "FROM tickets t JOIN shows s ON s.show_id = t.show_id "
             "  JOIN screens sc ON sc.screen_id = s.screen_id WHERE t.ticket_id = ?::uuid"));
         read.addBindValue(ticketId);
         if (!run(read, "read ticket"))
@@ -613,14 +616,27 @@ CheckinOutcome TicketRepository::checkIn(const CheckinRequest &request)
                            {QStringLiteral("show_id"), payload.showId},
                            {QStringLiteral("seat_id"), payload.seatId}};
         const bool known = read.next();
-        if (known) {
+        // The record decides, not the code: a code signed for this ticket id but naming another show, seat, window
+        // or key was not issued by this server (a stolen or misused key), however good its signature.
+        const bool matchesRecord = known && read.value(3).toLongLong() == payload.showId && read.value(4).toString() == payload.seatId
+            && read.value(5).toLongLong() == qint64(payload.keyId) && read.value(6).toLongLong() == payload.validFrom
+            && read.value(7).toLongLong() == payload.validUntil;
+        if (known && !matchesRecord) {
+            qCWarning(lcStore).noquote() << "check-in: a correctly signed code for ticket" << ticketId
+                                         << "does not match its record (show, seat, window or key); refused as invalid_signature";
+            result = QStringLiteral("invalid_signature");
+            mismatch = true;
+        } else if (known) {
             fields.insert(QStringLiteral("screen"), read.value(1).toString());
             fields.insert(QStringLiteral("starts_at"), toIsoUtc(read.value(2).toDateTime()));
         }
-        ticket = fields;
+        if (!mismatch)
+            ticket = fields; // a mismatch trusts nothing in the code: ticket stays null
         const qint64 scanned = request.scannedAt.toSecsSinceEpoch();
-        // A correctly signed ticket that is not on record was never issued (its transaction rolled back): not valid.
-        if (!known || read.value(0).toString() != QLatin1String("valid")) {
+        if (mismatch) {
+            // Decided above; the ticket id stays in the stored check-in, so the forged scan is on the ticket's record.
+        } else if (!known || read.value(0).toString() != QLatin1String("valid")) {
+            // A correctly signed ticket that is not on record was never issued (its transaction rolled back): not valid.
             result = QStringLiteral("revoked");
             if (!known)
                 ticketId.clear();
@@ -658,15 +674,20 @@ CheckinOutcome TicketRepository::checkIn(const CheckinRequest &request)
     }
 
     QJsonObject body{{QStringLiteral("result"), result}, {QStringLiteral("ticket"), ticket}};
+    if (mismatch)
+        body.insert(QStringLiteral("reason"), QStringLiteral("record_mismatch"));
     if (firstScannedAt.isValid())
         body.insert(QStringLiteral("first_scanned_at"), toIsoUtc(firstScannedAt));
+    QJsonObject auditDetail{{QStringLiteral("result"), result},
+                            {QStringLiteral("nonce"), request.nonce},
+                            {QStringLiteral("scanned_at"), toIsoUtc(request.scannedAt)}};
+    if (mismatch)
+        auditDetail.insert(QStringLiteral("reason"), QStringLiteral("record_mismatch"));
     if (request.staff
         && !StaffRepository::appendAudit(db, *request.staff,
                                          {QStringLiteral("ticket.checkin"),
                                           ticketId.isEmpty() ? QStringLiteral("checkin:") + request.nonce : QStringLiteral("ticket:") + ticketId, QString(),
-                                          QJsonObject{{QStringLiteral("result"), result},
-                                                      {QStringLiteral("nonce"), request.nonce},
-                                                      {QStringLiteral("scanned_at"), toIsoUtc(request.scannedAt)}}}))
+                                          auditDetail}))
         return outcome;
     QSqlQuery insert(db);
     prepareQuery(insert, QStringLiteral(

@@ -3,11 +3,14 @@
 #include "testserver.h"
 
 #include "core/isotime.h"
+#include "core/keyseal.h"
 #include "core/ticketcodec.h"
 #include "store/database.h"
 #include "store/ticketrepository.h"
 
 #include <QCoreApplication>
+#include <QFile>
+#include <QSqlQuery>
 #include <QJsonArray>
 #include <QProcess>
 #include <QSet>
@@ -324,4 +327,71 @@ TEST(Checkin, RotatedKeysKeepVerifyingOldTickets)
     auto door = server.client(server.deviceToken());
     EXPECT_EQ(door->post("/api/v1/checkin", scan(before.tickets[0].qr, uuid())).json()[QStringLiteral("result")].toString(), QStringLiteral("ok"));
     EXPECT_EQ(door->post("/api/v1/checkin", scan(after.tickets[0].qr, uuid())).json()[QStringLiteral("result")].toString(), QStringLiteral("ok"));
+}
+
+namespace {
+/** @brief The venue's signing seed, as an attacker who got the KEK and the database would have it. */
+QByteArray stolenSigningKey(TestServer &server, quint32 keyId)
+{
+    QFile kekFile(server.dataDirectory() + QStringLiteral("/signing-kek"));
+    if (!kekFile.open(QIODevice::ReadOnly))
+        return {};
+    const QByteArray kek = kekFile.readAll();
+    QSqlQuery q(server.context().database.connection());
+    q.prepare(QStringLiteral("SELECT venue_id, public_key, private_key_sealed FROM signing_keys WHERE key_id = ?"));
+    q.addBindValue(qint64(keyId));
+    if (!q.exec() || !q.next())
+        return {};
+    return KeySeal::open(kek, q.value(2).toByteArray(), store::TicketRepository::sealContext(q.value(0).toLongLong(), q.value(1).toByteArray()))
+        .value_or(QByteArray());
+}
+} // namespace
+
+TEST(Checkin, RealTicketReSignedForAnotherSeatShowOrWindowIsRefused)
+{
+    TestServer server;
+    const qint64 showId = showStartingSoon(server);
+    const qint64 otherShow = showStartingSoon(server);
+    const Booked booked = book(server, showId, {QStringLiteral("A1")});
+    const TicketPayload genuine = TicketCodec::verify(booked.tickets[0].qr, {}).payload;
+    const QByteArray key = stolenSigningKey(server, genuine.keyId);
+    ASSERT_EQ(key.size(), TicketCodec::kKeyBytes);
+    ASSERT_EQ(TicketCodec::sign(genuine, key), booked.tickets[0].qr) << "the stolen key is the one that signed";
+
+    TicketPayload otherSeat = genuine;
+    otherSeat.seatId = QStringLiteral("B4");
+    TicketPayload otherShowCode = genuine;
+    otherShowCode.showId = otherShow;
+    TicketPayload longerWindow = genuine;
+    longerWindow.validUntil += 24 * 3600;
+    const std::vector<std::pair<const char *, TicketPayload>> forgeries = {
+        {"another seat", otherSeat}, {"another show", otherShowCode}, {"another window", longerWindow}};
+
+    auto door = server.client(server.deviceToken(QStringLiteral("till")));
+    auto staff = server.client(server.staffToken(QStringLiteral("manager")));
+    for (const auto &[what, payload] : forgeries) {
+        const QString qr = TicketCodec::sign(payload, key);
+        ASSERT_EQ(TicketCodec::verify(qr, {{genuine.keyId, TicketCodec::publicKeyOf(key)}}).result, TicketCheck::Ok) << what;
+        for (HttpClient *client : {door.get(), staff.get()}) {
+            const QString nonce = uuid();
+            const HttpResult r = client->post("/api/v1/checkin", scan(qr, nonce));
+            ASSERT_EQ(r.status, 200) << what << r.body.constData();
+            EXPECT_EQ(r.json()[QStringLiteral("result")].toString(), QStringLiteral("invalid_signature")) << what;
+            EXPECT_EQ(r.json()[QStringLiteral("reason")].toString(), QStringLiteral("record_mismatch")) << what;
+            EXPECT_TRUE(r.json()[QStringLiteral("ticket")].isNull()) << what;
+            // Stored with the check-ins, on the ticket it pretended to be.
+            EXPECT_EQ(server.scalar(QStringLiteral("SELECT result || '/' || ticket_id FROM checkins WHERE nonce = '%1'").arg(nonce)).toString(),
+                      QStringLiteral("invalid_signature/") + booked.tickets[0].ticketId)
+                << what;
+        }
+    }
+    // Audited like the other refusals (staff scans are), with the reason.
+    EXPECT_EQ(server.scalar(QStringLiteral("SELECT count(*) FROM audit_log WHERE action = 'ticket.checkin' "
+                                           "AND details->>'result' = 'invalid_signature' AND details->>'reason' = 'record_mismatch'"))
+                  .toLongLong(),
+              qint64(forgeries.size()));
+    EXPECT_EQ(server.scalar(QStringLiteral("SELECT count(*) FROM checkin_firsts")).toInt(), 0) << "nobody got in";
+
+    // The genuine code still admits.
+    EXPECT_EQ(door->post("/api/v1/checkin", scan(booked.tickets[0].qr, uuid())).json()[QStringLiteral("result")].toString(), QStringLiteral("ok"));
 }
