@@ -75,7 +75,7 @@ bool isCanonicalPath(const QString &path)
 /** @brief The connection's idle deadline starts again once its request is answered (FramingSocket). */
 void noteAnswered(QTcpSocket *socket)
 {
-    if (auto *framed = qobject_cast<FramingSocket *>(socket))
+    if (auto *framed = qobject_cast<protection::FramingSocket *>(socket))
         framed->answered();
 }
 } // namespace
