@@ -227,6 +227,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--spec", required=True, help="docs/openapi.yaml")
     parser.add_argument("--dir", required=True, help="the MARQUEE_RECORD_HTTP_DIR of the run")
+    parser.add_argument("--require-records", action="store_true",
+                        help="fail when nothing was recorded (a whole test run always records)")
     parser.add_argument("--ignore-prefix", action="append", default=[],
                         help="paths of other servers the tests talk to (the payment simulator's /v1/)")
     parser.add_argument("--max-examples", type=int, default=3, help="requests shown per distinct problem")
@@ -239,7 +241,7 @@ def main():
 
     if not os.path.isdir(args.dir):
         print(f"validate_responses: {args.dir} does not exist: no test recorded an exchange (nothing to check)")
-        return 0
+        return 1 if args.require_records else 0
     records, bad_lines = load_records(args.dir)
     ignored = 0
     checked = 0
@@ -266,6 +268,10 @@ def main():
     reached = {label for label, _ in exercised}
     unexercised = [op for op in operations if op not in reached]
 
+    if args.require_records and checked == 0:
+        print(f"validate_responses: nothing recorded under {args.dir}: is the recorder (MARQUEE_RECORD_HTTP_DIR) broken?",
+              file=sys.stderr)
+        return 1
     failed = sum(len(r) for r in problems.values())
     print(f"validate_responses: {checked} recorded responses checked against {len(operations)} documented operations"
           f" ({ignored} to other servers ignored, {bad_lines} unreadable lines skipped)")
