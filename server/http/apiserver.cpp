@@ -159,6 +159,10 @@ HttpResponse ApiServer::dispatch(const QHttpServerRequest &request)
     }
     if (const auto refused = refuseUncleanInput(request))
         return HttpResponse::error(*refused);
+    if (access.needsReauthentication) {
+        if (const auto refused = requireReauthentication(context))
+            return *refused;
+    }
     return match.route->handler(context);
 }
 

@@ -48,11 +48,9 @@ void registerBookingRoutes(Router &router, ServerContext &context)
 
     // Kiosks are refused by the access rule (403) before the handler runs.
     constexpr RoleMask mayCancel = roleBit(Role::Till) | kStaffRoles;
-    router.add(Method::Post, QStringLiteral("/api/v1/bookings/{booking_id}/cancel"), Access::roles_(mayCancel), [&context](RequestContext &request) {
+    router.add(Method::Post, QStringLiteral("/api/v1/bookings/{booking_id}/cancel"), Access::roles_(mayCancel).withReauthentication(), [&context](RequestContext &request) {
         // A cancellation refunds (and may override the policy): staff enter their password or PIN again first.
-        if (const auto refused = requireReauthentication(request))
-            return *refused;
-        QJsonObject body;
+                QJsonObject body;
         if (!request.request.body().trimmed().isEmpty()) {
             const auto object = parseJsonObject(request.request.body());
             if (isError(object))

@@ -70,11 +70,8 @@ HttpResponse checkIn(ServerContext &context, const store::CheckinRequest &checki
 void registerCheckinRoutes(Router &router, ServerContext &context)
 {
     // Every role may admit: lobby kiosks and tills scan at the door, and so do staff with the app.
-    router.add(Method::Post, QStringLiteral("/api/v1/checkin"), Access::roles_(kAllRoles), [&context](RequestContext &request) {
-        const auto parsed = parseJsonObject(request.request.body());
-        if (isError(parsed))
-            return HttpResponse::error(std::get<ApiError>(parsed));
-        const auto checkin = parseCheckinRequest(std::get<QJsonObject>(parsed), request.caller());
+    router.addJson(Method::Post, QStringLiteral("/api/v1/checkin"), Access::roles_(kAllRoles), [&context](RequestContext &request, const QJsonObject &body) {
+        const auto checkin = parseCheckinRequest(body, request.caller());
         if (isError(checkin))
             return HttpResponse::error(std::get<ApiError>(checkin));
         return checkIn(context, std::get<store::CheckinRequest>(checkin));

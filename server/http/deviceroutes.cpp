@@ -110,12 +110,8 @@ HttpResponse invalid(const QString &code, const QString &message)
 
 void registerDeviceRoutes(Router &router, ServerContext &context)
 {
-    router.add(Method::Post, QStringLiteral("/api/v1/devices/heartbeat"), Access::roles_(roleBit(Role::Kiosk) | roleBit(Role::Till)),
-               [&context](RequestContext &request) {
-        const auto parsed = parseJsonObject(request.request.body());
-        if (isError(parsed))
-            return HttpResponse::error(std::get<ApiError>(parsed));
-        const QJsonObject &body = std::get<QJsonObject>(parsed);
+    router.addJson(Method::Post, QStringLiteral("/api/v1/devices/heartbeat"), Access::roles_(roleBit(Role::Kiosk) | roleBit(Role::Till)),
+                   [&context](RequestContext &request, const QJsonObject &body) {
         const auto queueLength = requiredInteger(body, QStringLiteral("queue_length"));
         const auto printerState = requiredString(body, QStringLiteral("printer_state"), 40);
         const auto appVersion = requiredString(body, QStringLiteral("app_version"), 40);

@@ -90,11 +90,7 @@ HttpResponse confirmOrder(ServerContext &context, const store::Principal &caller
 
 void registerOrderRoutes(Router &router, ServerContext &context)
 {
-    router.add(Method::Post, QStringLiteral("/api/v1/orders"), Access::roles_(kAllRoles), [&context](RequestContext &request) {
-        const auto object = parseJsonObject(request.request.body());
-        if (isError(object))
-            return HttpResponse::error(std::get<ApiError>(object));
-        const QJsonObject &body = std::get<QJsonObject>(object);
+    router.addJson(Method::Post, QStringLiteral("/api/v1/orders"), Access::roles_(kAllRoles), [&context](RequestContext &request, const QJsonObject &body) {
         const auto holdId = requiredString(body, QStringLiteral("hold_id"), 64);
         if (isError(holdId))
             return HttpResponse::error(std::get<ApiError>(holdId));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "http/router.h"
 
+#include "core/jsonbody.h"
 #include "core/textcheck.h"
 
 namespace marquee::http {
@@ -57,6 +58,16 @@ QByteArray methodName(QHttpServerRequest::Method method)
     default:
         return "OTHER";
     }
+}
+
+void Router::addJson(QHttpServerRequest::Method method, const QString &pattern, Access access, JsonHandler handler)
+{
+    add(method, pattern, access, [handler = std::move(handler)](RequestContext &request) {
+        const auto parsed = parseJsonObject(request.request.body());
+        if (isError(parsed))
+            return HttpResponse::error(std::get<ApiError>(parsed));
+        return handler(request, std::get<QJsonObject>(parsed));
+    });
 }
 
 void Router::add(QHttpServerRequest::Method method, const QString &pattern, Access access, Handler handler)

@@ -28,6 +28,8 @@ struct RequestContext {
 };
 
 using Handler = std::function<HttpResponse(RequestContext &)>;
+/** @brief A handler of a route whose body is a JSON object: the router has parsed it (and answered 400 when it is not one). */
+using JsonHandler = std::function<HttpResponse(RequestContext &, const QJsonObject &body)>;
 
 /** @brief Who may call a route: nobody needs a token (public) or a token of one of the roles. */
 struct Access {
@@ -35,9 +37,17 @@ struct Access {
     RoleMask roles = 0;
     /** @brief Also callable by a session locked after inactivity (only re-authentication is). */
     bool allowsLockedSession = false;
+    /** @brief Moves money out or overrides policy: a staff session must have re-authenticated (requireReauthentication). */
+    bool needsReauthentication = false;
     static Access anyone() { return {true, 0}; }
     static Access roles_(RoleMask mask) { return {false, mask}; }
     static Access lockedSessionToo(RoleMask mask) { return {false, mask, true}; }
+    Access withReauthentication() const
+    {
+        Access access = *this;
+        access.needsReauthentication = true;
+        return access;
+    }
 };
 
 /**
@@ -73,6 +83,8 @@ public:
     };
 
     void add(QHttpServerRequest::Method method, const QString &pattern, Access access, Handler handler);
+    /** @brief A route whose body must be a JSON object: malformed JSON or another value is answered here (400). */
+    void addJson(QHttpServerRequest::Method method, const QString &pattern, Access access, JsonHandler handler);
     Match match(QHttpServerRequest::Method method, const QString &path) const;
     const std::vector<Route> &routes() const { return m_routes; }
 

@@ -23,14 +23,11 @@ store::AuditEntry sessionAction(const store::Principal &actor, const QString &ac
 
 void registerSessionRoutes(Router &router, ServerContext &context)
 {
-    router.add(Method::Post, QStringLiteral("/api/v1/sessions"), Access::anyone(), [&context](RequestContext &request) {
-        const auto object = parseJsonObject(request.request.body());
-        if (isError(object))
-            return HttpResponse::error(std::get<ApiError>(object));
-        const auto name = requiredString(std::get<QJsonObject>(object), QStringLiteral("name"), 100);
+    router.addJson(Method::Post, QStringLiteral("/api/v1/sessions"), Access::anyone(), [&context](RequestContext &request, const QJsonObject &body) {
+        const auto name = requiredString(body, QStringLiteral("name"), 100);
         if (isError(name))
             return HttpResponse::error(std::get<ApiError>(name));
-        const auto password = requiredString(std::get<QJsonObject>(object), QStringLiteral("password"), 200);
+        const auto password = requiredString(body, QStringLiteral("password"), 200);
         if (isError(password))
             return HttpResponse::error(std::get<ApiError>(password));
         // Signing in on an enrolled till or desk: its device token comes along, so the session (and every audit row
@@ -81,11 +78,7 @@ void registerSessionRoutes(Router &router, ServerContext &context)
 
     // The one call a locked session may make besides signing out: entering the password or PIN again unlocks it
     // and elevates it for the re-authentication window (refunds, overrides, drawer operations).
-    router.add(Method::Post, QStringLiteral("/api/v1/sessions/reauth"), Access::lockedSessionToo(kStaffRoles), [&context](RequestContext &request) {
-        const auto object = parseJsonObject(request.request.body());
-        if (isError(object))
-            return HttpResponse::error(std::get<ApiError>(object));
-        const QJsonObject &body = std::get<QJsonObject>(object);
+    router.addJson(Method::Post, QStringLiteral("/api/v1/sessions/reauth"), Access::lockedSessionToo(kStaffRoles), [&context](RequestContext &request, const QJsonObject &body) {
         const auto password = optionalString(body, QStringLiteral("password"), 200);
         const auto pin = optionalString(body, QStringLiteral("pin"), 8);
         if (const ApiError *error = firstError(password, pin))
@@ -123,12 +116,9 @@ void registerSessionRoutes(Router &router, ServerContext &context)
         return HttpResponse::error(ApiError::unavailable(QStringLiteral("The database is not answering; try again shortly.")));
     });
 
-    router.add(Method::Put, QStringLiteral("/api/v1/sessions/current/pin"), Access::roles_(kStaffRoles), [&context](RequestContext &request) {
-        const auto object = parseJsonObject(request.request.body());
-        if (isError(object))
-            return HttpResponse::error(std::get<ApiError>(object));
-        const auto password = requiredString(std::get<QJsonObject>(object), QStringLiteral("password"), 200);
-        const auto pin = requiredString(std::get<QJsonObject>(object), QStringLiteral("pin"), 8);
+    router.addJson(Method::Put, QStringLiteral("/api/v1/sessions/current/pin"), Access::roles_(kStaffRoles), [&context](RequestContext &request, const QJsonObject &body) {
+        const auto password = requiredString(body, QStringLiteral("password"), 200);
+        const auto pin = requiredString(body, QStringLiteral("pin"), 8);
         if (const ApiError *error = firstError(password, pin))
             return HttpResponse::error(*error);
         static const QRegularExpression digits(QStringLiteral("^[0-9]{4,8}$"));

@@ -56,15 +56,9 @@ HttpResponse shiftReply(const store::ShiftOutcome &outcome, int okStatus)
 
 void registerShiftRoutes(Router &router, ServerContext &context)
 {
-    router.add(Method::Post, QStringLiteral("/api/v1/shifts"), Access::roles_(kStaffRoles), [&context](RequestContext &request) {
+    router.addJson(Method::Post, QStringLiteral("/api/v1/shifts"), Access::roles_(kStaffRoles).withReauthentication(), [&context](RequestContext &request, const QJsonObject &body) {
         // The opening float goes into the drawer, which the till opens on this answer: a drawer operation, so the
         // password or PIN again first, like cash in/out and the close.
-        if (const auto refused = requireReauthentication(request))
-            return *refused;
-        const auto parsed = parseJsonObject(request.request.body());
-        if (isError(parsed))
-            return HttpResponse::error(std::get<ApiError>(parsed));
-        const QJsonObject &body = std::get<QJsonObject>(parsed);
         const auto openingFloat = cashAmount(body, QStringLiteral("opening_float_minor"));
         const auto currency = requiredString(body, QStringLiteral("currency"), 3);
         if (const ApiError *error = firstError(openingFloat, currency))
@@ -87,13 +81,7 @@ void registerShiftRoutes(Router &router, ServerContext &context)
         return shiftReply(shifts.current(request.caller()), 200);
     });
 
-    router.add(Method::Post, QStringLiteral("/api/v1/shifts/current/drawer"), Access::roles_(kStaffRoles), [&context](RequestContext &request) {
-        if (const auto refused = requireReauthentication(request))
-            return *refused;
-        const auto parsed = parseJsonObject(request.request.body());
-        if (isError(parsed))
-            return HttpResponse::error(std::get<ApiError>(parsed));
-        const QJsonObject &body = std::get<QJsonObject>(parsed);
+    router.addJson(Method::Post, QStringLiteral("/api/v1/shifts/current/drawer"), Access::roles_(kStaffRoles).withReauthentication(), [&context](RequestContext &request, const QJsonObject &body) {
         const auto kind = requiredString(body, QStringLiteral("kind"), 16);
         const auto reason = requiredString(body, QStringLiteral("reason"), 500);
         if (const ApiError *error = firstError(kind, reason))
@@ -122,13 +110,7 @@ void registerShiftRoutes(Router &router, ServerContext &context)
         return shiftReply(shifts.drawer(request.caller(), *operation, amount, std::get<QString>(reason)), 201);
     });
 
-    router.add(Method::Post, QStringLiteral("/api/v1/shifts/current/close"), Access::roles_(kStaffRoles), [&context](RequestContext &request) {
-        if (const auto refused = requireReauthentication(request))
-            return *refused;
-        const auto parsed = parseJsonObject(request.request.body());
-        if (isError(parsed))
-            return HttpResponse::error(std::get<ApiError>(parsed));
-        const QJsonObject &body = std::get<QJsonObject>(parsed);
+    router.addJson(Method::Post, QStringLiteral("/api/v1/shifts/current/close"), Access::roles_(kStaffRoles).withReauthentication(), [&context](RequestContext &request, const QJsonObject &body) {
         const auto counted = cashAmount(body, QStringLiteral("counted_cash_minor"));
         const auto note = optionalString(body, QStringLiteral("note"), 500);
         if (const ApiError *error = firstError(counted, note))

@@ -65,11 +65,7 @@ Result<QMap<QString, qint64>> priceTiers(const QJsonObject &body, bool required)
 
 void registerShowRoutes(Router &router, ServerContext &context)
 {
-    router.add(Method::Post, QStringLiteral("/api/v1/shows"), Access::roles_(kManagerRoles), [&context](RequestContext &request) {
-        const auto parsed = parseJsonObject(request.request.body());
-        if (isError(parsed))
-            return HttpResponse::error(std::get<ApiError>(parsed));
-        const QJsonObject &body = std::get<QJsonObject>(parsed);
+    router.addJson(Method::Post, QStringLiteral("/api/v1/shows"), Access::roles_(kManagerRoles), [&context](RequestContext &request, const QJsonObject &body) {
         const auto movieId = requiredInteger(body, QStringLiteral("movie_id"));
         const auto screenId = requiredInteger(body, QStringLiteral("screen_id"));
         const auto currency = requiredString(body, QStringLiteral("currency"), 3);

@@ -130,12 +130,9 @@ QJsonObject resultJson(const HttpResponse &response)
 void registerSyncRoutes(Router &router, ServerContext &context)
 {
     // Devices replay their own queues; staff sessions send single requests.
-    router.add(Method::Post, QStringLiteral("/api/v1/sync/batch"), Access::roles_(roleBit(Role::Kiosk) | roleBit(Role::Till)),
-               [&context](RequestContext &request) {
-        const auto parsed = parseJsonObject(request.request.body());
-        if (isError(parsed))
-            return HttpResponse::error(std::get<ApiError>(parsed));
-        const QJsonValue actionsValue = std::get<QJsonObject>(parsed).value(QStringLiteral("actions"));
+    router.addJson(Method::Post, QStringLiteral("/api/v1/sync/batch"), Access::roles_(roleBit(Role::Kiosk) | roleBit(Role::Till)),
+                   [&context](RequestContext &request, const QJsonObject &body) {
+        const QJsonValue actionsValue = body.value(QStringLiteral("actions"));
         if (!actionsValue.isArray())
             return HttpResponse::error(ApiError::badRequest(QStringLiteral("invalid_field"), QStringLiteral("'actions' must be an array.")));
         const QJsonArray actions = actionsValue.toArray();

@@ -79,11 +79,8 @@ void registerTicketRoutes(Router &router, ServerContext &context)
 
     // Reprint at the box office: tills and staff, never kiosks (the access rule answers 403 before the handler).
     constexpr RoleMask mayReissue = roleBit(Role::Till) | kStaffRoles;
-    router.add(Method::Post, QStringLiteral("/api/v1/tickets/{ticket_id}/reissue"), Access::roles_(mayReissue), [&context](RequestContext &request) {
-        const auto body = parseJsonObject(request.request.body());
-        if (isError(body))
-            return HttpResponse::error(std::get<ApiError>(body));
-        const auto reason = requiredString(std::get<QJsonObject>(body), QStringLiteral("reason"), 500);
+    router.addJson(Method::Post, QStringLiteral("/api/v1/tickets/{ticket_id}/reissue"), Access::roles_(mayReissue), [&context](RequestContext &request, const QJsonObject &body) {
+        const auto reason = requiredString(body, QStringLiteral("reason"), 500);
         if (isError(reason))
             return HttpResponse::error(std::get<ApiError>(reason));
         if (std::get<QString>(reason).trimmed().isEmpty())
