@@ -947,7 +947,7 @@ void DeskController::setWaitingRoom(qint64 showId, bool on)
 {
     if (!m_session->signedIn() || showId <= 0)
         return;
-    // The room itself (queue, admission) is switched here; it sets the catalogue flag too (issue 6).
+    // The room itself (queue, admission) is switched here; it sets the catalogue flag too.
     begin();
     m_session->sendJson("PUT", QStringLiteral("/api/v1/shows/%1/waiting-room").arg(showId),
                         QJsonObject{{QStringLiteral("enabled"), on}, {QStringLiteral("reason"), on ? tr("switched on at the desk") : tr("switched off at the desk")}},

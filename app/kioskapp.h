@@ -8,7 +8,8 @@ namespace marquee::app {
  *
  * Otherwise each thread that allocates (the scene graph's render thread, network and SQLite threads) gets its own
  * arena of up to 64 MB that keeps what it freed. On a kiosk drawing through a software GL driver (Mesa llvmpipe),
- * one arena took the 40,000-seat map's resident peak from about 304 MB to 280 MB (docs/performance.md, "App §8");
+ * one arena took the 40,000-seat map's resident peak from about 304 MB to 280 MB (marquee-appbench --memory-only;
+ * docs/perf/journal.md, "the 40,000-seat seat map");
  * small allocations still go through each thread's lock-free cache. MALLOC_ARENA_MAX in the environment wins.
  */
 void limitMallocArenas();

@@ -108,9 +108,9 @@ private:
     int m_uploads = 0;
     // The software path's canvases, kept between frames (touched only during sync). A fresh window-sized image
     // per frame cost ~30 ms of page faults whenever malloc handed it new pages (the first frames, the first zoom
-    // step; marquee-appbench, docs/performance.md). Two, used in turn: the texture on screen shares the pixels of
-    // the one painted last frame (QPixmap::fromImage does not copy), so painting it again would detach it into a
-    // fresh copy.
+    // step; marquee-appbench, docs/perf/journal.md, "Quiet re-run after the canvas fix"). Two, used in turn: the
+    // texture on screen shares the pixels of the one painted last frame (QPixmap::fromImage does not copy), so
+    // painting it again would detach it into a fresh copy.
     QImage m_canvases[2];
     int m_nextCanvas = 0;
 

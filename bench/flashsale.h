@@ -38,7 +38,7 @@ struct FlashSaleOptions {
 };
 
 /**
- * @brief The flash-sale scenario (issue 6 §1, §4): users join the waiting room, poll as the server suggests, are
+ * @brief The flash-sale scenario: users join the waiting room, poll as the server suggests, are
  * admitted, hold 1-4 adjacent seats (retrying with a fresh seat map on 409), pay through marquee-paysim and
  * confirm. Runs to the end (every user bought, was told the show is sold out, or gave up) and prints throughput,
  * latencies per step, time to sell out, fairness and the invariant check. Returns the exit status (0 ok,

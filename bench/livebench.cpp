@@ -47,7 +47,7 @@ std::string_view quotedAfter(std::string_view text, std::string_view key, size_t
 /**
  * @brief One subscriber on a raw non-blocking socket: the WebSocket handshake by hand, then unmasked server
  * frames parsed in place. No Qt objects, no JSON parser: the measuring client must cost far less per message
- * than the server it measures, on the same two cores (docs/performance.md says how this was checked).
+ * than the server it measures, on the same two cores (docs/perf/journal.md, "How the client's cost was separated").
  */
 struct Subscriber {
     int fd = -1;

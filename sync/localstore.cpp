@@ -277,8 +277,8 @@ void LocalStore::presizeWal()
 {
     // Until the first checkpoint lets SQLite reuse the WAL from its start, every commit appends to it, and an
     // fdatasync that must also commit a new file size costs a second file-system journal write (on the
-    // reference disk p50 8 ms instead of 4 ms, see docs/performance.md "Sync"). SQLite deletes the WAL when the
-    // last connection closes, so a kiosk would pay that on its first few hundred journal writes after every
+    // reference disk p50 8 ms instead of 4 ms, docs/perf/journal.md, section "Sync"). SQLite deletes the WAL
+    // when the last connection closes, so a kiosk would pay that on its first few hundred journal writes after every
     // start — often the whole day. Zero-filled blocks past the last frame are never taken for frames (their salt
     // and checksum do not match), and the write lock held here keeps every writer out while the file grows.
     transaction([&] {

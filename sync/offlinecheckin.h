@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
-// Offline check-in needs the ticket codec of issue 3 (core/ticketcodec.h); until it is in the tree, the rest of
-// the library builds without it.
+// Offline check-in needs the ticket codec (core/ticketcodec.h); in a tree without it, the rest of the library
+// still builds.
 #if __has_include("core/ticketcodec.h")
 #define MARQUEE_SYNC_HAS_CHECKIN 1
 #include "core/ticketcodec.h"

@@ -33,7 +33,7 @@ namespace marquee {
  *   items that share a claim are taken in arrival order: an item is passed over while a running batch has one
  *   of its claims, and so is every later item sharing a claim with an item passed over. PostgreSQL then never
  *   makes one batch wait for another's row locks (such a wait held every request of the waiting batch for a
- *   whole other transaction: the hold latency tail, issue 2 §7); the item passed over waits here instead, and
+ *   whole other transaction: that was the hold latency tail); the item passed over waits here instead, and
  *   by its turn the running batch's answer is known (the holds' fast path then refuses it from memory).
  * - The destructor lets the threads decide everything still queued, then joins them, so every item pushed gets
  *   its decision.

@@ -12,7 +12,7 @@
 namespace marquee {
 
 /**
- * @brief Admission and group commit for holds (issues 2 §7, 6 §2): hold requests that PostgreSQL must decide
+ * @brief Admission and group commit for holds: hold requests that PostgreSQL must decide
  * wait in a per-show queue in this process, and a few batch threads (@c maxInFlight, about the number of cores)
  * take the oldest waiting requests of a show and decide them together, in one transaction and one round trip
  * (HoldRepository::placeHolds, mq_place_holds).

@@ -20,7 +20,7 @@ namespace marquee {
 class SeatMapService;
 
 /**
- * @brief Refuses obvious losers of a hold race from memory, before PostgreSQL is asked (issue 6 §2).
+ * @brief Refuses obvious losers of a hold race from memory, before PostgreSQL is asked.
  *
  * Only a refusal is ever decided here; a yes always comes from mq_place_hold's conditional UPDATE. A refusal
  * needs the SeatFeed to prove the seats taken (see SeatFeed::certainlyTaken for the staleness bounds).

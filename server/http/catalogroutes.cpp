@@ -118,7 +118,8 @@ void registerCatalogRoutes(Router &router, ServerContext &context)
         return seatMapResponse(request, context, SeatMapView::Full);
     });
 
-    // The compact pair (issue 6 §3): the layout once, then small availability bodies per version.
+    // The compact pair (…/availability here, …/layout below): the layout once, then small availability bodies per
+    // version.
     router.add(Method::Get, QStringLiteral("/api/v1/shows/{show_id}/availability"), Access::roles_(kAllRoles), [&context](RequestContext &request) {
         return seatMapResponse(request, context, SeatMapView::Availability);
     });

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// The virtual waiting room of hot shows (issue 6 §4): join, status polls and the manager's switch.
+// The virtual waiting room of hot shows: join, status polls and the manager's switch.
 #include "core/isotime.h"
 #include "core/jsonbody.h"
 #include "http/routes.h"

@@ -143,7 +143,7 @@ void registerReportRoutes(Router &router, ServerContext &context)
         return rows ? HttpResponse::json(200, *rows) : storeFailure();
     });
 
-    // Every refund asked for in the range (issue 7 §3): staff cancellations and overrides and the server's own
+    // Every refund asked for in the range: staff cancellations and overrides and the server's own
     // (a payment that landed after its hold was lost), newest first.
     router.add(Method::Get, QStringLiteral("/api/v1/reports/refunds"), Access::roles_(kManagerRoles), [&context](RequestContext &request) {
         const QUrlQuery query(request.request.url());
@@ -173,7 +173,7 @@ void registerReportRoutes(Router &router, ServerContext &context)
         return HttpResponse::rawJson(200, std::move(body));
     });
 
-    // Payments awaiting reconciliation (issue 7 §3): what the server's reconciler has not settled yet, for a person.
+    // Payments awaiting reconciliation: what the server's reconciler has not settled yet, for a person.
     router.add(Method::Get, QStringLiteral("/api/v1/reports/reconciliation"), Access::roles_(kManagerRoles), [&context](RequestContext &request) {
         const QUrlQuery query(request.request.url());
         const auto limit = listLimit(query, 500);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// POST /api/v1/sync/batch: a kiosk's offline queue replayed many actions per request (issue 5 §4).
+// POST /api/v1/sync/batch: a kiosk's offline queue replayed many actions per request.
 #include "core/jsonbody.h"
 #include "http/routes.h"
 #include "http/syncactions.h"

@@ -26,7 +26,8 @@ struct ServerConfig {
      * a short-lived lease, not money: a database crash can forget holds acknowledged in the last few hundred
      * milliseconds (the seats become free again, a later confirm of such a hold fails closed), but never
      * corrupts or double-sells. Orders, payments and tickets always commit synchronously, and their flush makes
-     * every earlier hold durable. false: every hold waits for its flush (docs/performance.md, issue 2).
+     * every earlier hold durable. false: every hold waits for its flush (docs/perf/journal.md, "Asynchronous hold
+     * commit").
      */
     bool asyncHoldCommit = true;
     int maxSeatsPerHold = 10;
@@ -34,7 +35,8 @@ struct ServerConfig {
     /** @brief Refuse obvious losers of a hold race from the in-memory seat statuses (HoldFastPath). */
     bool fastRefusals = true;
     /** @brief One debug line per HTTP request (category marquee.http). Off by default: writing 10,000 lines a
-     *  second to standard error took 15-25 % of the /healthz rate on this 2-core machine (docs/performance.md). */
+     *  second to standard error took 15-25 % of the /healthz rate on this 2-core machine
+     *  (docs/performance.md, "Server settings that the figures depend on"). */
     bool accessLog = false;
     /** @brief Concurrent holds for one show are decided together, one transaction per batch, at most this many
      *  batches of a show at a time (HoldBatcher); 0: every hold in its own transaction. */
@@ -48,7 +50,7 @@ struct ServerConfig {
     int liveThreads = 1;
     /** @brief A live subscriber with more unsent bytes than this is cut off; it resumes with `since` on reconnect. */
     qint64 liveMaxBufferedBytes = 1024 * 1024;
-    /** @brief Protection (issue 6 §5), all answered without the database. 0 switches a limit off. */
+    /** @brief Protection (rate and connection limits), all answered without the database. 0 switches a limit off. */
     int rateLimitPerToken = 0;    ///< requests per second per bearer token (burst: twice that); 429 + Retry-After
     int rateLimitPerAddress = 0;  ///< requests per second per client address (burst: twice that)
     int maxConnections = 10000;   ///< open HTTP/WebSocket connections per process; more are closed at once
@@ -85,8 +87,8 @@ struct ServerConfig {
      * @brief Two HTTP workers per core, at least 4. Holds are decided on the batch threads, so a worker mostly parses
      * and answers; more workers than that only add runnable threads that compete with PostgreSQL for the cores and
      * lengthen the winners' tail (on 2 cores, 16 workers: hold p99 76-147 ms; 4 workers: median 48.9 ms over 17 rounds —
-     * docs/performance.md, "Worker and batch threads follow the cores"). Orders and payments still commit on the worker thread; 4
-     * workers keep 4 commits in flight, which share WAL flushes.
+     * docs/perf/journal.md, "Worker and batch threads follow the cores"). Orders and payments still commit on the
+     * worker thread; 4 workers keep 4 commits in flight, which share WAL flushes.
      */
     static int defaultWorkerThreads();
     /** @brief One hold-batch thread per core: each batch transaction then has a core to run on. */

@@ -51,7 +51,8 @@ struct ServerContext {
      * path), so that it is destroyed first: its destructor still decides and answers what is queued. */
     HoldBatcher holdBatcher;
     OccupancyReports occupancyReports;
-    /** @brief Protection (issue 6 §5), shared by every worker thread; all decided without the database. */
+    /** @brief Protection (rate and connection limits), shared by every worker thread; all decided without the
+     *  database. */
     protection::RateLimiter tokenRateLimiter;
     protection::RateLimiter addressRateLimiter;
     protection::ConnectionLimiter connections;

@@ -89,7 +89,8 @@ QSqlDatabase Database::connection() const
     setup.exec(QStringLiteral("SET client_min_messages = warning"));
     // No JIT: the reports' plans look expensive to the planner (a lateral per shift, a year of rollup rows) and
     // crossed jit_above_cost, and compiling them took 1-2 s of a 2-core machine for queries that run in tens of
-    // milliseconds (docs/performance.md, "Reports (issue 7)"); the short OLTP statements never gain from it.
+    // milliseconds (docs/perf/journal.md, "sales, occupancy and shifts over a year with 1,000,000 tickets"); the short
+    // OLTP statements never gain from it.
     setup.exec(QStringLiteral("SET jit = off"));
     return db;
 }

@@ -608,8 +608,9 @@ std::optional<QByteArray> OrderRepository::refunds(const QDateTime &from, const 
     QSqlQuery q(db);
     // The page is cut first, newest first down the refunds_created index; everything else is joined to its rows by
     // primary key. At the default cost of a random page the planner reads every order (or booking) of the year
-    // instead and hashes them (~300 ms on a year of 1,000,000 tickets, docs/performance.md); those indexes are in
-    // memory, so for this statement a random page costs little more than a sequential one.
+    // instead and hashes them (~300 ms on a year of 1,000,000 tickets, docs/perf/journal.md, "Refunds report
+    // rewritten"); those indexes are in memory, so for this statement a random page costs little more than a
+    // sequential one.
     if (!q.exec(QStringLiteral("SET LOCAL random_page_cost = 1.1"))) {
         qCWarning(lcStore) << "refunds report:" << q.lastError().text();
         return std::nullopt;
@@ -662,7 +663,7 @@ std::optional<QByteArray> OrderRepository::refunds(const QDateTime &from, const 
     };
 
     // Written straight as JSON, keys in QJsonObject's (sorted) order: 5,000 rows cost ~70 µs each through
-    // QJsonObject and a document (docs/performance.md).
+    // QJsonObject and a document (docs/perf/journal.md, "Refunds report rewritten").
     QByteArray json;
     json.reserve(1024 * 1024);
     JsonWriter rows(&json);

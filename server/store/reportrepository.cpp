@@ -159,7 +159,7 @@ const char *kOccupancy =
 // row, number and tier, which never change and are shared by every show on a screen — read once per layout
 // (kOccupancyLayout), and the show's seat states, read on the show's first report (kOccupancyStates) and then
 // kept up to date by kOccupancyPass. Each comes as one row of a few text columns: a row per seat through QSqlQuery
-// cost a QVariant and a QString per cell (docs/performance.md, "first read since the server started").
+// cost a QVariant and a QString per cell (docs/perf/journal.md, "Occupancy: the first read since the server started").
 //
 // A layout: its seat count and a digest of its seat ids (the sum of their hashtext(), compared with the same sum
 // over a show's seats: a show's seats are copied from its layout's, so the two are equal unless someone edited

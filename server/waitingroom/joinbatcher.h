@@ -10,7 +10,7 @@
 namespace marquee {
 
 /**
- * @brief Group commit for waiting-room joins (issue 6 §4, §6): joins of one show that arrive while an INSERT of
+ * @brief Group commit for waiting-room joins: joins of one show that arrive while an INSERT of
  * that show is in flight go together in the next one (WaitingRoomRepository::join, one statement and one WAL flush
  * for up to kMaxBatch joins) instead of one transaction each.
  *

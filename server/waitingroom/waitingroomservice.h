@@ -44,7 +44,7 @@ private:
 };
 
 /**
- * @brief The virtual waiting room of hot shows (issue 6 §4), over WaitingRoomRepository.
+ * @brief The virtual waiting room of hot shows, over WaitingRoomRepository.
  *
  * Every instance keeps the rooms (watermark, sold-out flag, signing key) in memory, refreshed by its background
  * thread every tick, so a status poll costs no database round trip once the entry's rank is known (ranks never

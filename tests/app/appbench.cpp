@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// marquee-appbench: the app's issue 4 §8 figures, run by hand (never by CTest); see docs/performance.md.
+// marquee-appbench: the app's performance figures, run by hand (never by CTest); see docs/performance.md for the
+// current figures and docs/perf/journal.md for the dated runs.
 //  1. frame time of the 400-seat cinema map while zooming (sync + render + swap of each frame), next to the
 //     same window with nothing but a rectangle (anchor, same run);
 //  2. a 100-seat status change through the live path: a WebSocket delta in the server's format over loopback into

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// The kiosk app when the link fails (issue 5 §2) and its live seat map (issue 4 §3): a real in-process server and
+// The kiosk app when the link fails and its live seat map: a real in-process server and
 // PostgreSQL, a real marquee-paysim, and the fault-injecting proxy of tests/support between the kiosk and the
 // server. Nothing here is faked but the card terminal (the card is charged at paysim by the test).
 #include "../server/paysimprocess.h"

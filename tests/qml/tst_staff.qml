@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// The staff components (issue 7): buttons with key hints, the password prompt, the sign-in panel's own checks,
+// The staff components: buttons with key hints, the password prompt, the sign-in panel's own checks,
 // the sortable table and the heat map's colour scale.
 import QtQuick
 import QtTest

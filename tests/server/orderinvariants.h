@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// The end-state invariants of orders and payments (issue 3 §7), checked against the tables and against the payment
+// The end-state invariants of orders and payments, checked against the tables and against the payment
 // provider itself: used by the property test and the crash test. Header-only.
 #pragma once
 

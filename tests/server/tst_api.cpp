@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// Integration tests of the read API, sessions, auth and routing (issue 2 §3, §5) over real HTTP against a real
+// Integration tests of the read API, sessions, auth and routing over real HTTP against a real
 // PostgreSQL. Holds have their own file (tst_holds.cpp).
 #include "servertesthelpers.h"
 

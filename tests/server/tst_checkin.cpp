@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// Check-in (issue 3 §5): every result, nonce replay, first scan wins under concurrency, bad input, key rotation.
+// Check-in: every result, nonce replay, first scan wins under concurrency, bad input, key rotation.
 #include "testserver.h"
 
 #include "core/isotime.h"

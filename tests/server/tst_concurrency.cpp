@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// The heart of issue 2: many clients fight over overlapping multi-seat holds while holds expire and are
+// The central guarantee of holds: many clients fight over overlapping multi-seat holds while holds expire and are
 // released; afterwards a checker proves from the server's own records that no seat was ever in two live holds
 // and that every refusal named only seats that really were taken. Plus a deadlock test with reversed orders.
 #include "servertesthelpers.h"
@@ -379,7 +379,7 @@ TEST(Concurrency, OverlappingHoldsNeverShareASeat)
     std::printf("[          ] %llu refusals from memory\n", static_cast<unsigned long long>(fromMemory.refusals));
 }
 
-// Issue 6 §2: the same fight, tuned so that the refusals from memory really happen (longer holds, fewer releases),
+// The same fight, tuned so that the refusals from memory really happen (longer holds, fewer releases),
 // while another writer frees seats behind the server's back so that its statuses go stale.
 TEST(Concurrency, RefusalsFromMemoryNeverGrantTwiceNorBlockAFreeSeat)
 {
@@ -393,7 +393,7 @@ TEST(Concurrency, RefusalsFromMemoryNeverGrantTwiceNorBlockAFreeSeat)
     EXPECT_GT(fromMemory.refusals, 0u) << "the fast path was never taken: this test proved nothing about it";
 }
 
-// Issues 2 §7, 6 §2: hold admission. 64 clients send back to back, so hold requests wait in the HoldBatcher's queue
+// Hold admission: 64 clients send back to back, so hold requests wait in the HoldBatcher's queue
 // and some are refused there from memory once an earlier batch took their seats; every request carries an
 // Idempotency-Key, some are sent twice at the same moment on two connections, every one is sent again afterwards;
 // another writer frees seats behind the server's back. The checker then proves no seat in two live holds, every

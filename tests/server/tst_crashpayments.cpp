@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// Killing the server between capture and confirm (issue 3 §7): the real marquee-server binary takes orders whose
+// Killing the server between capture and confirm: the real marquee-server binary takes orders whose
 // payments the real marquee-paysim captures, and is killed with SIGKILL before anyone confirms them (and in the
 // middle of a load of hold → order → pay → confirm). A restarted server's reconciler finishes every order: the
 // captured ones become bookings, or refunds where the seats were lost meanwhile; the unpaid ones expire.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// The outbox feed and relay (issue 3 §6): ordered and resumable, never skipping an event whose transaction
+// The outbox feed and relay: ordered and resumable, never skipping an event whose transaction
 // commits late; webhook delivery at least once with retries and signatures; the notification spool.
 #include "testserver.h"
 

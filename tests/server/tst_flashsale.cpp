@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// The flash-sale scenario at 1/50 scale as a correctness test (issue 6 §6): 40,000 users, 800 seats. A real server
+// The flash-sale scenario at 1/50 scale as a correctness test: 40,000 users, 800 seats. A real server
 // and a real marquee-paysim on loopback, driven by the real build/bin/marquee-load; the run must sell out with every
 // invariant of the load generator's check holding (seats booked = seats of confirmed bookings, no seat twice, no
 // oversell, admission in queue order, every waiting user told). Not a timing test: figures are printed, not judged.

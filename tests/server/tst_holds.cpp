@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// Integration tests of seat holds (issue 2 §3–§4): the all-or-nothing claim, every rejection, reading and
+// Integration tests of seat holds: the all-or-nothing claim, every rejection, reading and
 // releasing, Idempotency-Key semantics and hold expiry, over real HTTP against a real PostgreSQL.
 #include "servertesthelpers.h"
 

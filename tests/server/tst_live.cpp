@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// Live seat-map deltas over WebSocket (issue 6 §3): real QWebSocket clients over loopback against a real
+// Live seat-map deltas over WebSocket: real QWebSocket clients over loopback against a real
 // in-process server and PostgreSQL. A snapshot, then the deltas of holds, releases and a cash sale; resume after a
 // reconnect; and clear errors for bad shows, versions, paths and tokens.
 #include "servertesthelpers.h"

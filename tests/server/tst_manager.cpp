@@ -443,7 +443,7 @@ TEST_F(ManagerRoutes, AuditReportPagesThroughALongRangeAndSaysHowManyThereAre)
     EXPECT_EQ(count(QStringLiteral("audit_log")), 31);
 }
 
-// Issue 7 4.11: the append-only triggers hold against the server's own role only when that role does not own
+// The audit log's append-only triggers hold against the server's own role only when that role does not own
 // the table. Migration 025 gives audit_log to a NOLOGIN role; the test cluster connects as a superuser (which
 // nothing protects against, and which the check says), so the server's role here is a plain login role with the
 // grants marquee-admin audit-protection prints.

@@ -184,8 +184,9 @@ TEST(Migrations, AppliesAMigrationThatLandedBelowTheHighestApplied)
     database.closeThreadConnection();
 }
 
-// Issue 7 4.11 on an external database: a server role that may not create roles runs every migration, 025 leaves
-// the audit log with it (append-only by the triggers only), and the check says that the separation is missing.
+// The append-only audit log on an external database: a server role that may not create roles runs every
+// migration, 025 leaves the audit log with it (append-only by the triggers only), and the check says that the
+// separation is missing.
 TEST(Migrations, APlainRoleThatCannotCreateRolesMigratesAndIsToldTheAuditLogIsNotSeparated)
 {
     store::DatabaseConfig config = test::TestCluster::instance().createDatabase();

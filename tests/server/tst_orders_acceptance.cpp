@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// Issue 3 acceptance gaps (docs/acceptance/orders-payments-tickets.md): releasing a hold whose order is being paid, confirm's
-// all-or-nothing seat flip when only part of a hold was lost, illegal transitions refused and logged, every state
-// change committed together with its outbox event, and bad input on every issue-3 endpoint. Real server, real
-// PostgreSQL, real marquee-paysim.
+// Acceptance gaps of orders, payments and tickets (docs/acceptance/orders-payments-tickets.md): releasing a hold
+// whose order is being paid, confirm's all-or-nothing seat flip when only part of a hold was lost, illegal
+// transitions refused and logged, every state change committed together with its outbox event, and bad input on
+// every orders, payments, bookings, tickets and check-in endpoint. Real server, real PostgreSQL, real marquee-paysim.
 #include "orderfixture.h"
 #include "servertesthelpers.h"
 
@@ -43,7 +43,10 @@ QByteArray holdUrl(const QString &holdId)
     return "/api/v1/holds/" + holdId.toUtf8();
 }
 
-/** @brief Every table an issue-3 request writes, as one string: equal before and after means nothing changed. */
+/**
+ * @brief Every table an orders, payments, bookings, tickets or check-in request writes, as one string: equal before
+ * and after means nothing changed.
+ */
 QString ordersState(TestServer &server)
 {
     return databaseState(server) + QLatin1Char('|')
@@ -518,7 +521,7 @@ TEST(OrdersAcceptance, ASlowProviderDelaysOnlyPaymentCallsNotTheWorkerThread)
 {
     // One worker thread, and a "provider" that accepts the connection and never answers: confirm's status query
     // hangs for the provider timeout. Meanwhile the same worker must keep answering other requests; before, the
-    // blocking call held the worker and every connection on it waited (issue 3 risk: up to 10 s per call).
+    // blocking call held the worker and every connection on it waited (up to 10 s per call).
     TestServer::Options options = paymentOptions();
     options.threads = 1;
     options.configure = [](ServerConfig &config) { config.payments.providerTimeoutMs = 4000; };

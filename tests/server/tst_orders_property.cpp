@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// Randomized property test (issue 3 §7): many clients run hold → order → pay → confirm / cancel with every card
+// Randomized property test: many clients run hold → order → pay → confirm / cancel with every card
 // token while the reaper and the reconciler run, and a consumer reads the event feed all along; afterwards the
 // invariants must hold, including "every event in the feed exactly once by id".
 #include "orderinvariants.h"

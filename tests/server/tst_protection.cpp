@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// Protection (issue 6 §5): per-token and per-address rate limits (429 + Retry-After), connection limits and the
+// Protection: per-token and per-address rate limits (429 + Retry-After), connection limits and the
 // request-size limit, all decided before the database is asked — shown by a bad token getting the limit's
 // answer rather than the 401 that only a database lookup could give.
 #include "servertesthelpers.h"

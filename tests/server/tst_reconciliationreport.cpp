@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// Issue 7 §3: payments awaiting reconciliation — GET /api/v1/reports/reconciliation lists exactly the orders the
+// Payments awaiting reconciliation — GET /api/v1/reports/reconciliation lists exactly the orders the
 // server's reconciler still has open (a card payment past its window with no answer, a refund the provider has not
 // taken), for managers and admins only, and forgets them once the reconciler has settled them.
 #include "orderfixture.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// Issue 7 §3 (refunds on the manager desk): GET /api/v1/reports/refunds lists every refund asked for in the range —
+// Refunds on the manager desk: GET /api/v1/reports/refunds lists every refund asked for in the range —
 // a staff cancellation, a manager's override with its reason, and the server's own refunds of payments that landed
 // after their hold was lost (found when the order was confirmed, and by the reconciler) — with amount, payment
 // method, kind, reason, status and who asked from which device; for managers and admins only; bad input refused.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// The manager's sales and occupancy reports against generated sales (issue 7 §4, §5): every grouping is compared
+// The manager's sales and occupancy reports against generated sales: every grouping is compared
 // with totals the test keeps itself while selling through the real API.
 #include "tilltesthelpers.h"
 

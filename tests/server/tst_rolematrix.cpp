@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// The role matrix (issue 7 §5): every route the server registers × every role → allowed, or refused with 403
+// The role matrix: every route the server registers × every role → allowed, or refused with 403
 // (401 without a token), no exceptions. The routes come from the running server's route table, so a route added
 // later is covered automatically — and fails here until its access is declared below and matches.
 #include "servertesthelpers.h"

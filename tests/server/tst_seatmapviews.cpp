@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// The compact seat-map pair (issue 6 §3): GET …/layout (fetched once, cached long) and GET …/availability (one
+// The compact seat-map pair: GET …/layout (fetched once, cached long) and GET …/availability (one
 // status letter per seat, per version), over real HTTP against a real PostgreSQL. They must rebuild exactly what
 // the full GET …/seatmap says, revalidate with their tags, inflate to the same bytes, and never mix versions.
 #include "servertesthelpers.h"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // The real marquee-server process writes no line per request unless asked (--access-log on, or the usual
-// QT_LOGGING_RULES): at flash-sale rates those lines cost 15-25 % of the throughput (docs/performance.md).
+// QT_LOGGING_RULES): at flash-sale rates those lines cost 15-25 % of the throughput
+// (docs/performance.md, "Server settings that the figures depend on").
 #include "serverprocess.h"
 #include "servertesthelpers.h"
 

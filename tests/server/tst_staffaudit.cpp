@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// Issue 7 §4: every staff action is in the append-only audit log — sign-in, sign-out, re-authentication (right and
+// Every staff action is in the append-only audit log — sign-in, sign-out, re-authentication (right and
 // wrong), PIN changes, sales and check-ins made by staff — each once, with who, what, when and from which device.
 #include "store/authrepository.h"
 #include "testserver.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// POST /api/v1/sync/batch (issue 5 §4): many queued actions per request, each applied as its own endpoint
+// POST /api/v1/sync/batch: many queued actions per request, each applied as its own endpoint
 // would, each with its own idempotency key and its own answer; a malformed batch applies nothing.
 #include "servertesthelpers.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// Signed tickets (issue 3 §3): TicketRepository inside a caller's transaction, keys and rotation, revocations.
+// Signed tickets: TicketRepository inside a caller's transaction, keys and rotation, revocations.
 #include "testserver.h"
 
 #include "core/keyseal.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// The box-office till (issue 7): shifts and the cash drawer, cash tendered and change, split payments,
+// The box-office till: shifts and the cash drawer, cash tendered and change, split payments,
 // re-authentication and the inactivity lock, refunds with a manager override, Z-report arithmetic, house holds.
 #include "tilltesthelpers.h"
 

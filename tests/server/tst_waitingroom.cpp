@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// The virtual waiting room (issue 6 §4) against real PostgreSQL and real HTTP: join, status, admission, the shuffle
+// The virtual waiting room against real PostgreSQL and real HTTP: join, status, admission, the shuffle
 // at the opening, FIFO after it, admission tokens on holds, sell-out, restart and two instances on one database.
 #include "serverprocess.h"
 #include "servertesthelpers.h"

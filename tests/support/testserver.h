@@ -24,7 +24,7 @@ public:
         int holdTtlSeconds = 480;
         int reaperIntervalMs = 200;
         int maxSeatsPerHold = 10;
-        // Orders and payments (issue 3): provider URL (settable later through
+        // Orders and payments: provider URL (settable later through
         // context().orderService.setProviderUrl()), webhook secret, windows and the reconciler.
         QString paymentProviderUrl;
         QByteArray paymentWebhookSecret;

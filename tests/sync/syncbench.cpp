@@ -3,7 +3,7 @@
 // disk's own durable-write latency; (2) replay of N queued actions (one-seat holds, each with its idempotency
 // key) against a real in-process server after reconnect, next to the same holds placed straight through the
 // server's HoldRepository (no HTTP, no sync engine) by as many threads as the server has. Figures go to
-// docs/performance.md, section "Sync".
+// the table of docs/performance.md, each run as a dated section of docs/perf/journal.md.
 //
 //   marquee-sync-bench [actions=10000] [in-flight=64] [server-threads=32] [rounds=1] [journal-samples=2000] [batch=25]
 //                      [batches-in-flight=16]

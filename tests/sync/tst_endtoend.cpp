@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// End to end with orders and payments (issue 3): a real server, real marquee-paysim, the fault proxy.
+// End to end with orders and payments: a real server, real marquee-paysim, the fault proxy.
 #include "../server/paysimprocess.h"
 #include "faultproxy.h"
 #include "sync/apiclient.h"

@@ -1,12 +1,12 @@
 -- SPDX-License-Identifier: AGPL-3.0-or-later
--- Marquee schema 6 (issue 7): sales-report facts on bookings, till shifts and the cash drawer, cash tendered and
+-- Marquee schema 6: sales-report facts on bookings, till shifts and the cash drawer, cash tendered and
 -- change, split (cash + card) payments, staff PINs, session inactivity lock and re-authentication, house holds.
 
 -- ── Sales reports ────────────────────────────────────────────────────────────────────────────────────────────
 -- What each booking was sold through, copied from its order and show when the booking row is written (trigger
 -- below, so the confirm transaction needs no change). The sales report then reads one covering index range of
 -- bookings instead of joining orders and shows per row: a year of 1,000,000 tickets stays well under 200 ms
--- (docs/performance.md, "Reports").
+-- (docs/performance.md, the table's "Every report < 200 ms with 1,000,000 tickets").
 ALTER TABLE bookings
     ADD COLUMN channel   text,
     ADD COLUMN device_id bigint,

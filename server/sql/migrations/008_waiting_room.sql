@@ -1,5 +1,5 @@
 -- SPDX-License-Identifier: AGPL-3.0-or-later
--- Marquee schema 8: the virtual waiting room of a hot show (issue 6 §4).
+-- Marquee schema 8: the virtual waiting room of a hot show.
 --
 -- Sized for millions of waiting users: a join is one single-row INSERT, a status poll reads one entry by its
 -- primary key (and is cached once the entry's rank is known), and admission advances one watermark per show.

@@ -1,5 +1,5 @@
 -- SPDX-License-Identifier: AGPL-3.0-or-later
--- Marquee schema 10 (issue 7): the customer's phone and e-mail, given at the till or kiosk when the order is made,
+-- Marquee schema 10: the customer's phone and e-mail, given at the till or kiosk when the order is made,
 -- so the box office can find a booking by them (GET /api/v1/customers/bookings?phone=|email=).
 --
 -- The server stores both already normalised (e-mail trimmed and lower-cased; phone reduced to its digits with a

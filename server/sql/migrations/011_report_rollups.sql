@@ -1,8 +1,8 @@
 -- SPDX-License-Identifier: AGPL-3.0-or-later
--- Marquee schema 11 (issue 7 §4): the sales report's rollup per UTC day and per UTC month, kept exact by
+-- Marquee schema 11: the sales report's rollup per UTC day and per UTC month, kept exact by
 -- triggers in the writing transaction, so a whole year reads ~15,000 pre-summed rows instead of every booking
--- (docs/performance.md, "Reports (issue 7)"); a show's bookings in one index range for occupancy; the shift list
--- by till in one index range.
+-- (docs/perf/journal.md, "sales, occupancy and shifts over a year with 1,000,000 tickets"); a show's bookings in
+-- one index range for occupancy; the shift list by till in one index range.
 
 -- ── Sales per UTC day and month, per grouping ────────────────────────────────────────────────────────────────
 -- One row per (dimension, grain, period, key, currency): what bookings created in that UTC day (grain 'day') or

@@ -1,4 +1,4 @@
--- Faster holds (issue 2 §7, issue 6 §2): HOT seat updates, a reaper that finds expired holds through the holds
+-- Faster holds: HOT seat updates, a reaper that finds expired holds through the holds
 -- table, and mq_place_holds, which decides a batch of hold requests for one show in one transaction (group
 -- commit; the server coalesces concurrent requests, see HoldBatcher). Every decision is still the conditional
 -- UPDATE on show_seats, all-or-nothing per request, rows locked in canonical order.

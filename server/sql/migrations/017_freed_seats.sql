@@ -1,4 +1,4 @@
--- Releases and expiries say which seats they freed (issue 6 §3), so that the server pushes the live seat-map delta
+-- Releases and expiries say which seats they freed, so that the server pushes the live seat-map delta
 -- from the write's own result, as it does for holds and sales, instead of waiting for a re-read of the whole show.
 -- Same statements, same lock order as before; only the return values change (hence DROP + CREATE).
 

@@ -1,5 +1,5 @@
 -- SPDX-License-Identifier: AGPL-3.0-or-later
--- Releasing a hold frozen by an in-flight payment (issue 3): the release no longer frees the seats of a hold whose
+-- Releasing a hold frozen by an in-flight payment: the release no longer frees the seats of a hold whose
 -- order is CREATED, PENDING_PAYMENT or PAID. Freeing them let the customer's card be charged for seats that were
 -- gone, which always ended in a refund. Instead the release names the live order and frees nothing; the server
 -- then cancels the payment intent at the provider and ends the order (PENDING_PAYMENT → CANCELLED, which frees the

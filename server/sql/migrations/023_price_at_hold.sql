@@ -1,6 +1,6 @@
 -- SPDX-License-Identifier: AGPL-3.0-or-later
--- Marquee schema 23: a held seat keeps the price it was held at (issue 7 §4: "seats already held or sold are never
--- changed by an edit"). Every price a show's tier has had, from when; an order prices each seat at its tier's price
+-- Marquee schema 23: a held seat keeps the price it was held at (a price edit never changes seats already held or
+-- sold). Every price a show's tier has had, from when; an order prices each seat at its tier's price
 -- when the hold was placed (OrderRepository::create), so a price edit applies to seats held afterwards.
 CREATE TABLE show_price_history (
     show_id        bigint NOT NULL REFERENCES shows ON DELETE CASCADE,

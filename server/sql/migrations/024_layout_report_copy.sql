@@ -1,5 +1,5 @@
 -- SPDX-License-Identifier: AGPL-3.0-or-later
--- Marquee schema 24: each seat layout's part of the occupancy report kept as ONE row, in report order (issue 7 §5).
+-- Marquee schema 24: each seat layout's part of the occupancy report kept as ONE row, in report order.
 -- The first report of a layout after a server start read its 40,000 layout_seats rows, built a line per seat and
 -- sorted them in the server (~145 ms for the stadium); reading this row is one fetch, and the lines need no sort.
 -- A layout never changes once created; the copy is rebuilt by the triggers below whenever layout_seats is written
