@@ -12,19 +12,6 @@ namespace marquee::http {
 
 using Method = QHttpServerRequest::Method;
 
-namespace {
-HttpResponse storeFailure()
-{
-    return HttpResponse::error(ApiError::unavailable(QStringLiteral("The booking database is not answering; nothing was changed.")));
-}
-
-HttpResponse invalid(const QString &code, const QString &message)
-{
-    return HttpResponse::error(ApiError::badRequest(code, message));
-}
-
-} // namespace
-
 void registerAuditRoutes(Router &router, ServerContext &context)
 {
     router.add(Method::Get, QStringLiteral("/api/v1/reports/audit"), Access::roles_(kManagerRoles), [&context](RequestContext &request) {
@@ -38,24 +25,24 @@ void registerAuditRoutes(Router &router, ServerContext &context)
             bool ok = false;
             filter.limit = query.queryItemValue(QStringLiteral("limit")).toInt(&ok);
             if (!ok || filter.limit < 1 || filter.limit > 5000)
-                return invalid(QStringLiteral("invalid_query"), QStringLiteral("'limit' must be from 1 to 5000."));
+                return invalidRequest(QStringLiteral("invalid_query"), QStringLiteral("'limit' must be from 1 to 5000."));
         }
         if (query.hasQueryItem(QStringLiteral("before"))) {
             filter.before = canonicalId(query.queryItemValue(QStringLiteral("before"))).value_or(0);
             if (filter.before < 1)
-                return invalid(QStringLiteral("invalid_query"), QStringLiteral("'before' must be an audit_id (the 'next_before' of the previous page)."));
+                return invalidRequest(QStringLiteral("invalid_query"), QStringLiteral("'before' must be an audit_id (the 'next_before' of the previous page)."));
         }
         store::StaffRepository staff(context.database);
         if (filter.before > 0) {
             const auto exists = staff.auditEntryExists(filter.before);
             if (!exists)
-                return storeFailure();
+                return bookingDatabaseUnavailable();
             if (!*exists)
-                return invalid(QStringLiteral("invalid_query"), QStringLiteral("'before' names no audit entry."));
+                return invalidRequest(QStringLiteral("invalid_query"), QStringLiteral("'before' names no audit entry."));
         }
         const auto page = staff.audit(filter);
         if (!page)
-            return storeFailure();
+            return bookingDatabaseUnavailable();
         return HttpResponse::json(200, QJsonObject{{QStringLiteral("from"), toIsoUtc(filter.from)},
                                                    {QStringLiteral("to"), toIsoUtc(filter.to)},
                                                    {QStringLiteral("limit"), filter.limit},

@@ -96,15 +96,6 @@ Result<QJsonObject> parseReconciliationSummary(const QJsonValue &value)
                        {QStringLiteral("problems_total"), std::get<qint64>(total)}};
 }
 
-HttpResponse storeFailure()
-{
-    return HttpResponse::error(ApiError::unavailable(QStringLiteral("The booking database is not answering; nothing was changed.")));
-}
-
-HttpResponse invalid(const QString &code, const QString &message)
-{
-    return HttpResponse::error(ApiError::badRequest(code, message));
-}
 
 } // namespace
 
@@ -118,11 +109,11 @@ void registerDeviceRoutes(Router &router, ServerContext &context)
         if (const ApiError *error = firstError(queueLength, printerState, appVersion))
             return HttpResponse::error(*error);
         if (std::get<qint64>(queueLength) < 0 || std::get<qint64>(queueLength) > 10000000)
-            return invalid(QStringLiteral("invalid_value"), QStringLiteral("'queue_length' must be a count from 0."));
+            return invalidRequest(QStringLiteral("invalid_value"), QStringLiteral("'queue_length' must be a count from 0."));
         static const QStringList printerStates = {QStringLiteral("ok"), QStringLiteral("no_paper"), QStringLiteral("paper_low"),
                                                   QStringLiteral("offline"), QStringLiteral("error"), QStringLiteral("none")};
         if (!printerStates.contains(std::get<QString>(printerState)))
-            return invalid(QStringLiteral("invalid_value"),
+            return invalidRequest(QStringLiteral("invalid_value"),
                            QStringLiteral("'printer_state' must be one of %1.").arg(printerStates.join(QStringLiteral(", "))));
         store::Heartbeat heartbeat{int(std::get<qint64>(queueLength)), std::get<QString>(printerState), std::get<QString>(appVersion), {}};
         if (body.contains(QStringLiteral("reconciliation")) && !body.value(QStringLiteral("reconciliation")).isNull()) {
@@ -133,14 +124,14 @@ void registerDeviceRoutes(Router &router, ServerContext &context)
         }
         store::StaffRepository staff(context.database);
         if (!staff.recordHeartbeat(request.caller().id, heartbeat))
-            return storeFailure();
+            return bookingDatabaseUnavailable();
         return HttpResponse::json(200, QJsonObject{{QStringLiteral("server_time"), toIsoUtc(QDateTime::currentDateTimeUtc())}});
     });
 
     router.add(Method::Get, QStringLiteral("/api/v1/devices"), Access::roles_(kManagerRoles), [&context](RequestContext &) {
         store::StaffRepository staff(context.database);
         const auto devices = staff.devices(kOnlineWindowSeconds);
-        return devices ? HttpResponse::json(200, *devices) : storeFailure();
+        return devices ? HttpResponse::json(200, *devices) : bookingDatabaseUnavailable();
     });
 }
 

@@ -3,6 +3,16 @@
 
 namespace marquee::http {
 
+HttpResponse invalidRequest(const QString &code, const QString &message)
+{
+    return HttpResponse::error(ApiError::badRequest(code, message));
+}
+
+HttpResponse bookingDatabaseUnavailable()
+{
+    return HttpResponse::error(ApiError::unavailable(QStringLiteral("The booking database is not answering; nothing was changed.")));
+}
+
 void registerAllRoutes(Router &router, ServerContext &context)
 {
     registerHealthRoutes(router, context);

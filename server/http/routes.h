@@ -66,6 +66,11 @@ constexpr int kMaxSyncBatchActions = 200;
 /** @brief POST /api/v1/sync/batch: a device's queued holds, check-ins and confirms, many per request. */
 void registerSyncRoutes(Router &router, ServerContext &context);
 
+/** @brief 400 with @p code and @p message: the request is malformed, nothing was changed. */
+HttpResponse invalidRequest(const QString &code, const QString &message);
+/** @brief 503: the booking database did not answer, nothing was changed (the show, device and audit routes). */
+HttpResponse bookingDatabaseUnavailable();
+
 /** @brief Every route of the server, registered in one place. */
 void registerAllRoutes(Router &router, ServerContext &context);
 

@@ -15,15 +15,6 @@ namespace marquee::http {
 using Method = QHttpServerRequest::Method;
 
 namespace {
-HttpResponse storeFailure()
-{
-    return HttpResponse::error(ApiError::unavailable(QStringLiteral("The booking database is not answering; nothing was changed.")));
-}
-
-HttpResponse invalid(const QString &code, const QString &message)
-{
-    return HttpResponse::error(ApiError::badRequest(code, message));
-}
 
 // An optional ISO 8601 timestamp with an offset; an error for a present but unreadable value.
 Result<std::optional<QDateTime>> optionalTime(const QJsonObject &body, const QString &field)
@@ -76,9 +67,9 @@ void registerShowRoutes(Router &router, ServerContext &context)
         if (const ApiError *error = firstError(movieId, screenId, currency, startsAt, salesOpenAt, salesCloseAt, prices))
             return HttpResponse::error(*error);
         if (!std::get<std::optional<QDateTime>>(startsAt))
-            return invalid(QStringLiteral("missing_field"), QStringLiteral("The field 'starts_at' is required."));
+            return invalidRequest(QStringLiteral("missing_field"), QStringLiteral("The field 'starts_at' is required."));
         if (!isCurrencyCode(std::get<QString>(currency)))
-            return invalid(QStringLiteral("invalid_currency"), QStringLiteral("'currency' must be an ISO 4217 code such as EUR or INR."));
+            return invalidRequest(QStringLiteral("invalid_currency"), QStringLiteral("'currency' must be an ISO 4217 code such as EUR or INR."));
 
         store::NewShow show;
         show.movieId = std::get<qint64>(movieId);
@@ -91,37 +82,37 @@ void registerShowRoutes(Router &router, ServerContext &context)
         if (show.startsAt <= QDateTime::currentDateTimeUtc())
             return HttpResponse::error(ApiError::unprocessable(QStringLiteral("starts_in_past"), QStringLiteral("A new show must start in the future.")));
         if (!(show.salesOpenAt <= show.salesCloseAt && show.salesCloseAt <= show.startsAt))
-            return invalid(QStringLiteral("invalid_sales_window"), QStringLiteral("Sales must open before they close, and close no later than the start."));
+            return invalidRequest(QStringLiteral("invalid_sales_window"), QStringLiteral("Sales must open before they close, and close no later than the start."));
 
         store::ShowRepository shows(context.database);
         bool exists = false;
         if (!shows.movieExists(show.movieId, &exists))
-            return storeFailure();
+            return bookingDatabaseUnavailable();
         if (!exists)
             return HttpResponse::error(ApiError::notFound(QStringLiteral("movie_not_found"), QStringLiteral("There is no movie with this id.")));
         bool ok = false;
         const auto tiers = shows.screenTiers(show.screenId, &ok);
         if (!ok)
-            return storeFailure();
+            return bookingDatabaseUnavailable();
         if (!tiers)
             return HttpResponse::error(ApiError::notFound(QStringLiteral("screen_not_found"), QStringLiteral("There is no screen with this id.")));
         // Every seat must have a price: a tier without one would sell seats for nothing.
         for (const QString &tier : *tiers) {
             if (!show.prices.contains(tier))
-                return invalid(QStringLiteral("missing_price"), QStringLiteral("The screen has seats of tier '%1', which needs a price.").arg(tier));
+                return invalidRequest(QStringLiteral("missing_price"), QStringLiteral("The screen has seats of tier '%1', which needs a price.").arg(tier));
         }
         const auto showId = shows.addShow(show, nullptr,
                                           store::StaffRepository::auditShow(request.caller(), {QStringLiteral("show.create"), {}, {}, body}));
         if (!showId)
-            return storeFailure();
+            return bookingDatabaseUnavailable();
         const auto created = context.catalog.show(*showId);
-        return created ? HttpResponse::json(201, *created) : storeFailure();
+        return created ? HttpResponse::json(201, *created) : bookingDatabaseUnavailable();
     });
 
     router.add(Method::Patch, QStringLiteral("/api/v1/shows/{show_id}"), Access::roles_(kManagerRoles), [&context](RequestContext &request) {
         const auto showId = request.idParam(QStringLiteral("show_id"));
         if (!showId)
-            return invalid(QStringLiteral("invalid_id"), QStringLiteral("The show id must be a positive integer."));
+            return invalidRequest(QStringLiteral("invalid_id"), QStringLiteral("The show id must be a positive integer."));
         const auto parsed = parseJsonObject(request.request.body());
         if (isError(parsed))
             return HttpResponse::error(std::get<ApiError>(parsed));
@@ -130,7 +121,7 @@ void registerShowRoutes(Router &router, ServerContext &context)
                                              QStringLiteral("price_tiers"), QStringLiteral("waiting_room"), QStringLiteral("reason")};
         for (const QString &key : body.keys()) {
             if (!editable.contains(key))
-                return invalid(QStringLiteral("not_editable"),
+                return invalidRequest(QStringLiteral("not_editable"),
                                QStringLiteral("'%1' cannot be changed; editable fields are %2.").arg(key, editable.join(QStringLiteral(", "))));
         }
         store::ShowRepository::ShowChanges changes;
@@ -143,7 +134,7 @@ void registerShowRoutes(Router &router, ServerContext &context)
             return HttpResponse::error(*error);
         if (body.contains(QStringLiteral("waiting_room"))) {
             if (!body.value(QStringLiteral("waiting_room")).isBool())
-                return invalid(QStringLiteral("invalid_type"), QStringLiteral("'waiting_room' must be true or false."));
+                return invalidRequest(QStringLiteral("invalid_type"), QStringLiteral("'waiting_room' must be true or false."));
             changes.waitingRoom = body.value(QStringLiteral("waiting_room")).toBool();
         }
         changes.startsAt = std::get<std::optional<QDateTime>>(startsAt);
@@ -167,16 +158,16 @@ void registerShowRoutes(Router &router, ServerContext &context)
         case store::ShowRepository::UpdateResult::NotFound:
             return HttpResponse::error(ApiError::notFound(QStringLiteral("show_not_found"), QStringLiteral("There is no show with this id.")));
         case store::ShowRepository::UpdateResult::Invalid:
-            return invalid(QStringLiteral("invalid_sales_window"), why);
+            return invalidRequest(QStringLiteral("invalid_sales_window"), why);
         case store::ShowRepository::UpdateResult::Error:
-            return storeFailure();
+            return bookingDatabaseUnavailable();
         case store::ShowRepository::UpdateResult::Updated:
             break;
         }
         // Prices live in the cached seat-map layout; seats themselves are never touched by an edit.
         context.seatMaps.invalidate(*showId);
         const auto after = context.catalog.show(*showId);
-        return after ? HttpResponse::json(200, *after) : storeFailure();
+        return after ? HttpResponse::json(200, *after) : bookingDatabaseUnavailable();
     });
 }
 
