@@ -14,12 +14,6 @@ using namespace marquee;
 using namespace marquee::test;
 
 namespace {
-TestServer::Options withConfig(std::function<void(ServerConfig &)> configure)
-{
-    TestServer::Options options;
-    options.configure = std::move(configure);
-    return options;
-}
 
 /** @brief This process's resident memory (the test server runs in it). */
 qint64 residentBytes()
@@ -171,7 +165,7 @@ TEST(HttpFraming, BareLineFeedsAndOtherMalformedHeadsAreRefused)
 
 TEST(HttpFraming, SlowHeadIsTimedOut)
 {
-    TestServer server(withConfig([](ServerConfig &config) { config.framing.headerTimeoutMs = 400; }));
+    TestServer server(TestServer::Options::withConfig([](ServerConfig &config) { config.framing.headerTimeoutMs = 400; }));
     RawConnection slowloris(server.port());
     ASSERT_TRUE(slowloris.send("GET /healthz HTTP/1.1\r\nHost: t\r\n"));
     QThread::msleep(200);
@@ -184,7 +178,7 @@ TEST(HttpFraming, SlowHeadIsTimedOut)
 
 TEST(HttpFraming, SlowBodyIsTimedOut)
 {
-    TestServer server(withConfig([](ServerConfig &config) { config.framing.bodyTimeoutMs = 400; }));
+    TestServer server(TestServer::Options::withConfig([](ServerConfig &config) { config.framing.bodyTimeoutMs = 400; }));
     RawConnection connection(server.port());
     ASSERT_TRUE(connection.send("POST /api/v1/sessions HTTP/1.1\r\nHost: t\r\nContent-Type: "
                                 "application/json\r\nContent-Length: 40\r\n\r\n{\"na"));
@@ -193,7 +187,7 @@ TEST(HttpFraming, SlowBodyIsTimedOut)
 
 TEST(HttpFraming, IdleKeepAliveConnectionIsClosed)
 {
-    TestServer server(withConfig([](ServerConfig &config) { config.framing.idleTimeoutMs = 500; }));
+    TestServer server(TestServer::Options::withConfig([](ServerConfig &config) { config.framing.idleTimeoutMs = 500; }));
     RawConnection connection(server.port());
     ASSERT_TRUE(connection.send("GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n"));
     ASSERT_EQ(connection.responses(1, 3000).size(), 1);

@@ -10,18 +10,9 @@
 using namespace marquee;
 using namespace marquee::test;
 
-namespace {
-TestServer::Options withConfig(std::function<void(ServerConfig &)> configure)
-{
-    TestServer::Options options;
-    options.configure = std::move(configure);
-    return options;
-}
-} // namespace
-
 TEST(Protection, PerTokenRateLimitAnswers429WithRetryAfter)
 {
-    TestServer server(withConfig([](ServerConfig &config) { config.rateLimitPerToken = 5; })); // bursts of 10
+    TestServer server(TestServer::Options::withConfig([](ServerConfig &config) { config.rateLimitPerToken = 5; })); // bursts of 10
     const QString tokenA = server.deviceToken();
     auto a = server.client(tokenA);
     auto b = server.client(server.deviceToken());
@@ -67,7 +58,7 @@ TEST(Protection, PerTokenRateLimitAnswers429WithRetryAfter)
 
 TEST(Protection, PerAddressRateLimitCoversEveryTokenAndPublicCalls)
 {
-    TestServer server(withConfig([](ServerConfig &config) { config.rateLimitPerAddress = 5; }));
+    TestServer server(TestServer::Options::withConfig([](ServerConfig &config) { config.rateLimitPerAddress = 5; }));
     auto a = server.client(server.deviceToken());
     auto b = server.client(server.deviceToken());
     int limited = 0;
@@ -81,7 +72,7 @@ TEST(Protection, PerAddressRateLimitCoversEveryTokenAndPublicCalls)
 
 TEST(Protection, ConnectionLimitPerAddressAnswers503AndRecovers)
 {
-    TestServer server(withConfig([](ServerConfig &config) { config.maxConnectionsPerAddress = 3; }));
+    TestServer server(TestServer::Options::withConfig([](ServerConfig &config) { config.maxConnectionsPerAddress = 3; }));
     std::vector<std::unique_ptr<HttpClient>> open;
     for (int i = 0; i < 3; ++i) {
         open.push_back(server.client());

@@ -37,6 +37,14 @@ public:
         std::function<void(ServerConfig &)> configure;
         qint64 cancelFeeMinor = 0;
         int cancelFeePercent = 0;
+
+        /** @brief Default options but for what @p configure changes in the server's configuration. */
+        static Options withConfig(std::function<void(ServerConfig &)> configure)
+        {
+            Options options;
+            options.configure = std::move(configure);
+            return options;
+        }
     };
     TestServer();
     explicit TestServer(const Options &options);
