@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "jobs/outboxrelay.h"
+#include "store/joblease.h"
 #include "logging.h"
 
 #include "core/tokenhash.h"
@@ -133,18 +134,25 @@ void OutboxRelay::run()
 {
     if (!m_config.spoolDirectory.isEmpty() && !QDir().mkpath(m_config.spoolDirectory))
         qCWarning(lcRelay) << "cannot create the notification spool" << m_config.spoolDirectory;
+    // Several instances on one database: each numbers (mq_publish_feed serialises that, and it keeps every
+    // instance's GET /api/v1/events and /revocations current), but only the lease holder delivers, so that a
+    // subscriber gets each event once and not once per instance.
+    store::JobLease lease(m_database, store::FleetJob::OutboxRelay);
     while (!m_stop) {
         // Numbering runs even without consumers: it keeps GET /api/v1/events and /revocations cheap to read.
         m_events.publish();
-        for (Consumer &consumer : m_consumers) {
-            if (m_stop)
-                break;
-            if (monotonicMs() >= consumer.nextAttemptMs)
-                drain(consumer);
+        if (!m_consumers.empty() && lease.holdOrTake()) {
+            for (Consumer &consumer : m_consumers) {
+                if (m_stop)
+                    break;
+                if (monotonicMs() >= consumer.nextAttemptMs)
+                    drain(consumer);
+            }
         }
         for (int slept = 0; slept < m_config.intervalMs && !m_stop; slept += 10)
             QThread::msleep(10);
     }
+    lease.release();
     m_database.closeThreadConnection();
 }
 

@@ -4,6 +4,7 @@
 
 #include "store/database.h"
 #include "store/holdrepository.h"
+#include "store/joblease.h"
 
 #include <QLoggingCategory>
 
@@ -32,19 +33,24 @@ void Reaper::stopAndWait()
 void Reaper::run()
 {
     constexpr int batch = 1000;
+    // One instance of a fleet sweeps; the others would only repeat its work (and its hold.expired events).
+    store::JobLease lease(m_database, store::FleetJob::HoldReaper);
     while (!m_stop) {
         int freed = 0;
         // Drain in batches so that one sweep never holds many row locks for long.
-        do {
-            freed = m_holds.reapExpired(batch);
-            if (freed > 0) {
-                m_freed += freed;
-                qCDebug(lcJobs) << "reaper freed" << freed << "seats";
-            }
-        } while (freed >= batch && !m_stop); // a full batch of holds frees at least as many seats
+        if (lease.holdOrTake()) {
+            do {
+                freed = m_holds.reapExpired(batch);
+                if (freed > 0) {
+                    m_freed += freed;
+                    qCDebug(lcJobs) << "reaper freed" << freed << "seats";
+                }
+            } while (freed >= batch && !m_stop); // a full batch of holds frees at least as many seats
+        }
         for (int slept = 0; slept < m_intervalMs && !m_stop; slept += 10)
             QThread::msleep(10);
     }
+    lease.release();
     m_database.closeThreadConnection();
 }
 

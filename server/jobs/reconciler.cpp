@@ -4,6 +4,7 @@
 
 #include "orders/orderservice.h"
 #include "store/database.h"
+#include "store/joblease.h"
 
 #include <QLoggingCategory>
 
@@ -31,15 +32,20 @@ void Reconciler::stopAndWait()
 
 void Reconciler::run()
 {
+    // One instance of a fleet reconciles: the others would ask the provider about the same orders again.
+    store::JobLease lease(m_database, store::FleetJob::OrderReconciler);
     while (!m_stop) {
-        const int moved = m_service.reconcileOnce();
-        if (moved > 0) {
-            m_moved += moved;
-            qCInfo(lcJobs) << "reconciler moved" << moved << "orders";
+        if (lease.holdOrTake()) {
+            const int moved = m_service.reconcileOnce();
+            if (moved > 0) {
+                m_moved += moved;
+                qCInfo(lcJobs) << "reconciler moved" << moved << "orders";
+            }
         }
         for (int slept = 0; slept < m_intervalMs && !m_stop; slept += 10)
             QThread::msleep(10);
     }
+    lease.release();
     m_database.closeThreadConnection();
 }
 

@@ -2,7 +2,9 @@
 #include "store/database.h"
 #include "logging.h"
 
+#include <QCoreApplication>
 #include <QLoggingCategory>
+#include <QRegularExpression>
 #include <QSqlDriver>
 #include <QThread>
 #include <QUuid>
@@ -78,7 +80,13 @@ QSqlDatabase Database::connection() const
     db.setDatabaseName(m_config.database);
     db.setUserName(m_config.user);
     db.setPassword(m_config.password);
-    db.setConnectOptions(QStringLiteral("connect_timeout=10;application_name=marquee"));
+    // application_name names the instance (its process id) and the thread, so that pg_stat_activity and pg_locks
+    // tell which server holds which connection and which job lease (JobLease).
+    QString thread = QThread::currentThread()->objectName();
+    thread.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9_-]")), QStringLiteral("_"));
+    db.setConnectOptions(QStringLiteral("connect_timeout=10;application_name=marquee-%1-%2")
+                             .arg(QCoreApplication::applicationPid())
+                             .arg(thread.isEmpty() ? QStringLiteral("thread") : thread.left(32)));
     if (!db.open()) {
         qCWarning(lcStore) << "cannot open database" << m_config.toUrl() << db.lastError().text();
         return db;
