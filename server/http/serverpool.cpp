@@ -22,6 +22,23 @@
 namespace marquee::http {
 
 namespace {
+int bindTo(int fd, const QHostAddress &address, quint16 port)
+{
+    if (address.protocol() == QAbstractSocket::IPv6Protocol) {
+        sockaddr_in6 sa{};
+        sa.sin6_family = AF_INET6;
+        sa.sin6_port = htons(port);
+        const Q_IPV6ADDR ip = address.toIPv6Address();
+        std::memcpy(&sa.sin6_addr, &ip, sizeof ip);
+        return ::bind(fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa);
+    }
+    sockaddr_in sa{};
+    sa.sin_family = AF_INET;
+    sa.sin_port = htons(port);
+    sa.sin_addr.s_addr = htonl(address.toIPv4Address());
+    return ::bind(fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa);
+}
+
 // A listening socket that shares its port with the other workers' sockets.
 int reusePortListener(const QHostAddress &address, quint16 port, QString *error)
 {
@@ -34,27 +51,42 @@ int reusePortListener(const QHostAddress &address, quint16 port, QString *error)
     const int one = 1;
     ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     ::setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one);
-    int rc = -1;
-    if (v6) {
-        sockaddr_in6 sa{};
-        sa.sin6_family = AF_INET6;
-        sa.sin6_port = htons(port);
-        const Q_IPV6ADDR ip = address.toIPv6Address();
-        std::memcpy(&sa.sin6_addr, &ip, sizeof ip);
-        rc = ::bind(fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa);
-    } else {
-        sockaddr_in sa{};
-        sa.sin_family = AF_INET;
-        sa.sin_port = htons(port);
-        sa.sin_addr.s_addr = htonl(address.toIPv4Address());
-        rc = ::bind(fd, reinterpret_cast<sockaddr *>(&sa), sizeof sa);
-    }
+    const int rc = bindTo(fd, address, port);
     if (rc != 0 || ::listen(fd, 4096) != 0) {
         *error = QStringLiteral("cannot listen on %1:%2: %3").arg(address.toString()).arg(port).arg(QString::fromLocal8Bit(std::strerror(errno)));
         ::close(fd);
         return -1;
     }
     return fd;
+}
+
+// True when no other socket holds the port. The workers' own sockets share it with SO_REUSEPORT, which would also let
+// this process share it silently with another server started on the same port by the same user (and the kernel
+// would then split the connections between the two): a plain bind without SO_REUSEPORT fails on any socket already
+// there, so it is tried first, and let go before the workers bind.
+bool portIsFree(const QHostAddress &address, quint16 port, QString *error)
+{
+    const bool v6 = address.protocol() == QAbstractSocket::IPv6Protocol;
+    const int fd = ::socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        *error = QString::fromLocal8Bit(std::strerror(errno));
+        return false;
+    }
+    const int one = 1;
+    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one); // a previous run's TIME_WAIT connections are fine
+    const int rc = bindTo(fd, address, port);
+    const int bindError = errno;
+    ::close(fd);
+    if (rc != 0) {
+        *error = bindError == EADDRINUSE
+                     ? QStringLiteral("cannot listen on %1:%2: another process is already listening there (is another "
+                                      "marquee-server running with the same --listen?)")
+                           .arg(address.toString())
+                           .arg(port)
+                     : QStringLiteral("cannot listen on %1:%2: %3").arg(address.toString()).arg(port).arg(QString::fromLocal8Bit(std::strerror(bindError)));
+        return false;
+    }
+    return true;
 }
 
 quint16 boundPort(int fd)
@@ -81,6 +113,8 @@ ServerPool::~ServerPool()
 
 bool ServerPool::start(const QHostAddress &address, quint16 port, int threads)
 {
+    if (port != 0 && !portIsFree(address, port, &m_error))
+        return false;
     std::vector<int> sockets;
     for (int i = 0; i < threads; ++i) {
         const int fd = reusePortListener(address, i == 0 ? port : m_port, &m_error);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// A webhook subscriber on loopback for the outbox relay's tests (tst_events.cpp, tst_fleetjobs.cpp). Header-only.
+// A webhook subscriber on loopback for the outbox relay's tests (tst_events.cpp, tst_fleet.cpp). Header-only.
 #pragma once
 
 #include <QByteArray>

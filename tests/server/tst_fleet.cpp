@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // Several servers on one database: each background job (outbox relay, hold reaper, order reconciler) is run by
 // one instance at a time (store::JobLease), so a webhook subscriber gets each event once and not once per
-// instance, and a killed instance's job is taken over by another within seconds.
+// instance, and a killed instance's job is taken over by another within seconds; and two servers never share
+// one listening port by accident.
 #include "serverprocess.h"
 #include "testserver.h"
 #include "webhooksink.h"
@@ -80,7 +81,7 @@ QHash<qint64, int> acknowledgements(WebhookSink &sink)
 
 } // namespace
 
-TEST(FleetJobs, LeaseIsHeldByOneSessionAndPassesOnWhenItEnds)
+TEST(Fleet, LeaseIsHeldByOneSessionAndPassesOnWhenItEnds)
 {
     TestServer::Options options;
     options.reaperIntervalMs = 3600 * 1000;
@@ -121,7 +122,7 @@ TEST(FleetJobs, LeaseIsHeldByOneSessionAndPassesOnWhenItEnds)
     EXPECT_TRUE(leaseHolders(server, store::FleetJob::OrderReconciler).isEmpty()) << "release() did not let it go";
 }
 
-TEST(FleetJobs, ThreeInstancesDeliverEachEventOnceAndSurviveTheKillOfTheDeliveringOne)
+TEST(Fleet, ThreeInstancesDeliverEachEventOnceAndSurviveTheKillOfTheDeliveringOne)
 {
     // The in-process server provides the migrated database and inserts the events; it has no webhook subscriber,
     // so it never takes the relay's lease.
@@ -197,4 +198,27 @@ TEST(FleetJobs, ThreeInstancesDeliverEachEventOnceAndSurviveTheKillOfTheDeliveri
     for (qint64 id : all)
         duplicated += counts.value(id) > 1;
     EXPECT_LE(duplicated, 1);
+}
+
+TEST(Fleet, ASecondServerOnAPortInUseRefusesToStart)
+{
+    TestServer::Options options;
+    options.reaperIntervalMs = 3600 * 1000;
+    TestServer setup(options);
+    const quint16 port = freePort();
+    ServerProcess first(setup.databaseUrl(), port, setup.dataDirectory());
+    ASSERT_TRUE(first.waitReady()) << first.output().constData();
+
+    // Same user, same port: SO_REUSEPORT alone would let the kernel split the connections between the two.
+    ServerProcess second(setup.databaseUrl(), port, setup.dataDirectory());
+    ASSERT_TRUE(second.process().waitForFinished(30000)) << "the second server kept running on a port in use";
+    EXPECT_NE(second.process().exitCode(), 0);
+    EXPECT_TRUE(second.output().contains("another process is already listening there")) << second.output().constData();
+
+    // The first one still serves every request.
+    HttpClient client(QStringLiteral("127.0.0.1"), port);
+    for (int i = 0; i < 20; ++i) {
+        EXPECT_EQ(client.get("/readyz").status, 200);
+        client.disconnect();
+    }
 }
