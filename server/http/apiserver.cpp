@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "http/apiserver.h"
+#include "metrics/requestmetrics.h"
 #include "logging.h"
 
 #include "core/textcheck.h"
@@ -80,10 +81,11 @@ void noteAnswered(QTcpSocket *socket)
 }
 } // namespace
 
-ApiServer::ApiServer(const Router &router, ServerContext &context, LiveFanout &liveFanout, QObject *parent)
+ApiServer::ApiServer(const Router &router, ServerContext &context, LiveFanout &liveFanout, metrics::RequestMetrics *requestMetrics, QObject *parent)
     : QAbstractHttpServer(parent)
     , m_router(router)
     , m_context(context)
+    , m_requestMetrics(requestMetrics)
     , m_live(new LiveHub(context, liveFanout, this))
 {
     // Every request with `Upgrade: websocket` completes its handshake inside QAbstractHttpServer and arrives
@@ -105,7 +107,7 @@ ApiServer::~ApiServer()
     m_mailbox->server = nullptr;
 }
 
-HttpResponse ApiServer::dispatch(const QHttpServerRequest &request)
+HttpResponse ApiServer::dispatch(const QHttpServerRequest &request, int *route)
 {
     // Rate limits first: a flood is turned away before routing, parsing or any database work.
     if (m_context.addressRateLimiter.enabled() || m_context.tokenRateLimiter.enabled()) {
@@ -133,6 +135,8 @@ HttpResponse ApiServer::dispatch(const QHttpServerRequest &request)
             return HttpResponse::error(ApiError::methodNotAllowed()).withHeader("Allow", match.allowedMethods);
         return HttpResponse::error(ApiError::notFound(QStringLiteral("not_found"), QStringLiteral("There is no such resource.")));
     }
+    if (route)
+        *route = m_router.indexOf(match.route);
     if (request.body().size() > m_context.config.maxBodyBytes)
         return HttpResponse::error(ApiError::payloadTooLarge(m_context.config.maxBodyBytes));
 
@@ -176,19 +180,20 @@ bool ApiServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *soc
     }
     QElapsedTimer timer;
     timer.start();
-    HttpResponse response = dispatch(request);
+    int route = -1;
+    HttpResponse response = dispatch(request, &route);
     QHttpServerResponder responder = makeResponder(request, socket);
     if (response.longPoll) {
         // Parked on this thread's event loop: the thread goes on serving other requests meanwhile. The client sends
         // nothing else on this connection until it has the answer (one request in flight per connection).
-        m_parked.push_back(Parked{QPointer<QTcpSocket>(socket), std::move(responder), std::move(response)});
+        m_parked.push_back(Parked{QPointer<QTcpSocket>(socket), std::move(responder), std::move(response), timer, route});
         if (!m_parkedTimer.isActive())
             m_parkedTimer.start();
         return true;
     }
     if (response.deferred) {
         const quint64 id = ++m_nextDeferred;
-        m_deferred.emplace(id, Deferred{QPointer<QTcpSocket>(socket), std::move(responder), timer});
+        m_deferred.emplace(id, Deferred{QPointer<QTcpSocket>(socket), std::move(responder), timer, route});
         // May run the answer at once (on this thread) or later on another: either way it comes back through the
         // event loop, after this function returned.
         response.deferred([mailbox = m_mailbox, id](HttpResponse answer) {
@@ -202,8 +207,7 @@ bool ApiServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *soc
         return true;
     }
     addTotalTime(response, timer);
-    write(responder, response);
-    noteAnswered(socket);
+    answer(socket, responder, response, timer, route);
     // The path is decoded: %0A would start a forged log line, so control characters are written escaped.
     qCDebug(lcHttp).noquote() << methodName(request.method()) << escapedForLog(request.url().path()) << response.status << timer.nsecsElapsed() / 1000 << "us";
     return true;
@@ -216,10 +220,17 @@ void ApiServer::answerDeferred(quint64 id, HttpResponse response)
         return;
     if (it->second.socket && it->second.socket->state() == QAbstractSocket::ConnectedState) {
         addTotalTime(response, it->second.received);
-        write(it->second.responder, response);
-        noteAnswered(it->second.socket);
+        answer(it->second.socket, it->second.responder, response, it->second.received, it->second.route);
     }
     m_deferred.erase(it);
+}
+
+void ApiServer::answer(QTcpSocket *socket, QHttpServerResponder &responder, const HttpResponse &response, const QElapsedTimer &received, int route)
+{
+    write(responder, response);
+    noteAnswered(socket);
+    if (m_requestMetrics)
+        m_requestMetrics->record(route, response.status, received.nsecsElapsed() / 1000);
 }
 
 void ApiServer::write(QHttpServerResponder &responder, const HttpResponse &response)
@@ -250,8 +261,7 @@ void ApiServer::revisitParked()
             continue;
         }
         answer->longPoll = nullptr; // answered now, whatever it says
-        write(it->responder, *answer);
-        noteAnswered(it->socket);
+        this->answer(it->socket, it->responder, *answer, it->received, it->route);
         it = m_parked.erase(it);
     }
     if (m_parked.empty())

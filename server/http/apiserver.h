@@ -20,6 +20,10 @@ namespace marquee {
 struct ServerContext;
 }
 
+namespace marquee::metrics {
+class RequestMetrics;
+}
+
 namespace marquee::http {
 
 /**
@@ -30,11 +34,13 @@ class ApiServer : public QAbstractHttpServer
 {
     Q_OBJECT
 public:
-    ApiServer(const Router &router, ServerContext &context, LiveFanout &liveFanout, QObject *parent = nullptr);
+    /** @brief @p requestMetrics (may be null) gets every answer's route, status and time. */
+    ApiServer(const Router &router, ServerContext &context, LiveFanout &liveFanout, metrics::RequestMetrics *requestMetrics,
+              QObject *parent = nullptr);
     ~ApiServer() override;
 
     /** @brief Route and answer one request (also used by tests without a socket). */
-    HttpResponse dispatch(const QHttpServerRequest &request);
+    HttpResponse dispatch(const QHttpServerRequest &request) { return dispatch(request, nullptr); }
 
 protected:
     bool handleRequest(const QHttpServerRequest &request, QTcpSocket *socket) override;
@@ -46,12 +52,15 @@ private:
         QPointer<QTcpSocket> socket; ///< cleared when the client goes away; then the poll is dropped
         QHttpServerResponder responder;
         HttpResponse response; ///< holds the longPoll function and its deadline
+        QElapsedTimer received;
+        int route = -1;
     };
     /** @brief A request whose answer is decided on another thread (HttpResponse::deferred). */
     struct Deferred {
         QPointer<QTcpSocket> socket;
         QHttpServerResponder responder;
         QElapsedTimer received;
+        int route = -1;
     };
     /**
      * @brief How another thread reaches this server: an answer is posted to it only while it exists (the
@@ -61,12 +70,17 @@ private:
         QMutex mutex;
         ApiServer *server = nullptr;
     };
+    /** @brief As dispatch(); @p route gets the index of the route that matched (Router::indexOf), -1 for none. */
+    HttpResponse dispatch(const QHttpServerRequest &request, int *route);
+    /** @brief Write @p response, note the answer on the connection and count it for GET /metrics. */
+    void answer(QTcpSocket *socket, QHttpServerResponder &responder, const HttpResponse &response, const QElapsedTimer &received, int route);
     void write(QHttpServerResponder &responder, const HttpResponse &response);
     void revisitParked();
     void answerDeferred(quint64 id, HttpResponse response);
 
     const Router &m_router;
     ServerContext &m_context;
+    metrics::RequestMetrics *m_requestMetrics;
     LiveHub *m_live; ///< checks this thread's WebSocket upgrades, then hands them to the fan-out (a child)
     std::list<Parked> m_parked;
     std::unordered_map<quint64, Deferred> m_deferred;

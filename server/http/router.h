@@ -87,6 +87,8 @@ public:
     void addJson(QHttpServerRequest::Method method, const QString &pattern, Access access, JsonHandler handler);
     Match match(QHttpServerRequest::Method method, const QString &path) const;
     const std::vector<Route> &routes() const { return m_routes; }
+    /** @brief The position of @p route (one of routes()) in the list; stable once the server runs. */
+    int indexOf(const Route *route) const { return int(route - m_routes.data()); }
 
 private:
     std::vector<Route> m_routes;

@@ -3,6 +3,7 @@
 #include "logging.h"
 
 #include "http/apiserver.h"
+#include "metrics/requestmetrics.h"
 #include "protection/connectionlimiter.h"
 #include "runtime/servercontext.h"
 #include "seating/livefanout.h"
@@ -104,6 +105,10 @@ ServerPool::ServerPool(const Router &router, ServerContext &context)
     : m_router(router)
     , m_context(context)
 {
+    QStringList routes;
+    for (const Router::Route &route : router.routes())
+        routes << QString::fromLatin1(methodName(route.method)) + QLatin1Char(' ') + route.pattern;
+    m_requestMetrics = std::make_unique<metrics::RequestMetrics>(routes);
 }
 
 ServerPool::~ServerPool()
@@ -133,7 +138,7 @@ bool ServerPool::start(const QHostAddress &address, quint16 port, int threads)
         auto ready = std::make_shared<QSemaphore>();
         std::unique_ptr<QThread> thread(QThread::create([this, fd, ready, i] {
             QThread::currentThread()->setObjectName(QStringLiteral("http-%1").arg(i));
-            ApiServer server(m_router, m_context, *m_liveFanout);
+            ApiServer server(m_router, m_context, *m_liveFanout, m_requestMetrics.get());
             protection::FramingLimits framing = m_context.config.framing;
             framing.maxBodyBytes = m_context.config.maxBodyBytes;
             QTcpServer *tcp = new protection::LimitedTcpServer(m_context.connections, framing, &server);

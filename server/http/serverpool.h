@@ -14,6 +14,10 @@ class LiveFanout;
 struct ServerContext;
 } // namespace marquee
 
+namespace marquee::metrics {
+class RequestMetrics;
+}
+
 namespace marquee::http {
 
 /**
@@ -32,10 +36,15 @@ public:
     void stop();
     quint16 port() const { return m_port; }
     QString errorString() const { return m_error; }
+    /** @brief Every answer of every worker, by route and status (GET /metrics). */
+    const metrics::RequestMetrics &requestMetrics() const { return *m_requestMetrics; }
+    /** @brief The live seat-map fan-out; null before start(). */
+    const LiveFanout *liveFanout() const { return m_liveFanout.get(); }
 
 private:
     const Router &m_router;
     ServerContext &m_context;
+    std::unique_ptr<metrics::RequestMetrics> m_requestMetrics; ///< outlives the workers, which record into it
     std::unique_ptr<LiveFanout> m_liveFanout; ///< outlives the workers: they hand it their WebSocket subscribers
     std::vector<std::unique_ptr<QThread>> m_threads;
     quint16 m_port = 0;

@@ -67,6 +67,8 @@ QString ServerConfig::usage()
     return QStringLiteral(
         "Usage: marquee-server [options]\n"
         "  --listen HOST:PORT          address to serve HTTP on (default 127.0.0.1:8080)\n"
+        "  --metrics-listen HOST:PORT  serve GET /metrics (Prometheus text) there, apart from the API (default off;\n"
+        "                              the venue package turns it on at 127.0.0.1:9464); off turns it off\n"
         "  --threads N                 worker threads, each with its own event loop and database connection\n"
         "                              (default two per core, at least 4: %2 here)\n"
         "  --database-url URL          postgresql://user:password@host:port/db (default: embedded cluster)\n"
@@ -193,6 +195,12 @@ std::optional<ServerConfig> ServerConfig::fromArguments(const QStringList &input
         if (option == QLatin1String("--listen")) {
             if (!parseListen(value, &config.listenAddress, &config.listenPort)) {
                 *error = QStringLiteral("--listen expects HOST:PORT, got %1").arg(value);
+                return std::nullopt;
+            }
+        } else if (option == QLatin1String("--metrics-listen")) {
+            config.metricsEnabled = value != QLatin1String("off");
+            if (config.metricsEnabled && !parseListen(value, &config.metricsAddress, &config.metricsPort)) {
+                *error = QStringLiteral("--metrics-listen expects HOST:PORT or off, got %1").arg(value);
                 return std::nullopt;
             }
         } else if (option == QLatin1String("--threads")) {

@@ -15,6 +15,10 @@ namespace marquee {
 struct ServerConfig {
     QHostAddress listenAddress = QHostAddress::LocalHost;
     quint16 listenPort = 8080;
+    /** @brief Where GET /metrics is served (--metrics-listen); port 0 with metricsEnabled picks a free port. */
+    QHostAddress metricsAddress = QHostAddress::LocalHost;
+    quint16 metricsPort = 0;
+    bool metricsEnabled = false;
     /** @brief HTTP worker threads (defaultWorkerThreads(): two per core). */
     int threads = defaultWorkerThreads();
     QString databaseUrl;     ///< empty: run the embedded cluster under dataDirectory

@@ -3,6 +3,7 @@
 #include "logging.h"
 
 #include "http/routes.h"
+#include "http/metricsendpoint.h"
 #include "http/serverpool.h"
 #include "jobs/outboxrelay.h"
 #include "jobs/reaper.h"
@@ -94,6 +95,14 @@ bool MarqueeServer::start()
         stop();
         return false;
     }
+    if (m_config.metricsEnabled) {
+        m_metrics = std::make_unique<http::MetricsEndpoint>(*m_context, *m_pool);
+        if (!m_metrics->start(m_config.metricsAddress, m_config.metricsPort)) {
+            m_error = m_metrics->errorString();
+            stop();
+            return false;
+        }
+    }
     m_context->waitingRoom.start();
     m_context->occupancyReports.startLayoutReader();
     m_context->occupancyReports.startWarming(m_config.occupancyWarmShows);
@@ -129,6 +138,7 @@ void MarqueeServer::stop()
         m_context->occupancyReports.stopWarming();
         m_context->waitingRoom.stop();
     }
+    m_metrics.reset(); // before the pool whose figures it reads
     if (m_pool)
         m_pool->stop();
     m_pool.reset();
@@ -140,6 +150,11 @@ void MarqueeServer::stop()
     if (m_embedded)
         m_embedded->stop();
     m_embedded.reset();
+}
+
+quint16 MarqueeServer::metricsPort() const
+{
+    return m_metrics ? m_metrics->port() : 0;
 }
 
 quint16 MarqueeServer::port() const

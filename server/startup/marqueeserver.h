@@ -16,6 +16,7 @@ namespace store {
 class EmbeddedPostgres;
 }
 namespace http {
+class MetricsEndpoint;
 class ServerPool;
 }
 namespace jobs {
@@ -38,6 +39,8 @@ public:
     bool start();
     void stop();
     quint16 port() const;
+    /** @brief The port GET /metrics is served on; 0 when --metrics-listen is off. */
+    quint16 metricsPort() const;
     QString errorString() const { return m_error; }
     ServerContext &context() { return *m_context; }
     const http::Router &router() const { return m_router; }
@@ -53,6 +56,7 @@ private:
     std::unique_ptr<ServerContext> m_context;
     http::Router m_router;
     std::unique_ptr<http::ServerPool> m_pool;
+    std::unique_ptr<http::MetricsEndpoint> m_metrics; ///< GET /metrics, when --metrics-listen is set
     std::unique_ptr<jobs::Reaper> m_reaper;
     std::unique_ptr<jobs::OutboxRelay> m_relay;
     std::unique_ptr<jobs::Reconciler> m_reconciler;

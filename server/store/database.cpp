@@ -103,6 +103,17 @@ QSqlDatabase Database::connection() const
     return db;
 }
 
+int Database::sessionsOfThisProcess() const
+{
+    // Every connection of this process is named marquee-<pid>-<thread> (see connection()).
+    QSqlQuery query(connection());
+    query.prepare(QStringLiteral("SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE ?"));
+    query.addBindValue(QStringLiteral("marquee-%1-%").arg(QCoreApplication::applicationPid()));
+    if (!query.exec() || !query.next())
+        return -1;
+    return query.value(0).toInt();
+}
+
 bool Database::ping() const
 {
     QSqlDatabase db = connection();

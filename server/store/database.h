@@ -31,6 +31,8 @@ public:
     const DatabaseConfig &config() const { return m_config; }
     /** @brief True when a trivial query succeeds on this thread's connection. */
     bool ping() const;
+    /** @brief Database sessions of this process now (every thread's connection), from pg_stat_activity; -1 on error. */
+    int sessionsOfThisProcess() const;
     /** @brief Close and forget this thread's connection (call before a thread ends). */
     void closeThreadConnection() const;
     /**

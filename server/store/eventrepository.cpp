@@ -65,6 +65,25 @@ std::optional<QList<FeedEvent>> EventRepository::events(qint64 afterCursor, int 
     return events;
 }
 
+std::optional<EventRepository::OutboxLag> EventRepository::outboxLag()
+{
+    QSqlQuery query(m_database.connection());
+    // Both parts are index lookups (outbox_unpublished, outbox_feed_position), cheap to scrape often.
+    prepareQuery(query, QStringLiteral("SELECT NULL::text, count(*) FROM outbox WHERE feed_position IS NULL "
+                                       "UNION ALL SELECT consumer, GREATEST((SELECT coalesce(max(feed_position), 0) FROM outbox) - cursor, 0) "
+                                       "FROM outbox_consumers"));
+    if (!execQuery(query, "read the outbox lag"))
+        return std::nullopt;
+    OutboxLag lag;
+    while (query.next()) {
+        if (query.value(0).isNull())
+            lag.unpublished = query.value(1).toLongLong();
+        else
+            lag.behindByConsumer.append({query.value(0).toString(), query.value(1).toLongLong()});
+    }
+    return lag;
+}
+
 std::optional<qint64> EventRepository::consumerCursor(const QString &consumer)
 {
     QSqlQuery query(m_database.connection());

@@ -6,6 +6,7 @@
 #include <QDateTime>
 #include <QJsonObject>
 #include <QList>
+#include <QPair>
 #include <optional>
 
 namespace marquee::store {
@@ -45,6 +46,13 @@ public:
     /** @brief Events after feed position @p afterCursor, in feed order, at most @p limit (publishes first). */
     std::optional<QList<FeedEvent>> events(qint64 afterCursor, int limit);
 
+    /** @brief How far the outbox's delivery is behind (for GET /metrics). */
+    struct OutboxLag {
+        qint64 unpublished = 0; ///< committed events not yet numbered into the feed
+        QList<QPair<QString, qint64>> behindByConsumer; ///< consumer → numbered events it has not handled yet
+    };
+    /** @brief The outbox's lag now; std::nullopt on error. */
+    std::optional<OutboxLag> outboxLag();
     /** @brief Where consumer @p consumer has got to in the feed (0 when new); std::nullopt on error. */
     std::optional<qint64> consumerCursor(const QString &consumer);
     /** @brief True when @p consumer has already handled @p eventId (at-least-once delivery, dedupe by id). */

@@ -18,6 +18,7 @@ ALLOWED = {
     'store': {'core'},
     'batching': {'core'},
     'protection': {'core'},
+    'metrics': {'core'},
     'tickets': {'core', 'store'},
     'reports': {'core', 'store'},
     'seating': {'core', 'store', 'batching'},
@@ -27,9 +28,9 @@ ALLOWED = {
     'runtime': {'core', 'store', 'batching', 'protection', 'tickets', 'reports', 'seating', 'orders', 'waitingroom',
                 'holds'},
     'jobs': {'core', 'store', 'orders', 'seating', 'tickets'},
-    'http': {'core', 'store', 'batching', 'protection', 'tickets', 'reports', 'seating', 'orders', 'waitingroom',
+    'http': {'core', 'store', 'batching', 'metrics', 'protection', 'tickets', 'reports', 'seating', 'orders', 'waitingroom',
              'holds', 'runtime'},
-    'startup': {'core', 'store', 'batching', 'protection', 'tickets', 'reports', 'seating', 'orders', 'waitingroom',
+    'startup': {'core', 'store', 'batching', 'metrics', 'protection', 'tickets', 'reports', 'seating', 'orders', 'waitingroom',
                 'holds', 'runtime', 'http', 'jobs'},
 }
 TOP_LEVEL = {'logging.h'}  # server/logging.h: anyone may include it

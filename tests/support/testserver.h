@@ -51,6 +51,8 @@ public:
     ~TestServer();
 
     quint16 port() const { return m_server->port(); }
+    /** @brief GET /metrics's port (0 unless the options turned it on: metricsEnabled, port 0 picks one). */
+    quint16 metricsPort() const { return m_server->metricsPort(); }
     ServerContext &context() { return m_server->context(); }
     const store::DatabaseConfig &databaseConfig() const { return m_databaseConfig; }
     QString databaseUrl() const { return m_databaseConfig.toUrl(); }
