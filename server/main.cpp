@@ -2,6 +2,7 @@
 // marquee-server: parse options, run MarqueeServer until SIGINT/SIGTERM.
 #include "startup/signalwatcher.h"
 #include "startup/marqueeserver.h"
+#include "logging.h"
 
 #include <QCoreApplication>
 #include <QLoggingCategory>
@@ -23,6 +24,7 @@ int main(int argc, char *argv[])
         err << marquee::ServerConfig::usage();
         return error.isEmpty() ? 0 : 2;
     }
+    marquee::installLogFormat(config->logFormat);
     // Before QT_LOGGING_RULES in Qt's order of rules, so the environment can still turn the lines on.
     if (!config->accessLog)
         QLoggingCategory::setFilterRules(QStringLiteral("marquee.http.debug=false"));

@@ -9,11 +9,14 @@
 
 #include <QDateTime>
 #include <QElapsedTimer>
+#include <QRandomGenerator>
 #include <QHttpServerResponder>
 #include <QLoggingCategory>
 #include <QMutex>
 #include <QTcpSocket>
 #include <QUrlQuery>
+#include <algorithm>
+#include <random>
 
 
 namespace marquee::http {
@@ -74,6 +77,24 @@ bool isCanonicalPath(const QString &path)
 }
 
 /** @brief The connection's idle deadline starts again once its request is answered (FramingSocket). */
+// The proxy's X-Request-Id when it is a plausible id (so the proxy's log, the server's and the client's meet),
+// else a new one: 16 hex digits from this thread's own generator (no lock on the request path).
+QByteArray requestIdOf(const QHttpServerRequest &request)
+{
+    for (const auto &[name, value] : request.headers()) {
+        if (name.compare("X-Request-Id", Qt::CaseInsensitive) != 0)
+            continue;
+        const bool plausible = !value.isEmpty() && value.size() <= 128 && std::all_of(value.begin(), value.end(), [](char c) {
+            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.' || c == ':';
+        });
+        if (plausible)
+            return value;
+        break;
+    }
+    thread_local std::mt19937_64 generator(QRandomGenerator::global()->generate64());
+    return QByteArray::number(quint64(generator()), 16).rightJustified(16, '0');
+}
+
 void noteAnswered(QTcpSocket *socket)
 {
     if (auto *framed = qobject_cast<protection::FramingSocket *>(socket))
@@ -180,20 +201,22 @@ bool ApiServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *soc
     }
     QElapsedTimer timer;
     timer.start();
+    const QByteArray requestId = requestIdOf(request);
+    const RequestIdScope logLinesOfThisRequest(requestId);
     int route = -1;
     HttpResponse response = dispatch(request, &route);
     QHttpServerResponder responder = makeResponder(request, socket);
     if (response.longPoll) {
         // Parked on this thread's event loop: the thread goes on serving other requests meanwhile. The client sends
         // nothing else on this connection until it has the answer (one request in flight per connection).
-        m_parked.push_back(Parked{QPointer<QTcpSocket>(socket), std::move(responder), std::move(response), timer, route});
+        m_parked.push_back(Parked{QPointer<QTcpSocket>(socket), std::move(responder), std::move(response), timer, route, requestId});
         if (!m_parkedTimer.isActive())
             m_parkedTimer.start();
         return true;
     }
     if (response.deferred) {
         const quint64 id = ++m_nextDeferred;
-        m_deferred.emplace(id, Deferred{QPointer<QTcpSocket>(socket), std::move(responder), timer, route});
+        m_deferred.emplace(id, Deferred{QPointer<QTcpSocket>(socket), std::move(responder), timer, route, requestId});
         // May run the answer at once (on this thread) or later on another: either way it comes back through the
         // event loop, after this function returned.
         response.deferred([mailbox = m_mailbox, id](HttpResponse answer) {
@@ -207,7 +230,7 @@ bool ApiServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *soc
         return true;
     }
     addTotalTime(response, timer);
-    answer(socket, responder, response, timer, route);
+    answer(socket, responder, response, timer, route, requestId);
     // The path is decoded: %0A would start a forged log line, so control characters are written escaped.
     qCDebug(lcHttp).noquote() << methodName(request.method()) << escapedForLog(request.url().path()) << response.status << timer.nsecsElapsed() / 1000 << "us";
     return true;
@@ -220,22 +243,25 @@ void ApiServer::answerDeferred(quint64 id, HttpResponse response)
         return;
     if (it->second.socket && it->second.socket->state() == QAbstractSocket::ConnectedState) {
         addTotalTime(response, it->second.received);
-        answer(it->second.socket, it->second.responder, response, it->second.received, it->second.route);
+        const RequestIdScope logLinesOfThisRequest(it->second.requestId);
+        answer(it->second.socket, it->second.responder, response, it->second.received, it->second.route, it->second.requestId);
     }
     m_deferred.erase(it);
 }
 
-void ApiServer::answer(QTcpSocket *socket, QHttpServerResponder &responder, const HttpResponse &response, const QElapsedTimer &received, int route)
+void ApiServer::answer(QTcpSocket *socket, QHttpServerResponder &responder, const HttpResponse &response, const QElapsedTimer &received, int route,
+                       const QByteArray &requestId)
 {
-    write(responder, response);
+    write(responder, response, requestId);
     noteAnswered(socket);
     if (m_requestMetrics)
         m_requestMetrics->record(route, response.status, received.nsecsElapsed() / 1000);
 }
 
-void ApiServer::write(QHttpServerResponder &responder, const HttpResponse &response)
+void ApiServer::write(QHttpServerResponder &responder, const HttpResponse &response, const QByteArray &requestId)
 {
     responder.writeStatusLine(static_cast<QHttpServerResponder::StatusCode>(response.status));
+    responder.writeHeader("X-Request-Id", requestId);
     if (!response.contentType.isEmpty())
         responder.writeHeader("Content-Type", response.contentType);
     for (const auto &[name, value] : response.headers)
@@ -261,7 +287,7 @@ void ApiServer::revisitParked()
             continue;
         }
         answer->longPoll = nullptr; // answered now, whatever it says
-        this->answer(it->socket, it->responder, *answer, it->received, it->route);
+        this->answer(it->socket, it->responder, *answer, it->received, it->route, it->requestId);
         it = m_parked.erase(it);
     }
     if (m_parked.empty())

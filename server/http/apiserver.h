@@ -54,6 +54,7 @@ private:
         HttpResponse response; ///< holds the longPoll function and its deadline
         QElapsedTimer received;
         int route = -1;
+        QByteArray requestId;
     };
     /** @brief A request whose answer is decided on another thread (HttpResponse::deferred). */
     struct Deferred {
@@ -61,6 +62,7 @@ private:
         QHttpServerResponder responder;
         QElapsedTimer received;
         int route = -1;
+        QByteArray requestId;
     };
     /**
      * @brief How another thread reaches this server: an answer is posted to it only while it exists (the
@@ -73,8 +75,9 @@ private:
     /** @brief As dispatch(); @p route gets the index of the route that matched (Router::indexOf), -1 for none. */
     HttpResponse dispatch(const QHttpServerRequest &request, int *route);
     /** @brief Write @p response, note the answer on the connection and count it for GET /metrics. */
-    void answer(QTcpSocket *socket, QHttpServerResponder &responder, const HttpResponse &response, const QElapsedTimer &received, int route);
-    void write(QHttpServerResponder &responder, const HttpResponse &response);
+    void answer(QTcpSocket *socket, QHttpServerResponder &responder, const HttpResponse &response, const QElapsedTimer &received, int route,
+                const QByteArray &requestId);
+    void write(QHttpServerResponder &responder, const HttpResponse &response, const QByteArray &requestId);
     void revisitParked();
     void answerDeferred(quint64 id, HttpResponse response);
 

@@ -102,6 +102,8 @@ QString ServerConfig::usage()
         "  --access-log on|off         one line per HTTP request on standard error: method, path, status, microseconds\n"
         "                              (default off: at flash-sale rates the lines cost a fifth of the throughput;\n"
         "                              QT_LOGGING_RULES=marquee.http.debug=true also turns them on)\n"
+        "  --log-format text|json      text: Qt's lines for people; json: one object a line (time, level, category,\n"
+        "                              message, request_id) for the journal and log shippers (default text)\n"
         "  --hold-batches N            hold requests wait in a per-show queue and N threads decide them in batches,\n"
         "                              one transaction per batch (default one per core: %3 here; 0 = one transaction per hold, no queue)\n"
         "  --hold-batch-size N         holds decided together in one batch at most (default 64, 1-64)\n"
@@ -279,6 +281,12 @@ std::optional<ServerConfig> ServerConfig::fromArguments(const QStringList &input
         } else if (option == QLatin1String("--fast-refusals")) {
             if (!onOffValue(option, value, &config.fastRefusals))
                 return std::nullopt;
+        } else if (option == QLatin1String("--log-format")) {
+            if (value != QLatin1String("text") && value != QLatin1String("json")) {
+                *error = QStringLiteral("--log-format is text or json, got %1").arg(value);
+                return std::nullopt;
+            }
+            config.logFormat = value == QLatin1String("json") ? LogFormat::Json : LogFormat::Text;
         } else if (option == QLatin1String("--access-log")) {
             if (!onOffValue(option, value, &config.accessLog))
                 return std::nullopt;

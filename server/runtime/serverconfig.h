@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "logging.h"
 #include "orders/paymentsettings.h"
 #include "protection/requestframer.h"
 
@@ -42,6 +43,8 @@ struct ServerConfig {
      *  second to standard error took 15-25 % of the /healthz rate on this 2-core machine
      *  (docs/performance.md, "Server settings that the figures depend on"). */
     bool accessLog = false;
+    /** @brief How log lines are written (--log-format): text for people, json for the journal and log shippers. */
+    LogFormat logFormat = LogFormat::Text;
     /** @brief Concurrent holds for one show are decided together, one transaction per batch, at most this many
      *  batches of a show at a time (HoldBatcher); 0: every hold in its own transaction. */
     int holdBatches = defaultHoldBatches();
