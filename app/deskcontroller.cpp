@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "deskcontroller.h"
+#include "applogging.h"
 #include "moneyformat.h"
 #include "staffsingleton.h"
 #include "tillsupport.h"
@@ -9,14 +10,11 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLocale>
-#include <QLoggingCategory>
 #include <QQmlEngine>
 #include <QStandardPaths>
 #include <QTimeZone>
 #include <QRegularExpression>
 #include <QUrlQuery>
-
-Q_LOGGING_CATEGORY(lcDesk, "marquee.app.desk")
 
 namespace marquee::app {
 

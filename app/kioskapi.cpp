@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "kioskapi.h"
+#include "applogging.h"
 #include "sync/apiclient.h"
 #include "sync/localstore.h"
 
-#include <QLoggingCategory>
 #include <QUuid>
 #include <optional>
-
-Q_LOGGING_CATEGORY(lcApi, "marquee.app.api")
 
 namespace marquee::app {
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "kioskcontroller.h"
+#include "applogging.h"
 #include "moneyformat.h"
 #include "sync/offlinecheckin.h"
 
@@ -11,11 +12,8 @@
 #include <QJsonDocument>
 #include <QJSEngine>
 #include <QLocale>
-#include <QLoggingCategory>
 #include <QQmlEngine>
 #include <QStandardPaths>
-
-Q_LOGGING_CATEGORY(lcKiosk, "marquee.app.kiosk")
 
 namespace marquee::app {
 

@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "liveseatfeed.h"
+#include "applogging.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QLoggingCategory>
 #include <QNetworkRequest>
 #include <QUrlQuery>
-
-Q_LOGGING_CATEGORY(lcLive, "marquee.app.live")
 
 namespace marquee::app {
 

@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "seatmapmodel.h"
+#include "applogging.h"
 #include "moneyformat.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QLoggingCategory>
 #include <algorithm>
-
-Q_LOGGING_CATEGORY(lcSeatMap, "marquee.app.seatmap")
 
 namespace marquee::app {
 

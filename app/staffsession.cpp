@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "staffsession.h"
+#include "applogging.h"
 
 #include <QCoreApplication>
 #include <QEvent>
 #include <QJsonObject>
-#include <QLoggingCategory>
 #include <QNetworkReply>
 #include <QPointer>
 #include <QRegularExpression>
-
-Q_LOGGING_CATEGORY(lcStaff, "marquee.app.staff")
 
 namespace marquee::app {
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "tillcontroller.h"
+#include "applogging.h"
 #include "moneyformat.h"
 #include "staffsingleton.h"
 #include "tillsupport.h"
@@ -8,7 +9,6 @@
 #include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QLoggingCategory>
 #include <QPainter>
 #include <QLocale>
 #include <QPdfWriter>
@@ -18,8 +18,6 @@
 #include <QUrlQuery>
 #include <QUuid>
 #include <cmath>
-
-Q_LOGGING_CATEGORY(lcTill, "marquee.app.till")
 
 namespace marquee::app {
 

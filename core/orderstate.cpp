@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "orderstate.h"
-
-#include <QLoggingCategory>
-
-Q_LOGGING_CATEGORY(lcOrders, "marquee.orders")
+#include "corelogging.h"
 
 namespace marquee {
 

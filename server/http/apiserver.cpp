@@ -5,18 +5,17 @@
 
 #include "core/textcheck.h"
 #include "protection/framingsocket.h"
+#include "protection/requestid.h"
 #include "runtime/servercontext.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
-#include <QRandomGenerator>
 #include <QHttpServerResponder>
 #include <QLoggingCategory>
 #include <QMutex>
 #include <QTcpSocket>
 #include <QUrlQuery>
 #include <algorithm>
-#include <random>
 
 
 namespace marquee::http {
@@ -76,9 +75,8 @@ bool isCanonicalPath(const QString &path)
     return path.startsWith(QLatin1Char('/')) && !path.contains(QLatin1String("//")) && (path.size() == 1 || !path.endsWith(QLatin1Char('/')));
 }
 
-/** @brief The connection's idle deadline starts again once its request is answered (FramingSocket). */
 // The proxy's X-Request-Id when it is a plausible id (so the proxy's log, the server's and the client's meet),
-// else a new one: 16 hex digits from this thread's own generator (no lock on the request path).
+// else a new one.
 QByteArray requestIdOf(const QHttpServerRequest &request)
 {
     for (const auto &[name, value] : request.headers()) {
@@ -91,10 +89,10 @@ QByteArray requestIdOf(const QHttpServerRequest &request)
             return value;
         break;
     }
-    thread_local std::mt19937_64 generator(QRandomGenerator::global()->generate64());
-    return QByteArray::number(quint64(generator()), 16).rightJustified(16, '0');
+    return protection::newRequestId();
 }
 
+// The connection's idle deadline starts again once its request is answered (FramingSocket).
 void noteAnswered(QTcpSocket *socket)
 {
     if (auto *framed = qobject_cast<protection::FramingSocket *>(socket))

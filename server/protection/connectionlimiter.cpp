@@ -3,6 +3,8 @@
 
 #include "protection/framingsocket.h"
 
+#include "protection/requestid.h"
+
 #include <QTcpSocket>
 
 namespace marquee::protection {
@@ -62,10 +64,10 @@ void LimitedTcpServer::incomingConnection(qintptr descriptor)
     if (!m_limiter.tryOpen(peer)) {
         socket->disconnect(); // no framing checks or deadlines for an answer that is already decided
         // Cheap and clear: a fixed answer, no parsing, no database; the client may retry later.
-        static const QByteArray busy = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 1\r\n"
-                                       "Connection: close\r\nContent-Length: 87\r\n\r\n"
-                                       "{\"error\":\"too_many_connections\",\"message\":\"Too many open connections; try again soon.\"}";
-        socket->write(busy);
+        static const QByteArray head = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 1\r\n"
+                                       "Connection: close\r\nContent-Length: 87\r\nX-Request-Id: ";
+        static const QByteArray body = "\r\n\r\n{\"error\":\"too_many_connections\",\"message\":\"Too many open connections; try again soon.\"}";
+        socket->write(head + newRequestId() + body);
         socket->disconnectFromHost();
         connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
         return;

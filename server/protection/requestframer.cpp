@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "protection/requestframer.h"
 
+#include "protection/requestid.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <cstring>
@@ -126,7 +128,8 @@ QByteArray FramingViolation::response() const
                                               {QStringLiteral("message"), QString::fromUtf8(message)}})
                                 .toJson(QJsonDocument::Compact);
     return "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status)
-        + "\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: "
+        + "\r\nContent-Type: application/json\r\nConnection: close\r\nX-Request-Id: " + newRequestId()
+        + "\r\nContent-Length: "
         + QByteArray::number(body.size()) + "\r\n\r\n" + body;
 }
 

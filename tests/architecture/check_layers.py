@@ -33,6 +33,8 @@ ALLOWED = {
     'startup': {'core', 'store', 'batching', 'metrics', 'protection', 'tickets', 'reports', 'seating', 'orders', 'waitingroom',
                 'holds', 'runtime', 'http', 'jobs'},
 }
+# The logging header of each library besides the server's (server/logging.h).
+LIBRARY_LOGGING = {'core': 'core/corelogging.h', 'sync': 'sync/synclog.h', 'app': 'app/applogging.h'}
 TOP_LEVEL = {'logging.h'}  # server/logging.h: anyone may include it
 SQL_TYPES = re.compile(r'\bQSql(Query|Database)\b')
 INCLUDE = re.compile(r'^\s*#include "([^"]+)"', re.M)
@@ -98,6 +100,15 @@ def main():
     for header in sorted(headers):
         if header not in state:
             visit(header, [])
+
+    # The other libraries: each declares its categories in its own logging header only.
+    for library, header in LIBRARY_LOGGING.items():
+        allowed = {header, header[:-2] + '.cpp'}
+        for path in sources(os.path.join(ROOT, library)):
+            relative = os.path.relpath(path, ROOT)
+            text = open(path, encoding='utf-8').read()
+            if relative not in allowed and re.search(r'\bQ_(DECLARE_)?LOGGING_CATEGORY\(', text):
+                problems.append(f'{relative}: declares a logging category by hand; add it to {header}')
 
     for folder in sorted(set(p.split(os.sep)[0] for p in graph if os.sep in p)):
         if folder not in ALLOWED:

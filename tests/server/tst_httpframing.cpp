@@ -7,6 +7,7 @@
 
 #include <QFile>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QThread>
 #include <gtest/gtest.h>
 
@@ -42,6 +43,9 @@ void expectRefusedAndClosed(RawConnection &connection, int status, const QString
     EXPECT_EQ(jsonBody(answers[0]).value(QStringLiteral("error")).toString(), code) << what;
     EXPECT_FALSE(jsonBody(answers[0]).value(QStringLiteral("message")).toString().isEmpty()) << what;
     EXPECT_TRUE(answers[0].toLower().contains("connection: close")) << what;
+    // Refused before parsing, yet traceable like every other answer.
+    static const QRegularExpression requestId(QStringLiteral("\r\nx-request-id: [0-9a-f]{16}\r\n"));
+    EXPECT_TRUE(requestId.match(QString::fromLatin1(answers[0].toLower())).hasMatch()) << what << ": no X-Request-Id";
     EXPECT_TRUE(connection.closedWithin(3000)) << what << ": the connection stays open";
     EXPECT_EQ(RawConnection::split(connection.received()).size(), 1) << what << ": a second request was answered";
 }
@@ -216,4 +220,5 @@ TEST(HttpFraming, PerAddressConnectionCapIsOnByDefault)
     const HttpResult refused = server.client()->get("/healthz");
     EXPECT_EQ(refused.status, 503);
     EXPECT_EQ(refused.json().value(QStringLiteral("error")).toString(), QStringLiteral("too_many_connections"));
+    EXPECT_EQ(refused.header("X-Request-Id").size(), 16) << "the refusal carries no request id";
 }

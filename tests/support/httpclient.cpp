@@ -36,10 +36,10 @@ public:
                 const QByteArray &requestBody, const HttpResult &result)
     {
         // Request headers that change what the contract allows in the answer.
-        static const QList<QByteArray> requestNames = {"Idempotency-Key", "If-None-Match", "Accept-Encoding", "Admission-Token", "X-Signature"};
+        static const QList<QByteArray> requestNames = {"Idempotency-Key", "If-None-Match", "Accept-Encoding", "Admission-Token", "X-Signature", "X-Request-Id"};
         // Response headers the contract documents.
         static const QList<QByteArray> responseNames = {"Content-Type", "Content-Encoding", "ETag", "Cache-Control", "Vary", "Retry-After",
-                                                        "Allow", "WWW-Authenticate", "Server-Timing"};
+                                                        "Allow", "WWW-Authenticate", "Server-Timing", "X-Request-Id"};
         constexpr qsizetype kMaxBody = 1024 * 1024;
         constexpr qsizetype kMaxRequestBody = 4096; // for the report only
 

@@ -9,6 +9,7 @@ MARQUEE_RECORD_HTTP_DIR is set. Each line is matched to its operation by method 
 - the body (JSON, inflated when Content-Encoding says deflate) validates against that response's schema;
 - a response that documents no body has none, and one that documents a JSON body has one;
 - headers the response documents as required are present, and Content-Encoding only where documented;
+- every answer carries X-Request-Id (components.headers.RequestId), the request's own one when that was plausible;
 - in a POST /api/v1/sync/batch answer, every action refused (status >= 400) carries an Error body;
 - a path no operation has must be 404 `not_found`, a known path with another method 405 `method_not_allowed`
   with an Allow header (the router's answers, documented in info.description).
@@ -147,12 +148,31 @@ def first_error(validator, instance):
     return f"at {where}: {error.message[:400]}"
 
 
+def request_id_problem(contract, record, headers):
+    """Why the answer's X-Request-Id breaks the contract-wide rule, or None (a WebSocket upgrade is not an answer)."""
+    if record.get("status") == 101:
+        return None
+    pattern = re.compile(contract.spec["components"]["headers"]["RequestId"]["schema"]["pattern"])
+    answered = headers.get("x-request-id")
+    if answered is None:
+        return f"status {record.get('status')}: no X-Request-Id"
+    if not pattern.fullmatch(answered):
+        return f"status {record.get('status')}: X-Request-Id {answered[:140]!r} does not match {pattern.pattern}"
+    sent = {k.lower(): v for k, v in (record.get("request_headers") or {}).items()}.get("x-request-id")
+    if sent is not None and pattern.fullmatch(sent) and answered != sent:
+        return f"status {record.get('status')}: X-Request-Id {answered!r}, but the request's own {sent!r} was plausible"
+    return None
+
+
 def check(contract, record, error_schema):
     """(operation label, problem or None)."""
     method = record.get("method", "").upper()
     path = record.get("path", "").split("?", 1)[0].split("#", 1)[0]
     status = record.get("status")
     headers = {k.lower(): v for k, v in (record.get("headers") or {}).items()}
+    problem = request_id_problem(contract, record, headers)
+    if problem:
+        return f"(every answer) {method} {path}", problem
     matched = contract.match(path)
 
     def router_error(expected_status, expected_code, label):
