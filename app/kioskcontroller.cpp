@@ -499,7 +499,7 @@ QVariantList KioskController::orderLines() const
             continue;
         const MapSeat &seat = m_seatMap->seats()[size_t(i)];
         lines.append(QVariantMap{{QStringLiteral("seat"), tr("Row %1 Seat %2").arg(seat.row).arg(seat.number)},
-                                 {QStringLiteral("tier"), m_seatMap->tierNames().value(seat.tier)},
+                                 {QStringLiteral("tier"), seat.tier},
                                  {QStringLiteral("price"), formatMoney(seat.priceMinor, m_seatMap->currency())}});
     }
     return lines;
@@ -821,7 +821,7 @@ QJsonObject KioskController::printContext() const
         const MapSeat &seat = m_seatMap->seats()[size_t(i)];
         seats.insert(id, QJsonObject{{QStringLiteral("row"), seat.row},
                                      {QStringLiteral("number"), seat.number},
-                                     {QStringLiteral("tier"), m_seatMap->tierNames().value(seat.tier)},
+                                     {QStringLiteral("tier"), seat.tier},
                                      {QStringLiteral("price_minor"), seat.priceMinor}});
     }
     return QJsonObject{{QStringLiteral("title"), movieTitle()},

@@ -310,18 +310,18 @@ QSGNode *SeatMapItem::updateSoftwareNode(QSGNode *old)
         } else if (m_model->isSelected(int(i))) {
             square(h * 1.15, m_selectedColor);
             square(h * 0.35, Qt::white);
-        } else if (seat.status == 'b') {
+        } else if (seat.status == SeatStatus::Booked) {
             p.setPen(QPen(booked, h * 0.35, Qt::SolidLine, Qt::FlatCap));
             p.drawLine(c + QPointF(-h * 0.8, -h * 0.8), c + QPointF(h * 0.8, h * 0.8));
             p.drawLine(c + QPointF(h * 0.8, -h * 0.8), c + QPointF(-h * 0.8, h * 0.8));
             p.setPen(Qt::NoPen);
-        } else if (seat.status == 'h') {
+        } else if (seat.status == SeatStatus::Held) {
             ring(h * 0.9, h * 0.28, held);
         } else if (seat.wheelchair) {
-            p.setBrush(m_model->tierColor(seat.tier));
+            p.setBrush(m_model->tierColor(seat.tierIndex));
             p.drawEllipse(c, h * 1.05, h * 1.05);
         } else {
-            square(h, m_model->tierColor(seat.tier));
+            square(h, m_model->tierColor(seat.tierIndex));
             if (seat.companion)
                 square(h * 0.4, dark);
         }
@@ -421,21 +421,21 @@ QSGNode *SeatMapItem::updatePaintNode(QSGNode *old, UpdatePaintNodeData *)
                 shape = Taken;
             else if (m_model->isSelected(int(i)))
                 shape = Selected;
-            else if (seat.status == 'b')
+            else if (seat.status == SeatStatus::Booked)
                 shape = Booked;
-            else if (seat.status == 'h')
+            else if (seat.status == SeatStatus::Held)
                 shape = Held;
             else if (seat.wheelchair)
                 shape = Wheelchair;
             else if (seat.companion)
                 shape = Companion;
-            const quint32 key = quint32(shape) | quint32(seat.tier + 1) << 4;
+            const quint32 key = quint32(shape) | quint32(seat.tierIndex + 1) << 4;
             if (m_drawnKeys[i] == key)
                 continue;
             m_drawnKeys[i] = key;
             changed = true;
             SeatWriter w(vertices + i * kVerticesPerSeat, seat.x, seat.y);
-            const Rgba tier = rgba(m_model->tierColor(seat.tier));
+            const Rgba tier = rgba(m_model->tierColor(seat.tierIndex));
             switch (shape) {
             case Available:
                 w.square(h, tier);

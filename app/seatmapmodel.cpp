@@ -48,10 +48,10 @@ bool SeatMapModel::applyStatusLetters(const QString &letters)
         return false;
     int available = 0;
     for (size_t i = 0; i < m_seats.size(); ++i) {
-        const QChar letter = letters[qsizetype(i)];
-        const char code = letter == u'b' ? 'b' : letter == u'h' ? 'h' : 'a';
-        m_seats[i].status = code;
-        available += code == 'a';
+        // A letter this app does not know (a newer server's) is shown as taken: never offered for sale.
+        const SeatStatus status = seatStatusFromCode(char(letters[qsizetype(i)].toLatin1())).value_or(SeatStatus::Held);
+        m_seats[i].status = status;
+        available += status == SeatStatus::Available;
     }
     m_availableCount = available;
     Q_EMIT statusesChanged();
@@ -79,9 +79,9 @@ QVariant SeatMapModel::data(const QModelIndex &index, int role) const
     case NumberRole:
         return seat.number;
     case TierRole:
-        return m_tierNames.value(seat.tier);
+        return seat.tier;
     case StatusRole:
-        return seat.status == 'b' ? QStringLiteral("booked") : seat.status == 'h' ? QStringLiteral("held") : QStringLiteral("available");
+        return toString(seat.status);
     case PriceRole:
         return formatMoney(seat.priceMinor, m_currency);
     case WheelchairRole:
@@ -290,8 +290,8 @@ SeatMapModel::AvailabilityResult SeatMapModel::applyAvailability(const QByteArra
     for (qsizetype i = 0; i < seats.size(); ++i) {
         QJsonObject seat = seats[i].toObject();
         seat.insert(QStringLiteral("price_minor"), prices.value(seat.value(QStringLiteral("tier")).toString()));
-        const QChar letter = letters[i];
-        seat.insert(QStringLiteral("status"), letter == u'b' ? QStringLiteral("booked") : letter == u'h' ? QStringLiteral("held") : QStringLiteral("available"));
+        const SeatStatus status = seatStatusFromCode(char(letters[i].toLatin1())).value_or(SeatStatus::Held);
+        seat.insert(QStringLiteral("status"), toString(status));
         seats[i] = seat;
     }
     QJsonObject layout = layoutRoot.value(QStringLiteral("layout")).toObject();
@@ -336,9 +336,9 @@ bool SeatMapModel::applyMap(const QJsonObject &root, const QByteArray &etag)
         // Only statuses change between polls: update in place, keep the geometry.
         int available = 0;
         for (qsizetype i = 0; i < seats.size(); ++i) {
-            const char code = statusCode(seats[i].toObject().value(QStringLiteral("status")).toString());
-            m_seats[size_t(i)].status = code;
-            available += code == 'a';
+            const SeatStatus status = statusOf(seats[i].toObject().value(QStringLiteral("status")).toString());
+            m_seats[size_t(i)].status = status;
+            available += status == SeatStatus::Available;
         }
         m_availableCount = available;
         Q_EMIT statusesChanged();
@@ -368,29 +368,22 @@ bool SeatMapModel::applyMap(const QJsonObject &root, const QByteArray &etag)
     }
     m_seats.reserve(size_t(seats.size()));
     int available = 0;
-    float minX = 1e9f, minY = 1e9f, maxX = -1e9f, maxY = -1e9f;
+    double minX = 1e9, minY = 1e9, maxX = -1e9, maxY = -1e9;
     for (const QJsonValue &value : seats) {
         const QJsonObject object = value.toObject();
         MapSeat seat;
-        seat.seatId = object.value(QStringLiteral("seat_id")).toString();
-        seat.row = object.value(QStringLiteral("row")).toString();
-        seat.number = object.value(QStringLiteral("number")).toInt();
-        seat.x = float(object.value(QStringLiteral("x")).toDouble());
-        seat.y = float(object.value(QStringLiteral("y")).toDouble());
-        const QString tier = object.value(QStringLiteral("tier")).toString();
-        seat.tier = int(m_tierNames.indexOf(tier));
-        if (seat.tier < 0) {
-            m_tierNames.append(tier);
+        static_cast<Seat &>(seat) = seatFromJson(object);
+        seat.tierIndex = int(m_tierNames.indexOf(seat.tier));
+        if (seat.tierIndex < 0) {
+            m_tierNames.append(seat.tier);
             m_tierPrices.append(object.value(QStringLiteral("price_minor")).toInteger());
-            seat.tier = int(m_tierNames.size()) - 1;
+            seat.tierIndex = int(m_tierNames.size()) - 1;
         }
         seat.priceMinor = object.value(QStringLiteral("price_minor")).toInteger();
-        const QJsonArray attributes = object.value(QStringLiteral("attributes")).toArray();
-        seat.wheelchair = attributes.contains(QStringLiteral("wheelchair"));
-        seat.companion = attributes.contains(QStringLiteral("companion"));
-        const QString status = object.value(QStringLiteral("status")).toString();
-        seat.status = status == QLatin1String("booked") ? 'b' : status == QLatin1String("held") ? 'h' : 'a';
-        available += seat.status == 'a';
+        seat.wheelchair = seat.isWheelchair();
+        seat.companion = seat.isCompanion();
+        seat.status = statusOf(object.value(QStringLiteral("status")).toString());
+        available += seat.status == SeatStatus::Available;
         minX = std::min(minX, seat.x), maxX = std::max(maxX, seat.x);
         minY = std::min(minY, seat.y), maxY = std::max(maxY, seat.y);
         m_index.insert(seat.seatId, int(m_seats.size()));
@@ -418,9 +411,10 @@ bool SeatMapModel::applyMap(const QJsonObject &root, const QByteArray &etag)
     return true;
 }
 
-char SeatMapModel::statusCode(QStringView status)
+SeatStatus SeatMapModel::statusOf(QStringView status)
 {
-    return status == QLatin1String("booked") ? 'b' : status == QLatin1String("held") ? 'h' : 'a';
+    // As with status letters: a status this app does not know is shown as taken, never offered for sale.
+    return seatStatusFromString(status.toString()).value_or(SeatStatus::Held);
 }
 
 void SeatMapModel::dropLostSelection()
@@ -430,7 +424,7 @@ void SeatMapModel::dropLostSelection()
         return;
     QStringList lost;
     for (auto it = m_selected.begin(); it != m_selected.end();) {
-        if (m_seats[size_t(*it)].status != 'a') {
+        if (m_seats[size_t(*it)].status != SeatStatus::Available) {
             lost.append(m_seats[size_t(*it)].seatId);
             it = m_selected.erase(it);
         } else {
@@ -453,12 +447,12 @@ int SeatMapModel::applyStatusChanges(const QJsonArray &changes)
         const int i = m_index.value(change.value(QLatin1String("seat_id")).toString(), -1);
         if (i < 0)
             continue;
-        const char code = statusCode(change.value(QLatin1String("status")).toString());
+        const SeatStatus status = statusOf(change.value(QLatin1String("status")).toString());
         MapSeat &seat = m_seats[size_t(i)];
-        if (seat.status == code)
+        if (seat.status == status)
             continue;
-        m_availableCount += (code == 'a') - (seat.status == 'a');
-        seat.status = code;
+        m_availableCount += int(status == SeatStatus::Available) - int(seat.status == SeatStatus::Available);
+        seat.status = status;
         ++changed;
         first = std::min(first, i);
         last = std::max(last, i);
@@ -514,7 +508,7 @@ bool SeatMapModel::toggle(const QString &seatId)
         Q_EMIT selectionChanged();
         return true;
     }
-    if (m_seats[size_t(i)].status != 'a' || m_selected.size() >= m_maxSelection)
+    if (m_seats[size_t(i)].status != SeatStatus::Available || m_selected.size() >= m_maxSelection)
         return false;
     m_selected.append(i);
     Q_EMIT selectionChanged();
@@ -534,7 +528,7 @@ QList<BestAvailableSeat> SeatMapModel::bestAvailableInput() const
     QList<BestAvailableSeat> input;
     input.reserve(qsizetype(m_seats.size()));
     for (const MapSeat &seat : m_seats)
-        input.append({seat.seatId, seat.row, seat.number, seat.x, seat.y, m_tierNames.value(seat.tier), seat.status == 'a', seat.wheelchair});
+        input.append({seat, seat.status == SeatStatus::Available});
     return input;
 }
 
@@ -563,8 +557,8 @@ void SeatMapModel::markTaken(const QStringList &seatIds, int wantedCount)
         const int i = indexOf(id);
         if (i >= 0) {
             sx += m_seats[size_t(i)].x, sy += m_seats[size_t(i)].y, ++n;
-            if (m_seats[size_t(i)].status == 'a')
-                m_seats[size_t(i)].status = 'h'; // the server said so; the next poll brings the truth
+            if (m_seats[size_t(i)].status == SeatStatus::Available)
+                m_seats[size_t(i)].status = SeatStatus::Held; // the server said so; the next poll brings the truth
         }
     }
     // The customer's party size, not what is left of the selection (a poll may already have dropped the taken seat).

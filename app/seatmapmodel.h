@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/bestavailable.h"
+#include "core/seatstatus.h"
 #include "kioskapi.h"
 #include "liveseatfeed.h"
 
@@ -17,18 +18,13 @@
 
 namespace marquee::app {
 
-/** @brief One seat as the seat map draws it. */
-struct MapSeat {
-    QString seatId;
-    QString row;
-    int number = 0;
-    float x = 0;
-    float y = 0;
-    int tier = 0;        ///< index into SeatMapModel::tierNames()
+/** @brief One seat as the seat map draws it: the layout's seat plus what the drawing and the selection need. */
+struct MapSeat : Seat {
+    int tierIndex = 0;    ///< index into SeatMapModel::tierNames() (the drawing's colour)
     qint64 priceMinor = 0;
-    bool wheelchair = false;
-    bool companion = false;
-    char status = 'a';   ///< 'a' available, 'h' held, 'b' booked
+    bool wheelchair = false; ///< isWheelchair(), kept so that a redraw of 40,000 seats searches no lists
+    bool companion = false;  ///< isCompanion(), likewise
+    SeatStatus status = SeatStatus::Available;
 };
 
 /**
@@ -185,7 +181,7 @@ private:
     /** @brief GET …/availability and apply it to the kept layout. */
     void fetchAvailability(qint64 showId, std::function<void(bool ok)> done, bool layoutRetried);
     void setLoadFailure(const ApiReply &reply);
-    static char statusCode(QStringView status);
+    static SeatStatus statusOf(QStringView status);
     /** @brief Unselect selected seats that are no longer free (unless they are our own hold); tell the screen. */
     void dropLostSelection();
     QList<BestAvailableSeat> bestAvailableInput() const;

@@ -236,7 +236,7 @@ void TillController::refreshShows()
                     api->get(QStringLiteral("/api/v1/shows/%1/availability").arg(str(show, "show_id")), this,
                              [show, counted, left, publish](const ApiReply &map) mutable {
                                  const QString statuses = map.object().value(QStringLiteral("statuses")).toString();
-                                 const int available = int(statuses.count(u'a'));
+                                 const int available = int(statuses.count(QLatin1Char(seatStatusCode(SeatStatus::Available))));
                                  const int total = int(statuses.size());
                                  qint64 from = 0;
                                  const QJsonObject tiers = show.value(QStringLiteral("price_tiers")).toObject();
@@ -320,7 +320,7 @@ bool TillController::pickSeat(const QString &typed)
         return false;
     }
     const bool selected = m_seatMap->selectedSeats().contains(seatId);
-    if (!selected && m_seatMap->seats()[size_t(index)].status != 'a') {
+    if (!selected && m_seatMap->seats()[size_t(index)].status != SeatStatus::Available) {
         setMessage(tr("Seat %1 is not free.").arg(seatId), true);
         return false;
     }
@@ -429,7 +429,7 @@ QVariantList TillController::basket() const
             continue;
         const MapSeat &seat = m_seatMap->seats()[size_t(index)];
         lines.append(QVariantMap{{QStringLiteral("seat"), seatId},
-                                 {QStringLiteral("tier"), m_seatMap->tierNames().value(seat.tier)},
+                                 {QStringLiteral("tier"), seat.tier},
                                  {QStringLiteral("price"), formatMoney(seat.priceMinor, m_currency)}});
     }
     return lines;

@@ -71,7 +71,7 @@ BookingPrint bookingPrintFor(const QJsonObject &show, const QJsonObject &booking
             const MapSeat &seat = seatMap->seats()[size_t(index)];
             ticket.row = seat.row;
             ticket.number = seat.number;
-            ticket.tier = seatMap->tierNames().value(seat.tier);
+            ticket.tier = seat.tier;
             ticket.priceMinor = seat.priceMinor;
         } else {
             // Without the map the seat id is all we know ("F7" → row F, seat 7), the tier price stays unknown.

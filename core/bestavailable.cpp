@@ -19,7 +19,7 @@ double medianPitch(const QList<const BestAvailableSeat *> &seats)
 {
     QList<double> gaps;
     for (qsizetype i = 1; i < seats.size(); ++i)
-        gaps.append(std::hypot(seats[i]->x - seats[i - 1]->x, seats[i]->y - seats[i - 1]->y));
+        gaps.append(std::hypot(seats[i]->seat.x - seats[i - 1]->seat.x, seats[i]->seat.y - seats[i - 1]->seat.y));
     if (gaps.isEmpty())
         return 1;
     std::nth_element(gaps.begin(), gaps.begin() + gaps.size() / 2, gaps.end());
@@ -35,16 +35,16 @@ QStringList bestAvailable(const QList<BestAvailableSeat> &seats, const BestAvail
 
     QHash<QString, RowSeats> rows;
     for (const BestAvailableSeat &seat : seats)
-        rows[seat.row].seats.append(&seat);
+        rows[seat.seat.row].seats.append(&seat);
     for (RowSeats &row : rows) {
-        std::sort(row.seats.begin(), row.seats.end(), [](auto *a, auto *b) { return a->number < b->number; });
+        std::sort(row.seats.begin(), row.seats.end(), [](auto *a, auto *b) { return a->seat.number < b->seat.number; });
         const double pitch = medianPitch(row.seats);
         int run = 0;
         for (qsizetype i = 0; i < row.seats.size(); ++i) {
             if (i > 0) {
                 const auto *a = row.seats[i - 1];
                 const auto *b = row.seats[i];
-                if (b->number != a->number + 1 || std::hypot(b->x - a->x, b->y - a->y) > 1.6 * pitch)
+                if (b->seat.number != a->seat.number + 1 || std::hypot(b->seat.x - a->seat.x, b->seat.y - a->seat.y) > 1.6 * pitch)
                     ++run;
             }
             row.runId.append(run);
@@ -66,7 +66,8 @@ QStringList bestAvailable(const QList<BestAvailableSeat> &seats, const BestAvail
         } else {
             double minX = std::numeric_limits<double>::max(), maxX = -minX, minY = minX, maxY = -minX;
             int n = 0;
-            for (const BestAvailableSeat &seat : seats) {
+            for (const BestAvailableSeat &candidate : seats) {
+                const Seat &seat = candidate.seat;
                 if (tier && seat.tier != *tier)
                     continue;
                 minX = std::min(minX, seat.x), maxX = std::max(maxX, seat.x);
@@ -84,7 +85,7 @@ QStringList bestAvailable(const QList<BestAvailableSeat> &seats, const BestAvail
             const auto &list = row.seats;
             auto usable = [&](qsizetype i) {
                 const BestAvailableSeat *s = list[i];
-                return s->available && !request.exclude.contains(s->seatId);
+                return s->available && !request.exclude.contains(s->seat.seatId);
             };
             for (qsizetype start = 0; start + request.count <= list.size(); ++start) {
                 const qsizetype end = start + request.count; // exclusive
@@ -92,10 +93,11 @@ QStringList bestAvailable(const QList<BestAvailableSeat> &seats, const BestAvail
                 bool hasWheelchair = false;
                 double sx = 0, sy = 0;
                 for (qsizetype i = start; ok && i < end; ++i) {
-                    const BestAvailableSeat *s = list[i];
-                    ok = usable(i) && (!tier || s->tier == *tier) && (request.wheelchair || !s->wheelchair);
-                    hasWheelchair = hasWheelchair || s->wheelchair;
-                    sx += s->x, sy += s->y;
+                    const Seat &s = list[i]->seat;
+                    const bool wheelchair = s.isWheelchair();
+                    ok = usable(i) && (!tier || s.tier == *tier) && (request.wheelchair || !wheelchair);
+                    hasWheelchair = hasWheelchair || wheelchair;
+                    sx += s.x, sy += s.y;
                 }
                 if (!ok || (request.wheelchair && !hasWheelchair))
                     continue;
@@ -115,7 +117,7 @@ QStringList bestAvailable(const QList<BestAvailableSeat> &seats, const BestAvail
                     bestScore = score;
                     best.clear();
                     for (qsizetype i = start; i < end; ++i)
-                        best.append(list[i]->seatId);
+                        best.append(list[i]->seat.seatId);
                 }
             }
         }

@@ -5,20 +5,16 @@
 #include <QPointF>
 #include <QString>
 #include <QStringList>
+#include "seat.h"
+
 #include <optional>
 
 namespace marquee {
 
-/** @brief What best-available needs to know about one seat of one show. */
+/** @brief What best-available needs to know about one seat of one show: the seat and whether it is free. */
 struct BestAvailableSeat {
-    QString seatId;
-    QString row;
-    int number = 0;
-    double x = 0; ///< layout units
-    double y = 0;
-    QString tier;
+    Seat seat;
     bool available = false;
-    bool wheelchair = false;
 };
 
 /** @brief A request for "best available for N". */

@@ -27,31 +27,4 @@ std::optional<SeatStatus> seatStatusFromString(const QString &text)
     return std::nullopt;
 }
 
-char seatStatusCode(SeatStatus status)
-{
-    switch (status) {
-    case SeatStatus::Available:
-        return 'a';
-    case SeatStatus::Held:
-        return 'h';
-    case SeatStatus::Booked:
-        return 'b';
-    }
-    return '?';
-}
-
-std::optional<SeatStatus> seatStatusFromCode(char code)
-{
-    switch (code) {
-    case 'a':
-        return SeatStatus::Available;
-    case 'h':
-        return SeatStatus::Held;
-    case 'b':
-        return SeatStatus::Booked;
-    default:
-        return std::nullopt;
-    }
-}
-
 } // namespace marquee

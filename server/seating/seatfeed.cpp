@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "seating/seatfeed.h"
 
+#include "core/seatstatus.h"
+
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -182,7 +184,7 @@ void SeatFeed::commitDeltaLocked(qint64 showId, Show &show, const std::vector<in
         text += show.seatIdJson[size_t(seat)];
         text += ",\"status\":\"";
         const char code = show.codes[seat];
-        text += names[code == 'h' ? 1 : code == 'b' ? 2 : 0];
+        text += names[code == kHeldCode ? 1 : code == kBookedCode ? 2 : 0];
     }
     text += "]}";
     show.recent.emplace_back(version, text);
@@ -229,7 +231,7 @@ std::optional<QStringList> SeatFeed::certainlyTaken(qint64 showId, const QString
         if (index == show.indexOf.constEnd())
             return std::nullopt; // an unknown seat is a 400, which PostgreSQL reports
         const char code = show.codes[*index];
-        if (code == 'b' || (code == 'h' && now < show.heldStableUntilMs))
+        if (code == kBookedCode || (code == kHeldCode && now < show.heldStableUntilMs))
             taken << seatId;
     }
     if (taken.isEmpty())

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "seating/seatmapservice.h"
 
+#include "core/seatstatus.h"
+
 #include <QCryptographicHash>
 #include <QDateTime>
 #include <QJsonArray>
@@ -19,18 +21,6 @@ QByteArray deflatedCopy(const RenderedSeatMap &kept)
     // qCompress() yields a 4-byte length and a zlib stream; the stream is HTTP's "deflate" coding. Level 1:
     // most of the gain for a fraction of the time of the default level.
     return qCompress(kept.body, 1).mid(4);
-}
-
-/** @brief A seat of the layout as JSON: the fields of the full map's seats less price and status (those change). */
-QJsonObject seatJson(const store::LayoutSeat &seat)
-{
-    return QJsonObject{{QStringLiteral("seat_id"), seat.seatId},
-                       {QStringLiteral("row"), seat.row},
-                       {QStringLiteral("number"), seat.number},
-                       {QStringLiteral("x"), seat.x},
-                       {QStringLiteral("y"), seat.y},
-                       {QStringLiteral("tier"), seat.tier},
-                       {QStringLiteral("attributes"), QJsonArray::fromStringList(seat.attributes)}};
 }
 
 QByteArray jsonString(const QString &text)
@@ -178,7 +168,7 @@ void SeatMapService::applyLocalWrite(qint64 showId, const QStringList &seatIds, 
         if (it != m_snapshots.end())
             ++it->changes; // the rendered seat map is re-read on the next request, as after markChanged()
         const auto live = m_live.find(showId);
-        if (code == 'a' && live != m_live.end()) {
+        if (code == kAvailableCode && live != m_live.end()) {
             ++live->changes; // confirmed (or corrected) by a read soon, see the header
             m_queued.wakeOne();
         }
@@ -244,11 +234,11 @@ SeatMapService::VenueLayout SeatMapService::keepVenueLayout(const store::ShowLay
     body.reserve(qsizetype(layout.seats.size()) * 110 + body.size() + 2);
     venue.seatIds.reserve(qsizetype(layout.seats.size()));
     bool first = true;
-    for (const store::LayoutSeat &seat : layout.seats) {
+    for (const Seat &seat : layout.seats) {
         if (!first)
             body += ',';
         first = false;
-        body += QJsonDocument(seatJson(seat)).toJson(QJsonDocument::Compact);
+        body += QJsonDocument(toJson(seat)).toJson(QJsonDocument::Compact);
         venue.seatIds << seat.seatId;
     }
     body += "]}";
@@ -370,8 +360,8 @@ std::shared_ptr<const SeatMapService::Layout> SeatMapService::loadLayout(qint64 
         + ",\"tiers\":" + QJsonDocument(tiers).toJson(QJsonDocument::Compact) + ",\"seat_count\":" + QByteArray::number(qsizetype(layout->seats.size()))
         + ",\"statuses\":\"";
     rendered->seatPrefixes.reserve(layout->seats.size());
-    for (const store::LayoutSeat &seat : layout->seats) {
-        QJsonObject object = seatJson(seat);
+    for (const Seat &seat : layout->seats) {
+        QJsonObject object = toJson(seat);
         object.insert(QStringLiteral("price_minor"), layout->prices.value(seat.tier).toInteger());
         QByteArray json = QJsonDocument(object).toJson(QJsonDocument::Compact);
         json.chop(1); // the status and the closing brace are appended per snapshot
@@ -451,7 +441,7 @@ SeatMapService::Outcome SeatMapService::refresh(qint64 showId, quint64 generatio
                 body += ',';
             body += layout->seatPrefixes[i];
             const char code = statuses->codes[qsizetype(i)];
-            body += names[code == 'h' ? 1 : code == 'b' ? 2 : 0];
+            body += names[code == kHeldCode ? 1 : code == kBookedCode ? 2 : 0];
         }
         body += "]}";
         full.body = std::move(body);

@@ -54,7 +54,7 @@ store::NewLayout cinemaLayout(const QString &name, int rows, int seatsPerRow, co
         double x = centre - (count * seatPitch + aisleAfter.size() * aisle) / 2.0 + seatPitch / 2;
         int firstX = 0;
         for (int n = 1; n <= count; ++n) {
-            store::NewLayoutSeat seat;
+            Seat seat;
             seat.row = label;
             seat.number = n;
             seat.seatId = label + QString::number(n);
@@ -118,7 +118,7 @@ store::NewLayout stadiumLayout(const QString &name, int blocksPerStand, int rows
             int firstX = 0, firstY = 0;
             for (int n = 1; n <= seatsPerRow; ++n) {
                 const double angle = start + span * (n - 0.5) / seatsPerRow;
-                store::NewLayoutSeat seat;
+                Seat seat;
                 seat.row = label;
                 seat.number = n;
                 seat.seatId = label + QString::number(n).rightJustified(2, QLatin1Char('0'));

@@ -173,12 +173,12 @@ std::optional<ShowLayout> CatalogRepository::showLayout(qint64 showId)
     if (!execQuery(seats, "load layout seats"))
         return std::nullopt;
     while (seats.next()) {
-        LayoutSeat seat;
+        Seat seat;
         seat.seatId = seats.value(0).toString();
         seat.row = seats.value(1).toString();
         seat.number = seats.value(2).toInt();
-        seat.x = seats.value(3).toInt();
-        seat.y = seats.value(4).toInt();
+        seat.x = seats.value(3).toDouble();
+        seat.y = seats.value(4).toDouble();
         seat.tier = seats.value(5).toString();
         const QString attributes = seats.value(6).toString();
         if (!attributes.isEmpty())

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "core/seat.h"
 #include "store/database.h"
 
 #include <QDate>
@@ -11,24 +12,13 @@
 
 namespace marquee::store {
 
-/** @brief One seat of a show's layout, as it never changes after the show is created. */
-struct LayoutSeat {
-    QString seatId;
-    QString row;
-    int number = 0;
-    int x = 0;
-    int y = 0;
-    QString tier;
-    QStringList attributes;
-};
-
 /** @brief The immutable part of a show's seat map: the show, its prices, the layout and every seat. */
 struct ShowLayout {
     qint64 showId = 0;
     QString currency;
     QJsonObject prices;  ///< tier → amount_minor
     QJsonObject layout;  ///< {layout_id, name, width, height, stage, rows, tiers}
-    std::vector<LayoutSeat> seats; ///< canonical (byte) order of seat_id, the order of seatStatuses()
+    std::vector<marquee::Seat> seats; ///< canonical (byte) order of seat_id, the order of seatStatuses()
 };
 
 /** @brief The live part: one status letter per seat in canonical order ('a', 'h', 'b') and a version. */

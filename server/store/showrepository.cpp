@@ -85,12 +85,12 @@ std::optional<qint64> ShowRepository::addLayout(const NewLayout &layout)
         return std::nullopt;
 
     QStringList ids, rowLabels, numbers, xs, ys, tiers, attributes;
-    for (const NewLayoutSeat &seat : layout.seats) {
+    for (const Seat &seat : layout.seats) {
         ids << seat.seatId;
         rowLabels << seat.row;
         numbers << QString::number(seat.number);
-        xs << QString::number(seat.x);
-        ys << QString::number(seat.y);
+        xs << QString::number(qRound64(seat.x)); // whole layout units in the table
+        ys << QString::number(qRound64(seat.y));
         tiers << seat.tier;
         attributes << seat.attributes.join(QLatin1Char(','));
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "core/seat.h"
 #include "store/database.h"
 
 #include <QDateTime>
@@ -22,17 +23,6 @@ struct NewShow {
     QMap<QString, qint64> prices;
 };
 
-/** @brief A seat of a layout being created. */
-struct NewLayoutSeat {
-    QString seatId;
-    QString row;
-    int number = 0;
-    int x = 0;
-    int y = 0;
-    QString tier;
-    QStringList attributes;
-};
-
 /** @brief A row label and where it is drawn. */
 struct NewLayoutRow {
     QString label;
@@ -47,7 +37,7 @@ struct NewLayout {
     int height = 0;
     QJsonObject stage;
     std::vector<NewLayoutRow> rows;
-    std::vector<NewLayoutSeat> seats;
+    std::vector<marquee::Seat> seats;
 };
 
 /** @brief Writes to the catalog: cities, venues, layouts, screens, movies and shows (seed data and managers). */

@@ -14,8 +14,9 @@ QList<BestAvailableSeat> room(int rows, int seats, const QStringList &taken = {}
         const QString row(QChar(u'A' + r));
         for (int n = 1; n <= seats; ++n) {
             const QString id = row + QString::number(n);
-            list.append({id, row, n, double(n * 10), double(r * 14), premiumRows.contains(row) ? QStringLiteral("premium") : QStringLiteral("standard"),
-                         !taken.contains(id), false});
+            const Seat seat{id, row, n, double(n * 10), double(r * 14),
+                            premiumRows.contains(row) ? QStringLiteral("premium") : QStringLiteral("standard"), {}};
+            list.append({seat, !taken.contains(id)});
         }
     }
     return list;
@@ -84,10 +85,10 @@ TEST(BestAvailable, NeverSplitsAcrossRowsOrAisles)
     // An aisle (a wide gap) between seats 5 and 6 breaks adjacency.
     auto seats = room(1, 10);
     for (auto &s : seats)
-        if (s.number > 5)
-            s.x += 25;
+        if (s.seat.number > 5)
+            s.seat.x += 25;
     for (auto &s : seats)
-        s.available = s.number == 4 || s.number == 5 || s.number == 6 || s.number == 7;
+        s.available = s.seat.number == 4 || s.seat.number == 5 || s.seat.number == 6 || s.seat.number == 7;
     const QStringList four = pick(seats, 4);
     EXPECT_TRUE(four.isEmpty()) << four.join(QLatin1Char(',')).toStdString();
 }
@@ -96,7 +97,8 @@ TEST(BestAvailable, WheelchairSpacesOnlyWhenAsked)
 {
     auto seats = room(1, 6);
     for (auto &s : seats)
-        s.wheelchair = s.number == 3 || s.number == 4; // the central seats are wheelchair spaces
+        if (s.seat.number == 3 || s.seat.number == 4) // the central seats are wheelchair spaces
+            s.seat.attributes = QStringList{QStringLiteral("wheelchair")};
     const QStringList normal = pick(seats, 2);
     ASSERT_EQ(normal.size(), 2);
     for (const QString &id : normal)

@@ -215,7 +215,7 @@ TEST_F(KioskOffline, ASeatTakenElsewhereArrivesPushedWithoutAPollAndPollingCover
     auto other = m_server.client(m_server.deviceToken());
     ASSERT_EQ(other->post(QStringLiteral("/api/v1/shows/%1/hold").arg(m_showId).toUtf8(), QJsonObject{{"seat_ids", QJsonArray{"C5", "C6"}}},
                           {{"Idempotency-Key", "rival-1"}}).status, 200);
-    ASSERT_TRUE(waitUntil([&] { return seatStatus(QStringLiteral("C5")) == 'h' && seatStatus(QStringLiteral("C6")) == 'h'; }, 5000));
+    ASSERT_TRUE(waitUntil([&] { return seatStatus(QStringLiteral("C5")) == SeatStatus::Held && seatStatus(QStringLiteral("C6")) == SeatStatus::Held; }, 5000));
     EXPECT_EQ(map.fetchCount(), fetches) << "the change came as a pushed delta, not a poll";
     EXPECT_EQ(map.selectedCount(), 0) << "the customer's seat was taken: it left the selection";
     EXPECT_TRUE(kiosk.message().contains(QStringLiteral("taken"))) << kiosk.message().toStdString();
@@ -227,7 +227,7 @@ TEST_F(KioskOffline, ASeatTakenElsewhereArrivesPushedWithoutAPollAndPollingCover
     ASSERT_EQ(other->post(QStringLiteral("/api/v1/shows/%1/hold").arg(m_showId).toUtf8(), QJsonObject{{"seat_ids", QJsonArray{"D1"}}},
                           {{"Idempotency-Key", "rival-2"}}).status, 200);
     m_proxy.setRefusing(false);
-    ASSERT_TRUE(waitUntil([&] { return seatStatus(QStringLiteral("D1")) == 'h'; }, 15000));
+    ASSERT_TRUE(waitUntil([&] { return seatStatus(QStringLiteral("D1")) == SeatStatus::Held; }, 15000));
     EXPECT_GT(map.fetchCount(), fetches) << "a poll brought it";
     EXPECT_FALSE(map.live());
     // Polls fetch the availability alone (40 bytes here, 40 kB for a stadium), never the layout again.
@@ -241,7 +241,7 @@ TEST_F(KioskOffline, ASeatTakenElsewhereArrivesPushedWithoutAPollAndPollingCover
         const int index = map.indexOf(seat.value(QStringLiteral("seat_id")).toString());
         ASSERT_GE(index, 0);
         const QString status = seat.value(QStringLiteral("status")).toString();
-        EXPECT_EQ(map.seats()[size_t(index)].status, status == QLatin1String("booked") ? 'b' : status == QLatin1String("held") ? 'h' : 'a')
+        EXPECT_EQ(map.seats()[size_t(index)].status, seatStatusFromString(status))
             << seat.value(QStringLiteral("seat_id")).toString().toStdString();
         EXPECT_EQ(map.seats()[size_t(index)].priceMinor, seat.value(QStringLiteral("price_minor")).toInteger());
     }

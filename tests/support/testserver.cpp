@@ -110,7 +110,7 @@ qint64 TestServer::createShow(int rows, int seatsPerRow, QDateTime startsAt, QDa
         const QString row = r < 26 ? QString(QChar(u'A' + r)) : QStringLiteral("R%1").arg(r);
         layout.rows.push_back({row, 0, 30 + r * 10});
         for (int s = 1; s <= seatsPerRow; ++s) {
-            store::NewLayoutSeat seat;
+            Seat seat;
             seat.seatId = row + QString::number(s);
             seat.row = row;
             seat.number = s;
