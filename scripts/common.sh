@@ -5,6 +5,10 @@ set -euo pipefail
 
 MARQUEE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${MARQUEE_BUILD_DIR:-$MARQUEE_ROOT/build}"
+# marquee-server refuses to run as root (a venue runs it as its own user, or as root with --user NAME). The demo
+# and the bench scripts run it on a developer's machine or in a CI container, often as root: they say so
+# explicitly (docs/security.md, "Running as root").
+if [ "$(id -u)" -eq 0 ]; then export MARQUEE_UNSAFE_ALLOW_ROOT=1; fi
 
 # Debian 12 packages the build, the tests and the demo need.
 MARQUEE_PACKAGES=(

@@ -2,6 +2,7 @@
 // marquee-server: parse options, run MarqueeServer until SIGINT/SIGTERM.
 #include "startup/signalwatcher.h"
 #include "startup/marqueeserver.h"
+#include "startup/privileges.h"
 #include "logging.h"
 
 #include <QCoreApplication>
@@ -25,6 +26,13 @@ int main(int argc, char *argv[])
         return error.isEmpty() ? 0 : 2;
     }
     marquee::installLogFormat(config->logFormat);
+    // Before anything is opened or created: files made from here on belong to the user the server runs as.
+    if (!marquee::settleUser(config->runAsUser, config->dataDirectory, &error)) {
+        err << "marquee-server: " << error << "\n";
+        return 1;
+    }
+    for (const QString &warning : config->warnings)
+        qCWarning(lcStore).noquote() << warning;
     // Before QT_LOGGING_RULES in Qt's order of rules, so the environment can still turn the lines on.
     if (!config->accessLog)
         QLoggingCategory::setFilterRules(QStringLiteral("marquee.http.debug=false"));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "runtime/serverconfig.h"
 #include "holds/holdbatcher.h"
+#include "store/secretfile.h"
 #include "tickets/keyencryptionkey.h"
 
 #include <QFile>
@@ -8,6 +9,7 @@
 #include <QThread>
 #include <QUrl>
 #include <algorithm>
+#include <utility>
 #include <unistd.h>
 
 namespace marquee {
@@ -59,7 +61,10 @@ bool parseListen(const QString &text, QHostAddress *address, quint16 *port)
 
 QString ServerConfig::keyEncryptionKeyPath() const
 {
-    return signingKeyFile.isEmpty() ? KeyEncryptionKey::defaultPath(dataDirectory) : signingKeyFile;
+    if (!signingKeyFile.isEmpty())
+        return signingKeyFile;
+    const QString credential = store::SecretFile::credential(QStringLiteral("signing-kek"));
+    return credential.isEmpty() ? KeyEncryptionKey::defaultPath(dataDirectory) : credential;
 }
 
 QString ServerConfig::usage()
@@ -71,10 +76,16 @@ QString ServerConfig::usage()
         "                              the venue package turns it on at 127.0.0.1:9464); off turns it off\n"
         "  --threads N                 worker threads, each with its own event loop and database connection\n"
         "                              (default two per core, at least 4: %2 here)\n"
-        "  --database-url URL          postgresql://user:password@host:port/db (default: embedded cluster)\n"
+        "  --database-url URL          postgresql://user:password@host:port/db: the role the server serves as\n"
+        "                              (default: the embedded cluster, served as its role marquee_server)\n"
+        "  --database-owner-url URL    the owner role: migrations and grants run as it, then the server serves as\n"
+        "                              --database-url's role with only the rights it needs (docs/security.md)\n"
+        "  --user NAME                 started as root: become NAME first (the server refuses to run as root;\n"
+        "                              MARQUEE_UNSAFE_ALLOW_ROOT=1 allows it, for tests only)\n"
         "  --data-dir DIR              where the embedded cluster and the signing-kek file live (default %1)\n"
-        "  --signing-kek-file FILE     key-encryption key of the ticket signing keys (default DIR/signing-kek;\n"
-        "                              created 0600 on first start; every server of one database needs the same)\n"
+        "  --signing-kek-file FILE     key-encryption key of the ticket signing keys (default: the systemd credential\n"
+        "                              signing-kek in $CREDENTIALS_DIRECTORY, else DIR/signing-kek, created 0600 on\n"
+        "                              first start; every server of one database needs the same)\n"
         "  --hold-ttl SECONDS          how long a hold lasts (default 480)\n"
         "  --hold-commit async|sync    async: a placed hold does not wait for its WAL flush; a database crash may\n"
         "                              forget the last moments' holds, never an order (default async)\n"
@@ -83,7 +94,10 @@ QString ServerConfig::usage()
         "  --session-idle SECONDS      a staff session unused this long locks until re-authenticated (default 900)\n"
         "  --reauth-window SECONDS     a re-authentication allows refunds, overrides and drawer operations this long (default 300)\n"
         "  --payment-provider-url URL  card provider (marquee-paysim) base URL, e.g. http://127.0.0.1:8090\n"
-        "  --payment-webhook-secret S  HMAC secret of provider webhooks (without it every webhook is refused)\n"
+        "  --payment-webhook-secret-file FILE  HMAC secret of provider webhooks (without it every webhook is refused;\n"
+        "                              default: MARQUEE_PAYMENT_WEBHOOK_SECRET(_FILE), else the systemd credential\n"
+        "                              payment-webhook-secret). --payment-webhook-secret S works too, with a warning:\n"
+        "                              ps shows it to every local user\n"
         "  --payment-window SECONDS    how long an order waits for its payment (default 900)\n"
         "  --payment-grace SECONDS     the order's hold is kept this much longer than the window (default 120)\n"
         "  --cancel-cutoff SECONDS     cashiers may cancel until this long before the start (default 7200)\n"
@@ -95,7 +109,9 @@ QString ServerConfig::usage()
         "  --waiting-room-max-poll-ms N  longest poll interval suggested to users far back in a queue (default 10000)\n"
         "  --reconcile-min-age SECONDS leave orders younger than this to their clients (default 30)\n"
         "  --event-webhook URL         send every outbox event to URL (repeatable), at least once, signed\n"
-        "  --event-webhook-secret S    HMAC-SHA256 secret for the X-Signature of event webhooks\n"
+        "  --event-webhook-secret-file FILE  HMAC-SHA256 secret for the X-Signature of event webhooks (default:\n"
+        "                              MARQUEE_EVENT_WEBHOOK_SECRET(_FILE), else the credential event-webhook-secret;\n"
+        "                              --event-webhook-secret S works too, with a warning)\n"
         "  --notification-spool DIR    write ticket e-mail/SMS messages for confirmed bookings to DIR\n"
         "  --relay-interval-ms N       how often the outbox relay looks for new events (default 500)\n"
         "  --fast-refusals on|off      refuse obvious hold losers from memory without the database (default on)\n"
@@ -119,8 +135,10 @@ QString ServerConfig::usage()
         "                              behind a reverse proxy on one address raise it or use 0 and cap at the proxy)\n"
         "%4"
         "  --config FILE               read 'option = value' lines (same names, without the dashes)\n"
-        "Environment: MARQUEE_DATABASE_URL, MARQUEE_LISTEN, MARQUEE_DATA_DIR, MARQUEE_SIGNING_KEK_FILE,\n"
-        "MARQUEE_PAYMENT_PROVIDER_URL, MARQUEE_PAYMENT_WEBHOOK_SECRET.\n")
+        "Environment: MARQUEE_DATABASE_URL, MARQUEE_DATABASE_OWNER_URL, MARQUEE_LISTEN, MARQUEE_DATA_DIR, MARQUEE_SIGNING_KEK_FILE,\n"
+        "MARQUEE_PAYMENT_PROVIDER_URL, MARQUEE_PAYMENT_WEBHOOK_SECRET(_FILE), MARQUEE_EVENT_WEBHOOK_SECRET(_FILE).\n"
+        "Under systemd, the credentials signing-kek, payment-webhook-secret, event-webhook-secret, database-url and\n"
+        "database-owner-url in $CREDENTIALS_DIRECTORY (LoadCredential=) are used for whatever is not set otherwise.\n")
         .arg(defaultDataDirectory(), QString::number(defaultWorkerThreads()), QString::number(defaultHoldBatches()), protection::FramingLimits::usage());
 }
 
@@ -129,9 +147,21 @@ std::optional<ServerConfig> ServerConfig::fromArguments(const QStringList &input
     ServerConfig config;
     config.dataDirectory = qEnvironmentVariable("MARQUEE_DATA_DIR", defaultDataDirectory());
     config.databaseUrl = qEnvironmentVariable("MARQUEE_DATABASE_URL");
+    config.databaseOwnerUrl = qEnvironmentVariable("MARQUEE_DATABASE_OWNER_URL");
     config.signingKeyFile = qEnvironmentVariable("MARQUEE_SIGNING_KEK_FILE");
     config.payments.providerUrl = qEnvironmentVariable("MARQUEE_PAYMENT_PROVIDER_URL");
     config.payments.webhookSecret = qgetenv("MARQUEE_PAYMENT_WEBHOOK_SECRET");
+    config.eventWebhookSecret = qgetenv("MARQUEE_EVENT_WEBHOOK_SECRET");
+    // A secret from a file named in the environment (the file's content never shows in ps or /proc/PID/environ).
+    for (const auto &[variable, target] : {std::pair{"MARQUEE_PAYMENT_WEBHOOK_SECRET_FILE", &config.payments.webhookSecret},
+                                           std::pair{"MARQUEE_EVENT_WEBHOOK_SECRET_FILE", &config.eventWebhookSecret}}) {
+        if (const QString file = qEnvironmentVariable(variable); !file.isEmpty()) {
+            const auto secret = store::SecretFile::read(file, error, true);
+            if (!secret)
+                return std::nullopt;
+            *target = *secret;
+        }
+    }
     QStringList arguments;
     if (qEnvironmentVariableIsSet("MARQUEE_LISTEN"))
         arguments << QStringLiteral("--listen") << qEnvironmentVariable("MARQUEE_LISTEN");
@@ -162,6 +192,31 @@ std::optional<ServerConfig> ServerConfig::fromArguments(const QStringList &input
         }
     }
     arguments += fromFile + rest;
+    // Options from here on were typed on the command line, which every local user can read (ps, /proc/PID/cmdline).
+    const qsizetype commandLineFrom = arguments.size() - rest.size();
+    auto warnOfPassword = [&](qsizetype index, const QString &name, const QString &url, const char *instead) {
+        if (index >= commandLineFrom && !QUrl(url).password().isEmpty())
+            config.warnings << QStringLiteral("%1 with a password on the command line is visible to every local user (ps); use %2").arg(name, QLatin1String(instead));
+    };
+    auto secretOption = [&](qsizetype index, const QString &name, const QString &value, QByteArray *out) {
+        if (name.endsWith(QLatin1String("-file"))) {
+            const auto secret = store::SecretFile::read(value, error, true);
+            if (!secret)
+                return false;
+            if (secret->isEmpty()) {
+                *error = QStringLiteral("%1: %2 is empty").arg(name, value);
+                return false;
+            }
+            *out = *secret;
+            return true;
+        }
+        *out = value.toUtf8();
+        if (index >= commandLineFrom)
+            config.warnings << QStringLiteral("%1 on the command line is visible to every local user (ps); use %1-file FILE, "
+                                              "the environment or a systemd credential instead")
+                                   .arg(name);
+        return true;
+    };
 
     auto intValue = [&](const QString &name, const QString &text, int min, int max, int *out) {
         bool ok = false;
@@ -210,6 +265,12 @@ std::optional<ServerConfig> ServerConfig::fromArguments(const QStringList &input
                 return std::nullopt;
         } else if (option == QLatin1String("--database-url")) {
             config.databaseUrl = value;
+            warnOfPassword(i, option, value, "MARQUEE_DATABASE_URL or the database-url credential");
+        } else if (option == QLatin1String("--user")) {
+            config.runAsUser = value;
+        } else if (option == QLatin1String("--database-owner-url")) {
+            config.databaseOwnerUrl = value;
+            warnOfPassword(i, option, value, "MARQUEE_DATABASE_OWNER_URL or the database-owner-url credential");
         } else if (option == QLatin1String("--data-dir")) {
             config.dataDirectory = value;
         } else if (option == QLatin1String("--signing-kek-file")) {
@@ -238,8 +299,9 @@ std::optional<ServerConfig> ServerConfig::fromArguments(const QStringList &input
                 return std::nullopt;
             }
             config.eventWebhooks << value;
-        } else if (option == QLatin1String("--event-webhook-secret")) {
-            config.eventWebhookSecret = value.toUtf8();
+        } else if (option == QLatin1String("--event-webhook-secret") || option == QLatin1String("--event-webhook-secret-file")) {
+            if (!secretOption(i - 1, option, value, &config.eventWebhookSecret))
+                return std::nullopt;
         } else if (option == QLatin1String("--notification-spool")) {
             config.notificationSpool = value;
         } else if (option == QLatin1String("--relay-interval-ms")) {
@@ -252,8 +314,9 @@ std::optional<ServerConfig> ServerConfig::fromArguments(const QStringList &input
                 return std::nullopt;
             }
             config.payments.providerUrl = value;
-        } else if (option == QLatin1String("--payment-webhook-secret")) {
-            config.payments.webhookSecret = value.toUtf8();
+        } else if (option == QLatin1String("--payment-webhook-secret") || option == QLatin1String("--payment-webhook-secret-file")) {
+            if (!secretOption(i - 1, option, value, &config.payments.webhookSecret))
+                return std::nullopt;
         } else if (option == QLatin1String("--payment-window")) {
             if (!intValue(option, value, 10, 24 * 3600, &config.payments.paymentWindowSeconds))
                 return std::nullopt;
@@ -340,6 +403,28 @@ std::optional<ServerConfig> ServerConfig::fromArguments(const QStringList &input
         } else {
             *error = QStringLiteral("unknown option %1").arg(option);
             return std::nullopt;
+        }
+    }
+    // Last: the systemd credentials (LoadCredential=) of whatever is still unset.
+    for (const auto &[name, target] : {std::pair{"payment-webhook-secret", &config.payments.webhookSecret},
+                                       std::pair{"event-webhook-secret", &config.eventWebhookSecret}}) {
+        if (!target->isEmpty())
+            continue;
+        if (const QString file = store::SecretFile::credential(QString::fromLatin1(name)); !file.isEmpty()) {
+            const auto secret = store::SecretFile::read(file, error, true);
+            if (!secret)
+                return std::nullopt;
+            *target = *secret;
+        }
+    }
+    for (const auto &[name, target] : {std::pair{"database-url", &config.databaseUrl}, std::pair{"database-owner-url", &config.databaseOwnerUrl}}) {
+        if (!target->isEmpty())
+            continue;
+        if (const QString file = store::SecretFile::credential(QString::fromLatin1(name)); !file.isEmpty()) {
+            const auto url = store::SecretFile::read(file, error, true);
+            if (!url)
+                return std::nullopt;
+            *target = QString::fromUtf8(url->trimmed());
         }
     }
     return config;

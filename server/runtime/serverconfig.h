@@ -23,8 +23,15 @@ struct ServerConfig {
     /** @brief HTTP worker threads (defaultWorkerThreads(): two per core). */
     int threads = defaultWorkerThreads();
     QString databaseUrl;     ///< empty: run the embedded cluster under dataDirectory
+    /** @brief The owner role's URL: migrations and grants run as it, the server serves as databaseUrl's role.
+     *  Empty: databaseUrl does both (one role, warned about when it may do more than serve). */
+    QString databaseOwnerUrl;
     QString dataDirectory;
     QString signingKeyFile; ///< key-encryption key of the ticket signing keys; empty: dataDirectory/signing-kek
+    /** @brief Started as root: drop to this user before anything else (--user; see settleUser()). */
+    QString runAsUser;
+    /** @brief What the options deserve a warning for (a secret given on the command line, where ps shows it). */
+    QStringList warnings;
     int holdTtlSeconds = 8 * 60;
     /**
      * @brief Commit a placed hold without waiting for its WAL flush (PostgreSQL asynchronous commit). A hold is
@@ -110,7 +117,8 @@ struct ServerConfig {
      */
     static std::optional<ServerConfig> fromArguments(const QStringList &arguments, QString *error);
     static QString usage();
-    /** @brief The key-encryption key file in effect (signingKeyFile, else the one in the data directory). */
+    /** @brief The key-encryption key file in effect: signingKeyFile, else the systemd credential signing-kek,
+     *  else the one in the data directory. */
     QString keyEncryptionKeyPath() const;
 };
 

@@ -11,6 +11,8 @@
 #include "runtime/servercontext.h"
 #include "store/embeddedpostgres.h"
 #include "store/migrations.h"
+#include "store/secretfile.h"
+#include "store/serverrole.h"
 #include "store/staffrepository.h"
 #include "tickets/keyencryptionkey.h"
 
@@ -64,11 +66,73 @@ MarqueeServer::~MarqueeServer()
     stop();
 }
 
+std::optional<store::DatabaseConfig> MarqueeServer::prepareDatabase()
+{
+    if (m_config.databaseUrl.isEmpty() && !m_config.databaseOwnerUrl.isEmpty()) {
+        m_error = QStringLiteral("--database-owner-url needs --database-url (the role the server serves as)");
+        return std::nullopt;
+    }
+    const QString ownerUrl = m_config.databaseOwnerUrl.isEmpty() ? m_config.databaseUrl : m_config.databaseOwnerUrl;
+    const auto owner = resolveDatabase(ownerUrl, m_config.dataDirectory, m_embedded, true, &m_error);
+    if (!owner)
+        return std::nullopt;
+    std::optional<store::DatabaseConfig> serving = *owner;
+    store::Database ownerDatabase(*owner);
+    // Migrations and grants as the owner, in this order at every start: the grants then cover every table,
+    // including those the migrations just added.
+    store::Migrations migrations(ownerDatabase);
+    bool ok = migrations.migrate();
+    if (!ok)
+        m_error = migrations.errorString();
+    if (ok && m_embedded) {
+        const auto password = store::SecretFile::loadOrCreatePassword(m_embedded->serverPasswordFile(), &m_error);
+        ok = password && store::ServerRole::ensureLoginRole(ownerDatabase, QString::fromLatin1(store::ServerRole::kEmbeddedRole), *password, &m_error);
+        if (ok) {
+            serving->user = QString::fromLatin1(store::ServerRole::kEmbeddedRole);
+            serving->password = *password;
+        }
+    } else if (ok && !m_config.databaseOwnerUrl.isEmpty()) {
+        serving = store::DatabaseConfig::fromUrl(m_config.databaseUrl, &m_error);
+        ok = serving.has_value();
+    }
+    if (ok && serving->user != owner->user)
+        ok = store::ServerRole::grant(ownerDatabase, serving->user, &m_error);
+    ownerDatabase.closeThreadConnection();
+    if (!ok)
+        return std::nullopt;
+    return serving;
+}
+
+bool MarqueeServer::checkServingRole()
+{
+    QString error;
+    const auto excess = store::ServerRole::excessRights(m_context->database, m_context->database.config().user, &error);
+    if (!excess) {
+        m_error = QStringLiteral("cannot check the rights of the database role %1: %2").arg(m_context->database.config().user, error);
+        return false;
+    }
+    if (excess->isEmpty()) {
+        qCInfo(lcStore).noquote() << "serving as the database role" << m_context->database.config().user
+                                  << "- no superuser, no DDL, the audit log append-only";
+        return true;
+    }
+    const QString what = QStringLiteral("the database role %1 the server serves as %2").arg(m_context->database.config().user, excess->join(QStringLiteral(", ")));
+    if (m_embedded) {
+        // The embedded cluster's serving role is made here: a right too many is a bug, not a deployment choice.
+        m_error = what;
+        return false;
+    }
+    qCWarning(lcStore).noquote() << what + QStringLiteral("; give it a role of its own and migrate with --database-owner-url (docs/security.md)");
+    return true;
+}
+
 bool MarqueeServer::start()
 {
-    const auto databaseConfig = resolveDatabase(m_config.databaseUrl, m_config.dataDirectory, m_embedded, true, &m_error);
-    if (!databaseConfig)
+    const auto databaseConfig = prepareDatabase();
+    if (!databaseConfig) {
+        stop();
         return false;
+    }
     // The signing keys' key-encryption key first: a server that cannot open its venue keys must not start.
     const auto keyEncryptionKey = KeyEncryptionKey::loadOrCreate(m_config.keyEncryptionKeyPath(), &m_error);
     if (!keyEncryptionKey) {
@@ -76,9 +140,7 @@ bool MarqueeServer::start()
         return false;
     }
     m_context = std::make_unique<ServerContext>(m_config, *databaseConfig);
-    store::Migrations migrations(m_context->database);
-    if (!migrations.migrate()) {
-        m_error = migrations.errorString();
+    if (!checkServingRole()) {
         stop();
         return false;
     }

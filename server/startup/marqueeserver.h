@@ -49,6 +49,10 @@ public:
 private:
     /** @brief Log whether this server's database role could silence the audit log (migration 025). */
     void logAuditProtection();
+    /** @brief Start or find the database, migrate and grant as the owner; the connection settings to serve with. */
+    std::optional<store::DatabaseConfig> prepareDatabase();
+    /** @brief Say (embedded: refuse) when the serving role may do more than serve. */
+    bool checkServingRole();
 
     ServerConfig m_config;
     QString m_error;

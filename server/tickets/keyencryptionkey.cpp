@@ -2,6 +2,7 @@
 #include "tickets/keyencryptionkey.h"
 
 #include "core/keyseal.h"
+#include "store/secretfile.h"
 
 #include <QDir>
 #include <QFile>
@@ -10,6 +11,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <openssl/rand.h>
+#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -39,11 +41,23 @@ std::optional<QByteArray> load(const QString &path, QString *error)
         *error = systemError(QStringLiteral("cannot read the key-encryption key"), path);
         return std::nullopt;
     }
-    if ((info.st_mode & (S_IRWXG | S_IRWXO)) != 0) {
+    // A systemd credential is private to the service however its ACL shows in the mode bits.
+    if ((info.st_mode & (S_IRWXG | S_IRWXO)) != 0 && !store::SecretFile::inCredentialsDirectory(path)) {
         // Like ssh with a private key: a key others can read is not a secret any more; make the operator look.
         *error = QStringLiteral("the key-encryption key %1 is accessible by other users (mode %2); chmod 600 it")
                      .arg(path)
                      .arg(info.st_mode & 07777, 4, 8, QLatin1Char('0'));
+        return std::nullopt;
+    }
+    const passwd *postgres = ::getpwnam("postgres");
+    if (info.st_uid != ::geteuid() && info.st_uid != 0 && (::geteuid() != 0 || (postgres && info.st_uid == postgres->pw_uid))) {
+        // Another user owns it (postgres, after an old start as root handed it the data directory): that user can
+        // read the key, so it is no longer the server's secret alone. (Root may use the service user's key:
+        // marquee-admin run as root.)
+        *error = QStringLiteral("the key-encryption key %1 belongs to another user (uid %2); chown it to the server's user (uid %3)")
+                     .arg(path)
+                     .arg(info.st_uid)
+                     .arg(::geteuid());
         return std::nullopt;
     }
     if (got != KeySeal::kKeyBytes) {

@@ -190,7 +190,7 @@ TEST(Crash, DatabaseCrashForgetsOnlyHoldsNoDurableCommitFollowed)
     TestServer::Options options;
     options.reaperIntervalMs = 3600 * 1000; // no expiry sweeps: a hold not released keeps its seats
     options.configure = [&cluster](ServerConfig &config) {
-        config.databaseUrl = cluster.config().toUrl();
+        config.databaseUrl = cluster.config().toUrl(true);
         config.asyncHoldCommit = true;
     };
     TestServer server(options);

@@ -463,12 +463,13 @@ TEST_F(ManagerRoutes, ThePlainServerRoleCanAddAuditEntriesButNeitherChangeNorSil
     const QString role = QStringLiteral("mq_server_") + QUuid::createUuid().toString(QUuid::Id128).left(12);
     {
         QSqlQuery admin(server.context().database.connection());
-        ASSERT_TRUE(admin.exec(QStringLiteral("CREATE ROLE %1 LOGIN NOSUPERUSER NOCREATEROLE").arg(role))) << qPrintable(admin.lastError().text());
+        ASSERT_TRUE(admin.exec(QStringLiteral("CREATE ROLE %1 LOGIN NOSUPERUSER NOCREATEROLE PASSWORD '%1'").arg(role))) << qPrintable(admin.lastError().text());
         // The printed SQL runs as it is (a second time changes nothing).
         ASSERT_TRUE(admin.exec(store::AuditProtection::setupSql(role))) << qPrintable(admin.lastError().text());
     }
     store::DatabaseConfig config = server.databaseConfig();
     config.user = role;
+    config.password = role; // the test cluster asks every role for its password
     store::Database plain(config);
     QSqlQuery as(plain.connection());
     ASSERT_TRUE(plain.connection().isOpen()) << qPrintable(plain.connection().lastError().text());

@@ -195,10 +195,13 @@ TEST(Migrations, APlainRoleThatCannotCreateRolesMigratesAndIsToldTheAuditLogIsNo
         QSqlQuery admin(superuser.connection());
         ASSERT_TRUE(admin.exec(QStringLiteral("CREATE ROLE mq_plain_owner LOGIN NOSUPERUSER NOCREATEROLE")) || admin.lastError().nativeErrorCode() == QLatin1String("42710"))
             << qPrintable(admin.lastError().text());
+        // The test cluster asks every role for its password.
+        ASSERT_TRUE(admin.exec(QStringLiteral("ALTER ROLE mq_plain_owner PASSWORD 'mq-plain-owner'"))) << qPrintable(admin.lastError().text());
         ASSERT_TRUE(admin.exec(QStringLiteral("ALTER DATABASE \"%1\" OWNER TO mq_plain_owner").arg(config.database))) << qPrintable(admin.lastError().text());
         superuser.closeThreadConnection();
     }
     config.user = QStringLiteral("mq_plain_owner");
+    config.password = QStringLiteral("mq-plain-owner");
     store::Database database(config);
     store::Migrations migrations(database);
     ASSERT_TRUE(migrations.migrate()) << qPrintable(migrations.errorString());

@@ -27,7 +27,7 @@ std::atomic<int> g_counter{0};
 TestCluster::TestCluster()
 {
     // Under CTest a fixture runs one shared cluster for all test processes (see tests/CMakeLists.txt).
-    if (qEnvironmentVariableIsSet("MARQUEE_TEST_PGHOST"))
+    if (qEnvironmentVariableIsSet("MARQUEE_TEST_PGDIR"))
         return;
     // A short path under /tmp: unix socket paths are limited to 107 bytes.
     g_dir = std::make_unique<QTemporaryDir>(QStringLiteral("/tmp/mqtest-XXXXXX"));
@@ -55,19 +55,16 @@ void TestCluster::shutdown()
 
 QString TestCluster::socketDirectory() const
 {
-    return g_cluster ? g_cluster->socketDirectory() : qEnvironmentVariable("MARQUEE_TEST_PGHOST");
+    return g_cluster ? g_cluster->socketDirectory() : store::EmbeddedPostgres(qEnvironmentVariable("MARQUEE_TEST_PGDIR")).socketDirectory();
 }
 
 store::DatabaseConfig TestCluster::createDatabase(const QString &prefix)
 {
     store::DatabaseConfig config;
-    if (g_cluster) {
+    if (g_cluster)
         config = g_cluster->config();
-    } else {
-        config.host = qEnvironmentVariable("MARQUEE_TEST_PGHOST");
-        config.port = 5432;
-        config.user = QStringLiteral("marquee");
-    }
+    else // the fixture's cluster: its socket and its owner's password file are in its directory
+        config = store::EmbeddedPostgres(qEnvironmentVariable("MARQUEE_TEST_PGDIR")).config();
     // Unique across the concurrent test processes that share one cluster, and across the processes of a whole
     // run: databases are not dropped, and a long run reuses process ids (the random part keeps names apart then).
     const QString name = QStringLiteral("%1_%2_%3_%4")

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // marquee-testdb start|stop DIR: one shared throw-away PostgreSQL cluster for a whole CTest run (a CTest
-// fixture starts and stops it; test processes find it through MARQUEE_TEST_PGHOST).
+// fixture starts and stops it; test processes find it through MARQUEE_TEST_PGDIR).
 #include "store/embeddedpostgres.h"
 
 #include <QCoreApplication>

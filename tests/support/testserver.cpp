@@ -23,7 +23,7 @@ TestServer::TestServer(const Options &options)
     config.listenAddress = QHostAddress::LocalHost;
     config.listenPort = 0;
     config.threads = options.threads;
-    config.databaseUrl = m_databaseConfig.toUrl();
+    config.databaseUrl = m_databaseConfig.toUrl(true);
     config.dataDirectory = m_dataDirectory.path();
     config.holdTtlSeconds = options.holdTtlSeconds;
     config.reaperIntervalMs = options.reaperIntervalMs;

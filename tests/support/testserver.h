@@ -55,7 +55,7 @@ public:
     quint16 metricsPort() const { return m_server->metricsPort(); }
     ServerContext &context() { return m_server->context(); }
     const store::DatabaseConfig &databaseConfig() const { return m_databaseConfig; }
-    QString databaseUrl() const { return m_databaseConfig.toUrl(); }
+    QString databaseUrl() const { return m_databaseConfig.toUrl(true); }
     /** @brief The server's own temporary data directory (its signing-kek file): pass it to marquee-admin or to a
      * marquee-server child process on the same database. */
     QString dataDirectory() const { return m_dataDirectory.path(); }
