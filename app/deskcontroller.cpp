@@ -39,6 +39,7 @@ QList<std::pair<QString, QString>> refundTexts(const QJsonObject &refund)
                              : kind == QLatin1String("staff")      ? DeskController::tr("staff cancel")
                              : kind == QLatin1String("till")       ? DeskController::tr("till cancel")
                              : kind == QLatin1String("reconciler") ? DeskController::tr("reconciler")
+                             : kind == QLatin1String("provider")   ? DeskController::tr("refunded at the provider")
                              : kind == QLatin1String("hold_lost")  ? DeskController::tr("hold lost")
                                                                    : kind;
     const QString reasonText = reason == QLatin1String("hold_lost")           ? DeskController::tr("paid too late")
@@ -50,6 +51,7 @@ QList<std::pair<QString, QString>> refundTexts(const QJsonObject &refund)
              : finder == QLatin1String("webhook")      ? DeskController::tr("server (webhook)")
              : finder == QLatin1String("reconciler")   ? DeskController::tr("server (reconciler)")
              : finder == QLatin1String("hold_release") ? DeskController::tr("server (release)")
+             : finder == QLatin1String("provider")     ? DeskController::tr("payment provider")
                                                        : DeskController::tr("server");
     } else if (!str(refund, "actor_name").isEmpty()) {
         by = QStringLiteral("%1 (%2)").arg(str(refund, "actor_name"), str(refund, "actor_role"));

@@ -28,6 +28,8 @@ QString usage()
         "  seed-stadium --seats N                          a stand-alone stadium show of N seats (multiple of 1000); prints its id last\n"
         "  device add --name NAME --role kiosk|till        enrol a device; prints its bearer token last\n"
         "  staff add --name NAME --role cashier|manager|admin   add staff; password from standard input\n"
+        "  device revoke --name NAME                       revoke a device's token, on every running server at once\n"
+        "  staff disable --name NAME                       disable a staff member and end their sessions everywhere\n"
         "  status                                          schema version and database URL\n"
         "  report occupancy --show ID                      a show's occupancy report (GET /api/v1/reports/occupancy) computed\n"
         "                                                  from scratch in PostgreSQL; the time it took on standard error\n"
@@ -115,6 +117,27 @@ int main(int argc, char *argv[])
             rc = 1;
         } else {
             out << "stadium show " << *showId << Qt::endl;
+        }
+    } else if ((command == QLatin1String("device") && args.value(0) == QLatin1String("revoke"))
+               || (command == QLatin1String("staff") && args.value(0) == QLatin1String("disable"))) {
+        // Takes effect on the next request on every running instance: the change notifies channel marquee_auth.
+        args.removeFirst();
+        const QString name = optionValue(args, QStringLiteral("--name"));
+        if (name.isEmpty() || !args.isEmpty()) {
+            err << "marquee-admin: " << command << (command == QLatin1String("device") ? " revoke" : " disable") << " needs --name NAME\n";
+            rc = 2;
+        } else {
+            store::AuthRepository auth(database);
+            const store::Principal operatorActor = store::Principal::system(QStringLiteral("marquee-admin"));
+            const bool done = command == QLatin1String("device") ? auth.revokeDevice(name, operatorActor, &error)
+                                                                 : auth.disableStaff(name, operatorActor, &error);
+            if (!done) {
+                err << "marquee-admin: " << error << "\n";
+                rc = 1;
+            } else {
+                out << (command == QLatin1String("device") ? "device '" : "staff '") << name
+                    << (command == QLatin1String("device") ? "' revoked" : "' disabled and signed out") << Qt::endl;
+            }
         }
     } else if ((command == QLatin1String("device") || command == QLatin1String("staff")) && !args.isEmpty()
                && args.takeFirst() == QLatin1String("add")) {

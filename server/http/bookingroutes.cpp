@@ -50,7 +50,7 @@ void registerBookingRoutes(Router &router, ServerContext &context)
     constexpr RoleMask mayCancel = roleBit(Role::Till) | kStaffRoles;
     router.add(Method::Post, QStringLiteral("/api/v1/bookings/{booking_id}/cancel"), Access::roles_(mayCancel).withReauthentication(), [&context](RequestContext &request) {
         // A cancellation refunds (and may override the policy): staff enter their password or PIN again first.
-                QJsonObject body;
+        QJsonObject body;
         if (!request.request.body().trimmed().isEmpty()) {
             const auto object = parseJsonObject(request.request.body());
             if (isError(object))
@@ -63,10 +63,14 @@ void registerBookingRoutes(Router &router, ServerContext &context)
         const QJsonValue waive = body.value(QStringLiteral("waive_fee"));
         if (!waive.isUndefined() && !waive.isNull() && !waive.isBool())
             return HttpResponse::error(ApiError::badRequest(QStringLiteral("invalid_type"), QStringLiteral("The field 'waive_fee' must be true or false.")));
+        const QJsonValue admitted = body.value(QStringLiteral("admitted_override"));
+        if (!admitted.isUndefined() && !admitted.isNull() && !admitted.isBool())
+            return HttpResponse::error(ApiError::badRequest(QStringLiteral("invalid_type"), QStringLiteral("The field 'admitted_override' must be true or false.")));
         // The refund is a provider call: off the worker thread.
         return answerPaymentCall(context, [&context, caller = request.caller(), bookingId = request.params.value(QStringLiteral("booking_id")),
-                                           reason = std::get<QString>(reason), waiveFee = waive.toBool(false)] {
-            return context.orderService.cancelBooking(caller, bookingId, reason, waiveFee);
+                                           reason = std::get<QString>(reason), waiveFee = waive.toBool(false),
+                                           admittedOverride = admitted.toBool(false)] {
+            return context.orderService.cancelBooking(caller, bookingId, reason, waiveFee, admittedOverride);
         });
     });
 }

@@ -3,6 +3,7 @@
 
 #include "http/httpresponse.h"
 #include "orders/orderservice.h"
+#include "orders/paymentcallthreads.h"
 
 #include <functional>
 
@@ -18,5 +19,8 @@ namespace marquee::http {
  * such request may be repeated safely (confirm returns the stored result; a release or cancellation is idempotent).
  */
 HttpResponse answerPaymentCall(ServerContext &context, std::function<payments::ServiceReply()> work);
+
+/** @brief As answerPaymentCall(), on @p threads (the sign-in's password hashing: ServerContext::passwordHashing). */
+HttpResponse answerOnThreads(payments::PaymentCallThreads &threads, std::function<payments::ServiceReply()> work);
 
 } // namespace marquee::http

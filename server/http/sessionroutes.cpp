@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "core/isotime.h"
 #include "core/jsonbody.h"
+#include "http/paymentcalls.h"
 #include "http/routes.h"
 #include "runtime/servercontext.h"
 #include "store/sessiondevicerepository.h"
+#include "store/signinthrottle.h"
 #include "store/staffrepository.h"
 
+#include <QHostAddress>
 #include <QRegularExpression>
 
 namespace marquee::http {
@@ -13,6 +16,29 @@ namespace marquee::http {
 using Method = QHttpServerRequest::Method;
 
 namespace {
+store::SignInThrottle::Limits throttleLimits(const ServerConfig &config)
+{
+    return {config.signInFailuresPerName, config.signInFailuresPerAddress, config.signInLockoutSeconds};
+}
+
+ApiError signInLocked(const store::SignInLock &lock)
+{
+    const qint64 seconds = qMax<qint64>(1, QDateTime::currentDateTimeUtc().secsTo(lock.until) + 1);
+    return ApiError{429, QStringLiteral("sign_in_locked"),
+                    lock.scope == QLatin1String("name") ? QStringLiteral("Too many wrong passwords for this name: signing in is locked for a while.")
+                                                        : QStringLiteral("Too many wrong passwords from this address: signing in is locked for a while."),
+                    QJsonObject{{QStringLiteral("retry_after_s"), seconds}}};
+}
+
+/** @brief The caller's address as one key: an IPv4 client on a dual-stack socket is its IPv4 address. */
+QString clientAddress(const QHttpServerRequest &request)
+{
+    const QHostAddress address = request.remoteAddress();
+    bool isV4 = false;
+    const quint32 v4 = address.toIPv4Address(&isV4);
+    return isV4 ? QHostAddress(v4).toString() : address.toString();
+}
+
 // Sign-out, re-authentication and PIN changes are staff actions: AuthRepository appends their audit row in the
 // session write's own transaction, so neither commits without the other.
 store::AuditEntry sessionAction(const store::Principal &actor, const QString &action)
@@ -46,28 +72,47 @@ void registerSessionRoutes(Router &router, ServerContext &context)
                     QStringLiteral("Sign-in takes no token, or the token of the device signed in on; this one is not a device's, or it is revoked.")));
             deviceId = device->id;
         }
-        const auto session = context.auth.createSession(std::get<QString>(name), std::get<QString>(password), context.config.sessionTtlSeconds);
-        if (!session)
-            return HttpResponse::error(ApiError{401, QStringLiteral("invalid_credentials"), QStringLiteral("The name or password is wrong."), {}});
-        store::Principal signedIn;
-        signedIn.kind = store::Principal::Kind::Session;
-        signedIn.id = session->sessionId;
-        signedIn.staffId = session->staffId;
-        signedIn.name = std::get<QString>(name);
-        signedIn.role = session->role;
-        // Its token has not been shown to anyone yet: a session that could not be bound to its device, or whose
-        // sign-in could not be audited (after the bind, so the row names the device), is ended, not handed out.
-        // A failed sign-in is not audited: anyone may try one without a token, and the append-only log can never
-        // be pruned; the 401 leaves no trace but the server log.
-        store::SessionDeviceRepository devices(context.database);
-        if ((deviceId > 0 && !devices.bind(session->token, deviceId))
-            || !store::StaffRepository(context.database).appendAudit(signedIn, {QStringLiteral("session.sign_in"), signedIn.owner(), QString(), {}})) {
-            devices.discard(session->token);
+        // Throttled per name and per address before any hashing: a locked-out guesser costs one indexed read.
+        const QString address = clientAddress(request.request);
+        store::SignInThrottle throttle(context.database, throttleLimits(context.config));
+        const auto lock = throttle.lockout(std::get<QString>(name), address);
+        if (!lock)
             return HttpResponse::error(ApiError::unavailable(QStringLiteral("The booking database is not answering; you are not signed in.")));
-        }
-        return HttpResponse::json(201, QJsonObject{{QStringLiteral("token"), session->token},
-                                                   {QStringLiteral("role"), toString(session->role)},
-                                                   {QStringLiteral("expires_at"), toIsoUtc(session->expiresAt)}});
+        if (lock->locked)
+            return HttpResponse::error(signInLocked(*lock));
+        // PBKDF2 is slow on purpose: it runs on the password threads, never on this worker, so a flood of sign-ins
+        // (no token needed) waits there while every other request keeps its pace.
+        return answerOnThreads(context.passwordHashing, [&context, name = std::get<QString>(name), password = std::get<QString>(password),
+                                                         deviceId, address]() -> payments::ServiceReply {
+            store::SignInThrottle throttle(context.database, throttleLimits(context.config));
+            const auto session = context.auth.createSession(name, password, context.config.sessionTtlSeconds);
+            if (!session) {
+                const auto started = throttle.recordFailure(name, address);
+                if (started && started->locked)
+                    return {429, signInLocked(*started).toJson()};
+                return {401, ApiError{401, QStringLiteral("invalid_credentials"), QStringLiteral("The name or password is wrong."), {}}.toJson()};
+            }
+            throttle.recordSuccess(name);
+            store::Principal signedIn;
+            signedIn.kind = store::Principal::Kind::Session;
+            signedIn.id = session->sessionId;
+            signedIn.staffId = session->staffId;
+            signedIn.name = name;
+            signedIn.role = session->role;
+            // Its token has not been shown to anyone yet: a session that could not be bound to its device, or whose
+            // sign-in could not be audited (after the bind, so the row names the device), is ended, not handed out.
+            // A single failed sign-in is not audited: anyone may try one without a token, and the append-only log
+            // can never be pruned; a lockout is (SignInThrottle).
+            store::SessionDeviceRepository devices(context.database);
+            if ((deviceId > 0 && !devices.bind(session->token, deviceId))
+                || !store::StaffRepository(context.database).appendAudit(signedIn, {QStringLiteral("session.sign_in"), signedIn.owner(), QString(), {}})) {
+                devices.discard(session->token);
+                return {503, ApiError::unavailable(QStringLiteral("The booking database is not answering; you are not signed in.")).toJson()};
+            }
+            return {201, QJsonObject{{QStringLiteral("token"), session->token},
+                                     {QStringLiteral("role"), toString(session->role)},
+                                     {QStringLiteral("expires_at"), toIsoUtc(session->expiresAt)}}};
+        });
     });
     router.add(Method::Delete, QStringLiteral("/api/v1/sessions/current"), Access::lockedSessionToo(kStaffRoles), [&context](RequestContext &request) {
         const store::Principal &caller = request.caller();

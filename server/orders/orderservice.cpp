@@ -7,6 +7,7 @@
 #include "store/authrepository.h"
 
 #include <QDateTime>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QLoggingCategory>
 #include <QUuid>
@@ -350,11 +351,24 @@ ServiceReply OrderService::webhook(const QByteArray &rawBody, const QByteArray &
         m_payments.markEventProcessed(QStringLiteral("paysim"), eventId);
         return {200, {{QStringLiteral("status"), QStringLiteral("ignored")}, {QStringLiteral("event_id"), eventId}}};
     }
+    // An event is a hint to look, never the proof: a signed event can be replayed or reordered, and a leaked secret
+    // would mint them. What the provider reports for the intent when asked decides; if it cannot be asked, the
+    // event stays unprocessed (503) and the provider sends it again.
+    const auto askProvider = [&](std::optional<Intent> *status) -> std::optional<ServiceReply> {
+        QString providerError;
+        *status = providerFor(order->provider)->queryIntent(intentId, &providerError);
+        if (*status)
+            return std::nullopt;
+        qCWarning(lcPayments) << "webhook" << eventId << "for order" << order->orderId << "not processed: the provider did not answer:" << providerError;
+        return error(503, QStringLiteral("payment_status_unknown"),
+                     QStringLiteral("The payment provider could not be asked about this intent; the event was not processed. Send it again."));
+    };
     if (type == QLatin1String("payment_intent.succeeded")) {
         if (order->state == OrderState::PendingPayment) {
-            const Intent paid{intentId, IntentStatus::Succeeded, event.value(QStringLiteral("amount_minor")).toInteger(),
-                              event.value(QStringLiteral("currency")).toString(), {}};
-            const ServiceReply reply = drive(*order, paid, QString(), Driver::Webhook);
+            std::optional<Intent> status;
+            if (const auto unknown = askProvider(&status))
+                return *unknown;
+            const ServiceReply reply = drive(*order, status, QString(), Driver::Webhook);
             if (reply.status == 503 && reply.body.value(QStringLiteral("error")).toString() == QLatin1String("unavailable"))
                 return reply; // not processed: the provider retries
         } else if (order->state == OrderState::Paid) {
@@ -373,6 +387,20 @@ ServiceReply OrderService::webhook(const QByteArray &rawBody, const QByteArray &
         }
     } else if (order->state == OrderState::RefundPending) {
         m_payments.completeRefund(order->orderId, event.value(QStringLiteral("refund_id")).toString(eventId));
+    } else if (order->state == OrderState::Confirmed) {
+        // Refunded at the provider (its dashboard, a dispute), not by us: once the provider confirms it, the booking
+        // is cancelled and its tickets revoked, so the door refuses them.
+        std::optional<Intent> status;
+        if (const auto unknown = askProvider(&status))
+            return *unknown;
+        if (status->status == IntentStatus::Refunded) {
+            const ServiceReply cancelled = cancelRefundedAtProvider(*order, *status);
+            if (cancelled.status == 503)
+                return cancelled; // not processed: the provider retries
+        } else {
+            qCWarning(lcPayments) << "webhook" << eventId << "says order" << order->orderId << "was refunded; the provider says"
+                                  << toString(status->status) << "- nothing changed";
+        }
     }
     m_payments.markEventProcessed(QStringLiteral("paysim"), eventId);
     const auto after = m_orders.find(order->orderId, &ok);
@@ -381,19 +409,42 @@ ServiceReply OrderService::webhook(const QByteArray &rawBody, const QByteArray &
                   {QStringLiteral("state"), after ? toString(after->state) : toString(order->state)}}};
 }
 
-ServiceReply OrderService::cancelBooking(const store::Principal &caller, const QString &bookingId, const QString &reason, bool waiveFee)
+ServiceReply OrderService::cancelBooking(const store::Principal &caller, const QString &bookingId, const QString &reason, bool waiveFee,
+                                         bool admittedOverride)
 {
     if (caller.role == Role::Kiosk)
         return error(403, QStringLiteral("forbidden"), QStringLiteral("Kiosks may not cancel bookings."));
+    if (caller.kind == store::Principal::Kind::Device) {
+        // A till's token is not a person: it learns only of what it sold itself, and never moves money back on its
+        // own word. Refunds are made in a staff session on the till, after the password or PIN was entered again,
+        // so that the audit log names who gave the money back.
+        bool ok = true;
+        const auto booking = m_bookings.booking(bookingId, &ok);
+        if (!ok)
+            return storeDown();
+        if (!booking || booking->value(QStringLiteral("owner")).toString() != caller.owner())
+            return error(404, QStringLiteral("booking_not_found"), QStringLiteral("There is no booking with this id for you."));
+        return error(403, QStringLiteral("staff_session_required"),
+                     QStringLiteral("A till cancels and refunds only in a staff session: sign in on the till and enter your password or PIN again."));
+    }
     const bool manager = isManager(caller.role);
     const bool hasReason = !reason.trimmed().isEmpty();
     if (waiveFee && !manager)
         return error(403, QStringLiteral("fee_waiver_not_allowed"), QStringLiteral("Only a manager may waive the cancellation fee."));
     if (waiveFee && !hasReason)
         return error(422, QStringLiteral("reason_required"), QStringLiteral("Waiving the cancellation fee needs a reason."));
+    if (admittedOverride && !manager)
+        return error(403, QStringLiteral("override_not_allowed"), QStringLiteral("Only a manager may refund a ticket already admitted at the door."));
+    if (admittedOverride && !hasReason)
+        return error(422, QStringLiteral("reason_required"), QStringLiteral("Refunding an admitted ticket needs a reason."));
     const store::CancelPolicy policy{m_settings.cancelCutoffSeconds, m_settings.cancelFeeMinor, m_settings.cancelFeePercent};
-    const store::CancelOutcome outcome = m_bookings.cancel(bookingId, caller, reason, manager && hasReason, policy, waiveFee);
+    const store::CancelOutcome outcome = m_bookings.cancel(bookingId, caller, reason, manager && hasReason, policy, waiveFee, admittedOverride);
     switch (outcome.kind) {
+    case store::CancelOutcome::Kind::Admitted:
+        return error(409, QStringLiteral("ticket_admitted"),
+                     manager ? QStringLiteral("A ticket of this booking was already admitted at the door; refunding it needs admitted_override with a reason.")
+                             : QStringLiteral("A ticket of this booking was already admitted at the door; only a manager may refund it."),
+                     {{QStringLiteral("admitted_seats"), QJsonArray::fromStringList(outcome.admittedSeats)}});
     case store::CancelOutcome::Kind::NotFound:
         return error(404, QStringLiteral("booking_not_found"), QStringLiteral("There is no booking with this id."));
     case store::CancelOutcome::Kind::OutsidePolicy:
@@ -425,6 +476,31 @@ ServiceReply OrderService::cancelBooking(const store::Principal &caller, const Q
                                                           {QStringLiteral("currency"), refund->currency},
                                                           {QStringLiteral("status"), refund->status}});
     return {200, body};
+}
+
+ServiceReply OrderService::cancelRefundedAtProvider(const store::OrderRecord &order, const Intent &refunded)
+{
+    if (order.bookingId.isEmpty()) {
+        qCCritical(lcPayments) << "order" << order.orderId << "is confirmed without a booking; its refund at the provider is not applied";
+        return storeDown();
+    }
+    // What the provider gave back is the refund; the rest (a partial refund) stays with the venue as the fee. The
+    // door's decision does not hold it up: the money is already gone.
+    const qint64 refundable = qBound<qint64>(0, refunded.refundedMinor, order.cardMinor());
+    const store::CancelPolicy policy{0, order.amountMinor - refundable, 0};
+    const store::CancelOutcome outcome = m_bookings.cancel(order.bookingId, store::Principal::system(QStringLiteral("provider")),
+                                                           QStringLiteral("refunded_at_provider"), true, policy, false, true);
+    switch (outcome.kind) {
+    case store::CancelOutcome::Kind::Cancelled:
+        if (outcome.refundMinor > 0)
+            issueRefund(outcome.orderId); // the provider answers with the refund it already made
+        return {200, {}};
+    case store::CancelOutcome::Kind::AlreadyCancelled:
+    case store::CancelOutcome::Kind::NotFound:
+        return {200, {}};
+    default:
+        return storeDown();
+    }
 }
 
 ServiceReply OrderService::abandonOrder(const QString &holdId, const QString &orderId)

@@ -45,8 +45,13 @@ public:
     ServiceReply order(const store::Principal &caller, const QString &orderId);
     /** @brief POST /webhooks/payment with the raw body and the X-Signature header. */
     ServiceReply webhook(const QByteArray &rawBody, const QByteArray &signature);
-    /** @brief POST /api/v1/bookings/{id}/cancel; @p waiveFee: a manager refunds the fee too (needs a reason). */
-    ServiceReply cancelBooking(const store::Principal &caller, const QString &bookingId, const QString &reason, bool waiveFee = false);
+    /**
+     * @brief POST /api/v1/bookings/{id}/cancel; @p waiveFee: a manager refunds the fee too (needs a reason);
+     * @p admittedOverride: a manager refunds a booking with a ticket already admitted at the door (needs a reason).
+     * A till's own token is refused (staff_session_required): refunds at a till are made in a staff session.
+     */
+    ServiceReply cancelBooking(const store::Principal &caller, const QString &bookingId, const QString &reason, bool waiveFee = false,
+                               bool admittedOverride = false);
     /**
      * @brief DELETE /api/v1/holds/{id} of a hold frozen by the unsettled order @p orderId: the intent is cancelled at
      * the provider and the order ends PENDING_PAYMENT → CANCELLED, freeing the seats (200). When the customer had
@@ -75,6 +80,9 @@ private:
     static QString systemActor(Driver driver);
 
     std::shared_ptr<PaymentProvider> providerFor(const QString &name);
+    /** @brief A confirmed order the provider reports refunded (@p refunded): cancel its booking, revoke its tickets
+     *  and record the refund the provider made (audited as the system's). 503 when the database did not answer. */
+    ServiceReply cancelRefundedAtProvider(const store::OrderRecord &order, const Intent &refunded);
     /** @brief Drive an order whose provider status is known; returns the stored answer afterwards. */
     ServiceReply drive(const store::OrderRecord &order, const std::optional<Intent> &status, const QString &providerError, Driver driver);
     /** @brief PAID → CONFIRMED, or → REFUND_PENDING (and the refund) when the hold was lost. */

@@ -5,8 +5,8 @@
 
 namespace marquee::payments {
 
-PaymentCallThreads::PaymentCallThreads(const store::Database &database, int threads)
-    : m_queue(QStringLiteral("payments"), threads, 1, false,
+PaymentCallThreads::PaymentCallThreads(const store::Database &database, int threads, const QString &threadName)
+    : m_queue(threadName, threads, 1, false,
               [](qint64, std::vector<Call> &calls) {
                   for (Call &call : calls)
                       call.answer(call.work());

@@ -21,7 +21,8 @@ namespace marquee::payments {
 class PaymentCallThreads
 {
 public:
-    PaymentCallThreads(const store::Database &database, int threads);
+    /** @brief @p threadName names the threads (and so their database connections): "payments", "passwords". */
+    PaymentCallThreads(const store::Database &database, int threads, const QString &threadName = QStringLiteral("payments"));
 
     /** @brief Calls in flight at most; more wait their turn (only payment requests wait, never a worker). */
     static constexpr int kDefaultThreads = 16;

@@ -129,6 +129,7 @@ std::optional<Intent> intentFromReply(const std::optional<HttpReply> &reply, QSt
     intent.amountMinor = object.value(QStringLiteral("amount_minor")).toInteger();
     intent.currency = object.value(QStringLiteral("currency")).toString();
     intent.declineReason = object.value(QStringLiteral("decline_reason")).toString();
+    intent.refundedMinor = object.value(QStringLiteral("refunded_minor")).toInteger();
     return intent;
 }
 

@@ -22,6 +22,7 @@ struct Intent {
     qint64 amountMinor = 0;
     QString currency;
     QString declineReason; ///< set when status is Failed
+    qint64 refundedMinor = 0; ///< set when status is Refunded: how much went back (all of it, or a part)
 };
 
 /** @brief A refund the provider made. */

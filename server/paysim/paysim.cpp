@@ -55,8 +55,10 @@ QJsonObject PaySim::intentJson(const Intent &intent) const
                        {QStringLiteral("order_id"), intent.orderId}};
     if (!intent.declineReason.isEmpty())
         object.insert(QStringLiteral("decline_reason"), intent.declineReason);
-    if (!intent.refundId.isEmpty())
+    if (!intent.refundId.isEmpty()) {
         object.insert(QStringLiteral("refund_id"), intent.refundId);
+        object.insert(QStringLiteral("refunded_minor"), intent.refundedMinor);
+    }
     return object;
 }
 

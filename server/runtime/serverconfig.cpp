@@ -93,6 +93,10 @@ QString ServerConfig::usage()
         "  --session-ttl SECONDS       staff session lifetime (default 43200)\n"
         "  --session-idle SECONDS      a staff session unused this long locks until re-authenticated (default 900)\n"
         "  --reauth-window SECONDS     a re-authentication allows refunds, overrides and drawer operations this long (default 300)\n"
+        "  --sign-in-failures-per-name N     wrong passwords for one name that lock it out (default 5)\n"
+        "  --sign-in-failures-per-address N  wrong passwords from one address that lock it out (default 30)\n"
+        "  --sign-in-lockout SECONDS   how long a lockout lasts, and the window failures are counted in (default 300)\n"
+        "  --password-threads N        threads hashing sign-in passwords, apart from the HTTP workers (default 2)\n"
         "  --payment-provider-url URL  card provider (marquee-paysim) base URL, e.g. http://127.0.0.1:8090\n"
         "  --payment-webhook-secret-file FILE  HMAC secret of provider webhooks (without it every webhook is refused;\n"
         "                              default: MARQUEE_PAYMENT_WEBHOOK_SECRET(_FILE), else the systemd credential\n"
@@ -289,6 +293,18 @@ std::optional<ServerConfig> ServerConfig::fromArguments(const QStringList &input
                 return std::nullopt;
         } else if (option == QLatin1String("--reauth-window")) {
             if (!intValue(option, value, 10, 3600, &config.reauthSeconds))
+                return std::nullopt;
+        } else if (option == QLatin1String("--sign-in-failures-per-name")) {
+            if (!intValue(option, value, 1, 1000, &config.signInFailuresPerName))
+                return std::nullopt;
+        } else if (option == QLatin1String("--sign-in-failures-per-address")) {
+            if (!intValue(option, value, 1, 100000, &config.signInFailuresPerAddress))
+                return std::nullopt;
+        } else if (option == QLatin1String("--sign-in-lockout")) {
+            if (!intValue(option, value, 1, 24 * 3600, &config.signInLockoutSeconds))
+                return std::nullopt;
+        } else if (option == QLatin1String("--password-threads")) {
+            if (!intValue(option, value, 1, 64, &config.passwordThreads))
                 return std::nullopt;
         } else if (option == QLatin1String("--reaper-interval-ms")) {
             if (!intValue(option, value, 10, 600000, &config.reaperIntervalMs))

@@ -75,6 +75,13 @@ struct ServerConfig {
     int sessionTtlSeconds = 12 * 60 * 60;
     int sessionIdleSeconds = 15 * 60; ///< a staff session unused this long locks until re-authenticated
     int reauthSeconds = 5 * 60;       ///< how long a re-authentication elevates a session (refunds, overrides, drawer)
+    /** @brief Sign-in throttling: this many wrong passwords for one name, or from one address, within the lockout
+     *  time lock that name or address out for the lockout time (it ends by itself). */
+    int signInFailuresPerName = 5;
+    int signInFailuresPerAddress = 30;
+    int signInLockoutSeconds = 5 * 60;
+    /** @brief Threads that hash sign-in passwords (PBKDF2), apart from the HTTP workers. */
+    int passwordThreads = 2;
     int reaperIntervalMs = 1000;
     /** @brief Outbox relay: webhook subscribers (each gets every event, signed with eventWebhookSecret). */
     QStringList eventWebhooks;

@@ -32,6 +32,7 @@ ServerContext::ServerContext(ServerConfig config_, store::DatabaseConfig databas
     , tokenRateLimiter(config.rateLimitPerToken)
     , addressRateLimiter(config.rateLimitPerAddress)
     , connections(config.maxConnections, config.maxConnectionsPerAddress)
+    , passwordHashing(database, this->config.passwordThreads, QStringLiteral("passwords"))
     , paymentCalls(database, payments::PaymentCallThreads::kDefaultThreads)
 {
     waitingRoom.setBoxOfficeHoldLimit(this->config.boxOfficeHoldsPerCaller);

@@ -57,6 +57,11 @@ struct ServerContext {
     protection::RateLimiter addressRateLimiter;
     protection::ConnectionLimiter connections;
     /**
+     * @brief Threads that hash sign-in passwords (PBKDF2, deliberately slow): an unauthenticated flood of sign-ins
+     * waits here, never on an HTTP worker, so every other request keeps its pace.
+     */
+    payments::PaymentCallThreads passwordHashing;
+    /**
      * @brief Threads for requests that call a payment provider (http::answerPaymentCall), so that a slow provider
      * never blocks a worker's other connections. Last member: destroyed first, finishing the calls queued and in
      * progress while everything they use still exists.

@@ -9,6 +9,7 @@
 #include "jobs/reaper.h"
 #include "jobs/reconciler.h"
 #include "runtime/servercontext.h"
+#include "store/authlistener.h"
 #include "store/embeddedpostgres.h"
 #include "store/migrations.h"
 #include "store/secretfile.h"
@@ -145,6 +146,9 @@ bool MarqueeServer::start()
         return false;
     }
     logAuditProtection();
+    // Before the first request: a device revoked from now on is refused here at once, whichever instance revoked it.
+    m_authListener = std::make_unique<store::AuthListener>(m_context->database, m_context->auth);
+    m_authListener->start();
     m_context->tickets.setKeyEncryptionKey(*keyEncryptionKey);
     if (!m_context->tickets.prepareSigningKeys(&m_error)) {
         stop();
@@ -185,6 +189,11 @@ bool MarqueeServer::start()
     return true;
 }
 
+bool MarqueeServer::listensForRevocations() const
+{
+    return m_authListener && m_authListener->isListening();
+}
+
 void MarqueeServer::stop()
 {
     if (m_relay)
@@ -204,6 +213,9 @@ void MarqueeServer::stop()
     if (m_pool)
         m_pool->stop();
     m_pool.reset();
+    if (m_authListener)
+        m_authListener->stopAndWait();
+    m_authListener.reset();
     if (m_context) {
         m_context->occupancyReports.stopLayoutReader(); // after the workers: none of them asks it for a layout any more
         m_context->database.closeThreadConnection();

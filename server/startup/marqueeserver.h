@@ -13,6 +13,7 @@ namespace marquee {
 
 struct ServerContext;
 namespace store {
+class AuthListener;
 class EmbeddedPostgres;
 }
 namespace http {
@@ -45,6 +46,8 @@ public:
     ServerContext &context() { return *m_context; }
     const http::Router &router() const { return m_router; }
     QString databaseUrl() const;
+    /** @brief True while this instance listens for revocations (channel marquee_auth). */
+    bool listensForRevocations() const;
 
 private:
     /** @brief Log whether this server's database role could silence the audit log (migration 025). */
@@ -64,6 +67,7 @@ private:
     std::unique_ptr<jobs::Reaper> m_reaper;
     std::unique_ptr<jobs::OutboxRelay> m_relay;
     std::unique_ptr<jobs::Reconciler> m_reconciler;
+    std::unique_ptr<store::AuthListener> m_authListener; ///< revocations from any instance clear the token cache
 };
 
 /**

@@ -5,7 +5,9 @@
 #include "core/tokenhash.h"
 #include "store/staffrepository.h"
 
+#include <QJsonObject>
 #include <QLoggingCategory>
+#include <QSqlError>
 #include <QRegularExpression>
 
 
@@ -13,6 +15,8 @@ namespace marquee::store {
 
 QString Principal::owner() const
 {
+    if (kind == Kind::System)
+        return QStringLiteral("system:") + name;
     return (kind == Kind::Device ? QStringLiteral("device:") : QStringLiteral("session:")) + QString::number(id);
 }
 
@@ -27,6 +31,80 @@ void AuthRepository::clearCache()
 {
     QMutexLocker lock(&m_mutex);
     m_cache.clear();
+    ++m_generation;
+}
+
+bool AuthRepository::revokeDevice(const QString &name, const Principal &actor, QString *error)
+{
+    QSqlDatabase db = m_database.connection();
+    Transaction tx(db);
+    if (!tx.isActive()) {
+        *error = db.lastError().text();
+        return false;
+    }
+    QSqlQuery query(db);
+    prepareQuery(query, QStringLiteral("UPDATE devices SET revoked_at = now() WHERE name = ? AND revoked_at IS NULL RETURNING device_id, role"));
+    query.addBindValue(name);
+    if (!execQuery(query, "revoke device")) {
+        *error = query.lastError().text();
+        return false;
+    }
+    if (!query.next()) {
+        *error = QStringLiteral("there is no device named '%1' that is not revoked already").arg(name);
+        return false;
+    }
+    const qint64 deviceId = query.value(0).toLongLong();
+    const QString role = query.value(1).toString();
+    query.finish();
+    if (!StaffRepository::appendAudit(db, actor, {QStringLiteral("device.revoke"), QStringLiteral("device:%1").arg(deviceId), QString(),
+                                                  QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("role"), role}}})
+        || !tx.commit()) {
+        *error = db.lastError().text();
+        return false;
+    }
+    clearCache(); // this process at once; the others through the notification of the commit
+    return true;
+}
+
+bool AuthRepository::disableStaff(const QString &name, const Principal &actor, QString *error)
+{
+    QSqlDatabase db = m_database.connection();
+    Transaction tx(db);
+    if (!tx.isActive()) {
+        *error = db.lastError().text();
+        return false;
+    }
+    QSqlQuery query(db);
+    prepareQuery(query, QStringLiteral("UPDATE staff SET disabled_at = now() WHERE name = ? AND disabled_at IS NULL RETURNING staff_id, role"));
+    query.addBindValue(name);
+    if (!execQuery(query, "disable staff")) {
+        *error = query.lastError().text();
+        return false;
+    }
+    if (!query.next()) {
+        *error = QStringLiteral("there is no staff member named '%1' who is not disabled already").arg(name);
+        return false;
+    }
+    const qint64 staffId = query.value(0).toLongLong();
+    const QString role = query.value(1).toString();
+    query.finish();
+    QSqlQuery end(db);
+    prepareQuery(end, QStringLiteral("UPDATE sessions SET ended_at = now() WHERE staff_id = ? AND ended_at IS NULL"));
+    end.addBindValue(staffId);
+    if (!execQuery(end, "end sessions of disabled staff")) {
+        *error = end.lastError().text();
+        return false;
+    }
+    const int ended = end.numRowsAffected();
+    if (!StaffRepository::appendAudit(db, actor, {QStringLiteral("staff.disable"), QStringLiteral("staff:%1").arg(staffId), QString(),
+                                                  QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("role"), role},
+                                                              {QStringLiteral("sessions_ended"), ended}}})
+        || !tx.commit()) {
+        *error = db.lastError().text();
+        return false;
+    }
+    clearCache();
+    return true;
 }
 
 std::optional<Principal> AuthRepository::authenticate(const QString &token, bool *databaseDown)
@@ -42,8 +120,10 @@ std::optional<Principal> AuthRepository::authenticate(const QString &token, bool
         return std::nullopt;
     const QByteArray hash = tokenHash(token);
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    quint64 generation = 0;
     {
         QMutexLocker lock(&m_mutex);
+        generation = m_generation;
         const auto it = m_cache.constFind(hash);
         if (it != m_cache.constEnd() && now - it->fetchedAtMs < m_cacheSeconds * 1000) {
             const auto &principal = it->principal;
@@ -95,6 +175,8 @@ std::optional<Principal> AuthRepository::authenticate(const QString &token, bool
         }
     }
     QMutexLocker lock(&m_mutex);
+    if (generation != m_generation)
+        return principal; // a revocation came in while this was read: the answer may predate it, so it is not kept
     if (m_cache.size() > 100000)
         m_cache.clear();
     m_cache.insert(hash, CacheEntry{principal, now});

@@ -13,9 +13,12 @@
 
 namespace marquee::store {
 
-/** @brief The authenticated caller of a request. */
+/**
+ * @brief The authenticated caller of a request — or, as System, the server acting on its own on an outside party's
+ * verified word (a refund made at the payment provider, a sign-in lockout), so that the audit log names it.
+ */
 struct Principal {
-    enum class Kind { Device, Session };
+    enum class Kind { Device, Session, System };
     Kind kind = Kind::Device;
     qint64 id = 0;       ///< device_id or session_id
     qint64 staffId = 0;  ///< for sessions
@@ -30,8 +33,19 @@ struct Principal {
     /** @brief True while a recent re-authentication lets this session refund, override and open the drawer. */
     bool isElevated() const { return elevatedUntil.isValid() && elevatedUntil > QDateTime::currentDateTimeUtc(); }
 
-    /** @brief Stable owner string stored on holds, orders and idempotency keys: "device:7", "session:12". */
+    /** @brief Stable owner string stored on holds, orders and idempotency keys: "device:7", "session:12"
+     *  ("system:<name>" for System). */
     QString owner() const;
+
+    /** @brief The server itself acting for @p name ("provider", "sign-in"): never a request's caller. */
+    static Principal system(const QString &name)
+    {
+        Principal p;
+        p.kind = Kind::System;
+        p.name = name;
+        p.role = Role::Admin;
+        return p;
+    }
 };
 
 /** @brief Result of a staff sign-in. */
@@ -92,7 +106,19 @@ public:
     bool setPin(const Principal &session, const QString &password, const QString &pin, QString *error, bool *wrongPassword,
                 const std::optional<AuditEntry> &audit = std::nullopt);
     static constexpr int kMaxFailedReauths = 5;
+    /**
+     * @brief Forget every cached token lookup: the next request of every caller is decided on the database again.
+     * Called by AuthListener when any instance revoked a device, disabled staff or ended a session; a lookup that
+     * was in flight when this ran is not cached (it may have read the row before the change committed).
+     */
     void clearCache();
+
+    /** @brief Revoke the device named @p name (its token stops working on every instance); false with @p error when
+     *  there is none or it is revoked already. @p audit is appended in the same transaction. */
+    bool revokeDevice(const QString &name, const Principal &actor, QString *error);
+    /** @brief Disable the staff member named @p name and end their open sessions; false with @p error when there is
+     *  none or they are disabled already. Audited as revokeDevice(). */
+    bool disableStaff(const QString &name, const Principal &actor, QString *error);
 
 private:
     const Database &m_database;
@@ -104,6 +130,7 @@ private:
     };
     QMutex m_mutex;
     QHash<QByteArray, CacheEntry> m_cache;
+    quint64 m_generation = 0; ///< bumped by clearCache(); a lookup begun under an older one is not cached
 };
 
 } // namespace marquee::store

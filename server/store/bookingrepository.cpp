@@ -146,7 +146,7 @@ ConfirmOutcome BookingRepository::confirm(const OrderRecord &order)
 }
 
 CancelOutcome BookingRepository::cancel(const QString &bookingId, const Principal &principal, const QString &reason, bool overridePolicy,
-                                        const CancelPolicy &policy, bool waiveFee)
+                                        const CancelPolicy &policy, bool waiveFee, bool admittedOverride)
 {
     const QString actor = principal.owner();
     CancelOutcome out;
@@ -182,6 +182,21 @@ CancelOutcome BookingRepository::cancel(const QString &bookingId, const Principa
     const bool withinPolicy = b.value(6).toBool();
     if (!withinPolicy && !overridePolicy) {
         out.kind = CancelOutcome::Kind::OutsidePolicy;
+        return out;
+    }
+    // A ticket scanned in at the door was used: giving its money back is a manager's decision, with a reason. The
+    // ticket rows are locked first, so a scan that claims its first check-in (a key-share lock through the foreign
+    // key) either committed before this read or waits for the revocation below.
+    QSqlQuery admitted(db);
+    prepareQuery(admitted, QStringLiteral("WITH locked AS (SELECT ticket_id, seat_id FROM tickets WHERE booking_id = ?::uuid ORDER BY ticket_id FOR UPDATE) "
+                                          "SELECT l.seat_id FROM locked l JOIN checkin_firsts c USING (ticket_id) ORDER BY l.seat_id"));
+    admitted.addBindValue(bookingId);
+    if (!execQuery(admitted, "read admitted tickets for cancel"))
+        return out;
+    while (admitted.next())
+        out.admittedSeats << admitted.value(0).toString();
+    if (!out.admittedSeats.isEmpty() && !admittedOverride) {
+        out.kind = CancelOutcome::Kind::Admitted;
         return out;
     }
     const qint64 showId = b.value(2).toLongLong();
@@ -261,14 +276,21 @@ CancelOutcome BookingRepository::cancel(const QString &bookingId, const Principa
                                          {QStringLiteral("fee_waived"), waiveFee},
                                          {QStringLiteral("refund_minor"), out.refundMinor}}))
         return out;
-    if (principal.kind == Principal::Kind::Session
-        && !StaffRepository::appendAudit(db, principal,
-                                         {withinPolicy ? QStringLiteral("booking.cancel") : QStringLiteral("booking.cancel.override"),
-                                          QStringLiteral("booking:%1").arg(bookingId), reason,
-                                          QJsonObject{{QStringLiteral("refund_minor"), out.refundMinor},
-                                                      {QStringLiteral("fee_minor"), out.feeMinor},
-                                                      {QStringLiteral("fee_waived"), waiveFee},
-                                                      {QStringLiteral("seat_ids"), seatArray}}}))
+    // Every cancellation, whoever makes it: who, from which device (appendAudit), which booking, how much, why.
+    QJsonObject auditDetails{{QStringLiteral("booking_id"), bookingId},
+                             {QStringLiteral("order_id"), out.orderId},
+                             {QStringLiteral("amount_minor"), amount},
+                             {QStringLiteral("currency"), out.currency},
+                             {QStringLiteral("refund_minor"), out.refundMinor},
+                             {QStringLiteral("fee_minor"), out.feeMinor},
+                             {QStringLiteral("fee_waived"), waiveFee},
+                             {QStringLiteral("seat_ids"), seatArray}};
+    if (!out.admittedSeats.isEmpty())
+        auditDetails.insert(QStringLiteral("admitted_seat_ids"), QJsonArray::fromStringList(out.admittedSeats));
+    const QString action = !out.admittedSeats.isEmpty() ? QStringLiteral("booking.cancel.admitted_override")
+        : withinPolicy                                  ? QStringLiteral("booking.cancel")
+                                                        : QStringLiteral("booking.cancel.override");
+    if (!StaffRepository::appendAudit(db, principal, {action, QStringLiteral("booking:%1").arg(bookingId), reason, auditDetails}))
         return out;
     if (!tx.commit())
         return out;

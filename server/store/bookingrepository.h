@@ -6,6 +6,7 @@
 #include "store/orderrepository.h"
 
 #include <QJsonObject>
+#include <QStringList>
 #include <optional>
 
 namespace marquee::store {
@@ -40,12 +41,13 @@ struct CancelPolicy {
 
 /** @brief What cancelling a booking did. */
 struct CancelOutcome {
-    enum class Kind { Cancelled, AlreadyCancelled, NotFound, OutsidePolicy, Error };
+    enum class Kind { Cancelled, AlreadyCancelled, NotFound, OutsidePolicy, Admitted, Error };
     Kind kind = Kind::Error;
     QString orderId;
     qint64 feeMinor = 0;    ///< kept by the venue (also for AlreadyCancelled: the fee of that cancellation)
     qint64 refundMinor = 0; ///< paid − fee
     QString currency;
+    QStringList admittedSeats; ///< Admitted: the seats whose tickets were already scanned in at the door
 };
 
 /**
@@ -69,11 +71,12 @@ public:
      * revoked, the fee of @p policy stored on the booking, the order to REFUND_PENDING with a pending refund of the
      * amount paid minus the fee (or to CANCELLED when nothing is owed). Cashiers may cancel until
      * policy.cutoffSeconds before the start; @p overridePolicy lets a manager cancel later (recorded with the
-     * reason); @p waiveFee (managers, with a reason) refunds everything. A staff @p actor's cancellation is
-     * written to the audit log in the same transaction.
+     * reason); @p waiveFee (managers, with a reason) refunds everything. A booking with a ticket already admitted
+     * at the door is refused (Admitted) unless @p admittedOverride (a manager, with a reason). Every cancellation is
+     * written to the audit log in the same transaction (who, device, booking, amounts, reason).
      */
     CancelOutcome cancel(const QString &bookingId, const Principal &actor, const QString &reason, bool overridePolicy,
-                         const CancelPolicy &policy, bool waiveFee);
+                         const CancelPolicy &policy, bool waiveFee, bool admittedOverride = false);
 
     /** @brief The booking with its valid tickets and its order's "owner" (strip before sending); std::nullopt when unknown (see @p ok). */
     std::optional<QJsonObject> booking(const QString &bookingId, bool *ok);

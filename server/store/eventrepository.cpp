@@ -65,6 +65,47 @@ std::optional<QList<FeedEvent>> EventRepository::events(qint64 afterCursor, int 
     return events;
 }
 
+std::optional<EventRepository::ScopedPage> EventRepository::eventsOf(const QString &owner, qint64 afterCursor, int limit, int scanLimit)
+{
+    if (publish(/*waitForOthers=*/true) < 0)
+        return std::nullopt;
+    // The aggregate is a hold, an order or a booking id (a uuid); the CASE keeps anything else from being cast.
+    QSqlQuery *statement = m_database.prepared(QStringLiteral(
+        "WITH scanned AS ("
+        "  SELECT feed_position, event_id, event_type, aggregate_id, payload, created_at, "
+        "         CASE WHEN aggregate_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' THEN aggregate_id::uuid END AS agg "
+        "    FROM outbox WHERE feed_position > :after ORDER BY feed_position LIMIT :scan) "
+        "SELECT feed_position, event_id, event_type, aggregate_id, payload::text, created_at, "
+        "       agg IS NOT NULL AND (EXISTS (SELECT 1 FROM orders o WHERE o.order_id = agg AND o.owner = :owner) "
+        "                         OR EXISTS (SELECT 1 FROM holds h WHERE h.hold_id = agg AND h.owner = :owner) "
+        "                         OR EXISTS (SELECT 1 FROM bookings b JOIN orders o ON o.order_id = b.order_id "
+        "                                     WHERE b.booking_id = agg AND o.owner = :owner)) "
+        "  FROM scanned ORDER BY feed_position"));
+    if (!statement)
+        return std::nullopt;
+    QSqlQuery &query = *statement;
+    query.bindValue(QStringLiteral(":after"), afterCursor);
+    query.bindValue(QStringLiteral(":scan"), scanLimit);
+    query.bindValue(QStringLiteral(":owner"), owner);
+    if (!execQuery(query, "read own feed")) {
+        m_database.resetAfterError(query.lastError());
+        return std::nullopt;
+    }
+    ScopedPage page;
+    page.nextCursor = afterCursor;
+    while (query.next()) {
+        if (page.events.size() == limit)
+            break; // full: resume after the last event served, so nothing of this caller's is stepped over
+        page.nextCursor = query.value(0).toLongLong();
+        if (!query.value(6).toBool())
+            continue;
+        page.events.append({query.value(0).toLongLong(), query.value(1).toLongLong(), query.value(2).toString(), query.value(3).toString(),
+                            QJsonDocument::fromJson(query.value(4).toString().toUtf8()).object(), query.value(5).toDateTime()});
+    }
+    query.finish();
+    return page;
+}
+
 std::optional<EventRepository::OutboxLag> EventRepository::outboxLag()
 {
     QSqlQuery query(m_database.connection());

@@ -46,6 +46,18 @@ public:
     /** @brief Events after feed position @p afterCursor, in feed order, at most @p limit (publishes first). */
     std::optional<QList<FeedEvent>> events(qint64 afterCursor, int limit);
 
+    /** @brief A page of the feed as one caller may see it: its events and where to resume. */
+    struct ScopedPage {
+        QList<FeedEvent> events;
+        qint64 nextCursor = 0; ///< past the last event served, or past everything looked at that was someone else's
+    };
+    /**
+     * @brief As events(), but only the events of holds, orders and bookings whose owner is @p owner ("device:7",
+     * "session:12"). At most @p scanLimit feed positions are looked at per call, so a caller with few sales of its
+     * own costs a bounded read; nextCursor then moves past the others' events it skipped.
+     */
+    std::optional<ScopedPage> eventsOf(const QString &owner, qint64 afterCursor, int limit, int scanLimit);
+
     /** @brief How far the outbox's delivery is behind (for GET /metrics). */
     struct OutboxLag {
         qint64 unpublished = 0; ///< committed events not yet numbered into the feed

@@ -586,7 +586,7 @@ namespace {
  * reason), "staff" (a staff member cancelled within it), "till" (a till device cancelled as itself), "reconciler"
  * (the server's reconciler found a payment whose hold was lost) or "hold_lost" (the same found when the order was
  * confirmed, by the provider's webhook or on a hold release; rows written before the finder was recorded say
- * just "system").
+ * just "system") or "provider" (refunded at the payment provider, not by us; the booking was cancelled after it).
  */
 QString refundKind(const QString &requestedBy, bool policyOverride)
 {
@@ -594,6 +594,8 @@ QString refundKind(const QString &requestedBy, bool policyOverride)
         return policyOverride ? QStringLiteral("override") : QStringLiteral("staff");
     if (requestedBy.startsWith(QLatin1String("device:")))
         return QStringLiteral("till");
+    if (requestedBy == QLatin1String("system:provider"))
+        return QStringLiteral("provider"); // refunded at the provider (its dashboard, a dispute); the server followed
     return requestedBy == QLatin1String("system:reconciler") ? QStringLiteral("reconciler") : QStringLiteral("hold_lost");
 }
 } // namespace

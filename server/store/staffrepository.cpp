@@ -22,10 +22,11 @@ bool StaffRepository::appendAudit(QSqlDatabase &db, const Principal &actor, cons
                                        "        ?, ?, ?, ?::jsonb)"));
     query.addBindValue(actor.owner());
     query.addBindValue(nonNull(actor.name));
-    query.addBindValue(toString(actor.role));
     const bool isDevice = actor.kind == Principal::Kind::Device;
+    const bool isSession = actor.kind == Principal::Kind::Session;
+    query.addBindValue(actor.kind == Principal::Kind::System ? QStringLiteral("system") : toString(actor.role));
     query.addBindValue(isDevice ? QVariant(actor.id) : QVariant(QMetaType::fromType<qlonglong>()));
-    query.addBindValue(isDevice ? QVariant(QMetaType::fromType<qlonglong>()) : QVariant(actor.id));
+    query.addBindValue(isSession ? QVariant(actor.id) : QVariant(QMetaType::fromType<qlonglong>()));
     query.addBindValue(entry.action);
     query.addBindValue(nonNull(entry.target));
     query.addBindValue(nonNull(entry.reason));

@@ -102,7 +102,7 @@ QList<qint64> readFeed(HttpClient &client, qint64 *cursor, int pageSize = 2)
 TEST(Events, FeedIsOrderedResumableAndValidated)
 {
     TestServer server;
-    auto client = server.client(server.deviceToken());
+    auto client = server.client(server.staffToken(QStringLiteral("manager"))); // the whole feed: a manager's
     QSqlDatabase db = server.context().database.connection();
     QList<qint64> inserted;
     for (int i = 0; i < 5; ++i)
@@ -136,7 +136,7 @@ TEST(Events, FeedIsOrderedResumableAndValidated)
 TEST(Events, FeedNeverSkipsAnEventWhoseTransactionCommitsLate)
 {
     TestServer server;
-    auto client = server.client(server.deviceToken());
+    auto client = server.client(server.staffToken(QStringLiteral("manager"))); // the whole feed: a manager's
     const store::DatabaseConfig config = server.databaseConfig();
     const QString name = QStringLiteral("slow-writer-") + uuid();
     qint64 slowId = 0;
@@ -176,7 +176,7 @@ TEST(Events, ReadQueuesBehindABusyPublisherAndServesWhatCommittedBeforeIt)
     // The outbox relay numbers the feed in the background. A reader that arrived while it held the publisher lock
     // used to page at once and miss an event committed before the read began (a CI failure of the test above).
     TestServer server;
-    auto client = server.client(server.deviceToken());
+    auto client = server.client(server.staffToken(QStringLiteral("manager"))); // the whole feed: a manager's
     const store::DatabaseConfig config = server.databaseConfig();
     const QString name = QStringLiteral("busy-publisher-") + uuid();
     {

@@ -138,11 +138,11 @@ TEST(Payments, OutOfOrderWebhooksNeverUndoOrDoubleAnything)
     const QByteArray refunded = event(QStringLiteral("evt_o1"), QStringLiteral("charge.refunded"), order);
     EXPECT_EQ(shop.webhook(refunded, signatureHeader(refunded)).status, 200);
     EXPECT_EQ(shop.orderState(orderId), QStringLiteral("PENDING_PAYMENT"));
-    // A success with the wrong amount is not booked (fail closed) but the provider may retry it.
+    // A success event's own amount decides nothing: the provider is asked, and it reports the intent paid in full.
     const QByteArray wrongAmount = event(QStringLiteral("evt_o2"), QStringLiteral("payment_intent.succeeded"), order, 1);
     EXPECT_EQ(shop.webhook(wrongAmount, signatureHeader(wrongAmount)).status, 200);
-    EXPECT_EQ(shop.orderState(orderId), QStringLiteral("PENDING_PAYMENT"));
-    // The real success books; a failure arriving after it changes nothing.
+    EXPECT_EQ(shop.orderState(orderId), QStringLiteral("CONFIRMED"));
+    // A repeated success and a failure arriving after it change nothing.
     const QByteArray succeeded = event(QStringLiteral("evt_o3"), QStringLiteral("payment_intent.succeeded"), order);
     EXPECT_EQ(shop.webhook(succeeded, signatureHeader(succeeded)).status, 200);
     EXPECT_EQ(shop.orderState(orderId), QStringLiteral("CONFIRMED"));

@@ -53,8 +53,9 @@ struct AuditedTill {
 TEST(StaffAudit, SignInSignOutReauthAndPinChangesEachLeaveOneRowNamingTheDevice)
 {
     AuditedTill f;
-    // Failed sign-ins are not audited: anyone may send them without a token, and the log can never be pruned.
-    for (int i = 0; i < 10; ++i) {
+    // Failed sign-ins are not audited: anyone may send them without a token, and the log can never be pruned. (Four:
+    // the fifth wrong password for one name would lock it out, and that lockout is audited; see tst_signin.)
+    for (int i = 0; i < 4; ++i) {
         EXPECT_EQ(f.server.client(f.tillToken)->post("/api/v1/sessions", f.credentials(QStringLiteral("guess %1").arg(i))).status, 401);
         EXPECT_EQ(f.server.client()->post("/api/v1/sessions", {{"name", QStringLiteral("nobody%1").arg(i)}, {"password", "x"}}).status, 401);
     }

@@ -54,6 +54,8 @@ public:
     /** @brief GET /metrics's port (0 unless the options turned it on: metricsEnabled, port 0 picks one). */
     quint16 metricsPort() const { return m_server->metricsPort(); }
     ServerContext &context() { return m_server->context(); }
+    /** @brief True once this server listens for revocations made by any instance (channel marquee_auth). */
+    bool listensForRevocations() const { return m_server->listensForRevocations(); }
     const store::DatabaseConfig &databaseConfig() const { return m_databaseConfig; }
     QString databaseUrl() const { return m_databaseConfig.toUrl(true); }
     /** @brief The server's own temporary data directory (its signing-kek file): pass it to marquee-admin or to a
