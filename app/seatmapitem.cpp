@@ -17,6 +17,7 @@ namespace marquee::app {
 namespace {
 
 constexpr int kVerticesPerSeat = 24; // 8 triangles: enough for the largest shape (ring, octagon)
+constexpr int kSeatsPerNode = SeatMapItem::kSeatsPerNode;
 
 using Vertex = QSGGeometry::ColoredPoint2D;
 
@@ -344,7 +345,6 @@ QSGNode *SeatMapItem::updatePaintNode(QSGNode *old, UpdatePaintNodeData *)
         return nullptr;
     }
     QSGGeometryNode *stageNode = nullptr;
-    QSGGeometryNode *seatNode = nullptr;
     if (!root) {
         root = new QSGTransformNode;
         stageNode = new QSGGeometryNode;
@@ -352,18 +352,10 @@ QSGNode *SeatMapItem::updatePaintNode(QSGNode *old, UpdatePaintNodeData *)
         stageNode->setFlag(QSGNode::OwnsGeometry);
         stageNode->setMaterial(new QSGFlatColorMaterial);
         stageNode->setFlag(QSGNode::OwnsMaterial);
-        seatNode = new QSGGeometryNode;
-        seatNode->setGeometry(new QSGGeometry(QSGGeometry::defaultAttributes_ColoredPoint2D(), 0));
-        seatNode->geometry()->setDrawingMode(QSGGeometry::DrawTriangles);
-        seatNode->setFlag(QSGNode::OwnsGeometry);
-        seatNode->setMaterial(new QSGVertexColorMaterial);
-        seatNode->setFlag(QSGNode::OwnsMaterial);
         root->appendChildNode(stageNode);
-        root->appendChildNode(seatNode);
         m_layoutDirty = true;
     } else {
-        stageNode = static_cast<QSGGeometryNode *>(root->childAtIndex(0));
-        seatNode = static_cast<QSGGeometryNode *>(root->childAtIndex(1));
+        stageNode = static_cast<QSGGeometryNode *>(root->firstChild());
     }
 
     QMatrix4x4 matrix;
@@ -402,70 +394,95 @@ QSGNode *SeatMapItem::updatePaintNode(QSGNode *old, UpdatePaintNodeData *)
         static_cast<QSGFlatColorMaterial *>(stageNode->material())->setColor(m_stageColor);
         stageNode->markDirty(QSGNode::DirtyGeometry | QSGNode::DirtyMaterial);
 
-        seatNode->geometry()->allocate(int(seats.size()) * kVerticesPerSeat);
+        // The seats in nodes of at most kSeatsPerNode seats. One node for a whole stadium (960,000 vertices) is
+        // cut short by renderers that index vertices with 16 bits (the OpenGL scene graph drew 2,731 seats of
+        // 40,000); 2,048 seats are 49,152 vertices, and a status change re-uploads only its own node.
+        while (root->childCount() > 1) {
+            QSGNode *chunk = root->lastChild();
+            root->removeChildNode(chunk);
+            delete chunk;
+        }
+        const int seatCount = int(seats.size());
+        for (int first = 0; first < seatCount; first += kSeatsPerNode) {
+            auto *chunk = new QSGGeometryNode;
+            chunk->setGeometry(new QSGGeometry(QSGGeometry::defaultAttributes_ColoredPoint2D(), std::min(kSeatsPerNode, seatCount - first) * kVerticesPerSeat));
+            chunk->geometry()->setDrawingMode(QSGGeometry::DrawTriangles);
+            chunk->setFlag(QSGNode::OwnsGeometry);
+            chunk->setMaterial(new QSGVertexColorMaterial);
+            chunk->setFlag(QSGNode::OwnsMaterial);
+            root->appendChildNode(chunk);
+        }
         m_drawnKeys.assign(seats.size(), 0);
         m_seatsDirty = true;
         m_layoutDirty = false;
     }
 
     if (m_seatsDirty) {
-        Vertex *vertices = seatNode->geometry()->vertexDataAsColoredPoint2D();
         const float h = m_seatHalf;
         const Rgba held = rgba(QColor(0x79839A)), booked = rgba(QColor(0x586074)), taken = rgba(QColor(0xFF3B30));
         const Rgba white = rgba(QColor(Qt::white)), dark = rgba(QColor(0x0E1320)), selected = rgba(m_selectedColor);
         bool changed = false;
-        for (size_t i = 0; i < seats.size(); ++i) {
-            const MapSeat &seat = seats[i];
-            Shape shape = Available;
-            if (m_model->isHighlighted(int(i)))
-                shape = Taken;
-            else if (m_model->isSelected(int(i)))
-                shape = Selected;
-            else if (seat.status == 'b')
-                shape = Booked;
-            else if (seat.status == 'h')
-                shape = Held;
-            else if (seat.wheelchair)
-                shape = Wheelchair;
-            else if (seat.companion)
-                shape = Companion;
-            const quint32 key = quint32(shape) | quint32(seat.tier + 1) << 4;
-            if (m_drawnKeys[i] == key)
-                continue;
-            m_drawnKeys[i] = key;
-            changed = true;
-            SeatWriter w(vertices + i * kVerticesPerSeat, seat.x, seat.y);
-            const Rgba tier = rgba(m_model->tierColor(seat.tier));
-            switch (shape) {
-            case Available:
-                w.square(h, tier);
-                break;
-            case Wheelchair:
-                w.octagon(h, tier);
-                break;
-            case Companion:
-                w.square(h, tier);
-                w.square(h * 0.4f, dark);
-                break;
-            case Selected:
-                w.square(h * 1.15f, selected);
-                w.square(h * 0.35f, white);
-                break;
-            case Held:
-                w.ring(h * 0.9f, h * 0.28f, held);
-                break;
-            case Booked:
-                w.cross(h * 0.8f, h * 0.35f, booked);
-                break;
-            case Taken:
-                w.ring(h * 1.2f, h * 0.45f, taken);
-                break;
+        QSGNode *chunkNode = stageNode->nextSibling();
+        for (size_t first = 0; first < seats.size() && chunkNode; first += kSeatsPerNode, chunkNode = chunkNode->nextSibling()) {
+            auto *chunk = static_cast<QSGGeometryNode *>(chunkNode);
+            Vertex *vertices = chunk->geometry()->vertexDataAsColoredPoint2D();
+            bool chunkChanged = false;
+            for (size_t i = first; i < std::min(seats.size(), first + kSeatsPerNode); ++i) {
+                const MapSeat &seat = seats[i];
+                Shape shape = Available;
+                if (m_model->isHighlighted(int(i)))
+                    shape = Taken;
+                else if (m_model->isSelected(int(i)))
+                    shape = Selected;
+                else if (seat.status == 'b')
+                    shape = Booked;
+                else if (seat.status == 'h')
+                    shape = Held;
+                else if (seat.wheelchair)
+                    shape = Wheelchair;
+                else if (seat.companion)
+                    shape = Companion;
+                const quint32 key = quint32(shape) | quint32(seat.tier + 1) << 4;
+                if (m_drawnKeys[i] == key)
+                    continue;
+                m_drawnKeys[i] = key;
+                chunkChanged = true;
+                SeatWriter w(vertices + (i - first) * kVerticesPerSeat, seat.x, seat.y);
+                const Rgba tier = rgba(m_model->tierColor(seat.tier));
+                switch (shape) {
+                case Available:
+                    w.square(h, tier);
+                    break;
+                case Wheelchair:
+                    w.octagon(h, tier);
+                    break;
+                case Companion:
+                    w.square(h, tier);
+                    w.square(h * 0.4f, dark);
+                    break;
+                case Selected:
+                    w.square(h * 1.15f, selected);
+                    w.square(h * 0.35f, white);
+                    break;
+                case Held:
+                    w.ring(h * 0.9f, h * 0.28f, held);
+                    break;
+                case Booked:
+                    w.cross(h * 0.8f, h * 0.35f, booked);
+                    break;
+                case Taken:
+                    w.ring(h * 1.2f, h * 0.45f, taken);
+                    break;
+                }
+            }
+            if (chunkChanged) {
+                chunk->markDirty(QSGNode::DirtyGeometry);
+                ++m_nodeUploads;
+                changed = true;
             }
         }
-        if (changed) {
-            seatNode->markDirty(QSGNode::DirtyGeometry);
+        if (changed)
             ++m_uploads;
-        }
         m_seatsDirty = false;
     }
     return root;

@@ -14,9 +14,9 @@ class QSGGeometryNode;
 namespace marquee::app {
 
 /**
- * @brief The seat map: every seat of a show in one scene-graph geometry (per-vertex colours, a fixed number of
- * vertices per seat so that a status change rewrites only that seat's vertices). Zoom and pan only change a
- * transform node. Wheel and pinch zoom, drag to pan, tap to select.
+ * @brief The seat map: the seats of a show in scene-graph geometry nodes of at most kSeatsPerNode seats each
+ * (per-vertex colours, a fixed number of vertices per seat so that a status change rewrites only that seat's
+ * vertices and re-uploads only its node). Zoom and pan only change a transform node. Wheel and pinch zoom, drag to pan, tap to select.
  *
  * Without a GPU (the software scene graph: kiosks without graphics drivers, offscreen tests) the same shapes are
  * painted with QPainter into one texture instead.
@@ -40,9 +40,16 @@ class SeatMapItem : public QQuickItem
     Q_PROPERTY(QColor stageColor READ stageColor WRITE setStageColor NOTIFY stageColorChanged)
     /** @brief Colour of selected seats. */
     Q_PROPERTY(QColor selectedColor READ selectedColor WRITE setSelectedColor NOTIFY stageColorChanged)
+    /** @brief Typical distance between neighbouring seats of a row, in layout units (a drawn seat is 0.8 of it). */
+    Q_PROPERTY(qreal seatPitch READ seatPitch NOTIFY viewChanged)
     /** @brief Number of seat-geometry rebuilds (for tests and benchmarks). */
     Q_PROPERTY(int geometryUploads READ geometryUploads NOTIFY viewChanged)
+    /** @brief Number of seat geometry nodes re-uploaded, summed over all rebuilds (GPU scene graph only). */
+    Q_PROPERTY(int nodeUploads READ nodeUploads NOTIFY viewChanged)
 public:
+    /** @brief Seats per geometry node: 24 vertices each stays below 65,536 (16-bit indices). */
+    static constexpr int kSeatsPerNode = 2048;
+
     explicit SeatMapItem(QQuickItem *parent = nullptr);
 
     SeatMapModel *model() const { return m_model; }
@@ -55,6 +62,8 @@ public:
     QColor selectedColor() const { return m_selectedColor; }
     void setSelectedColor(const QColor &color);
     int geometryUploads() const { return m_uploads; }
+    int nodeUploads() const { return m_nodeUploads; }
+    qreal seatPitch() const { return m_pitch; }
 
     /** @brief The seat under an item position, or an empty string. */
     Q_INVOKABLE QString seatAt(qreal x, qreal y) const;
@@ -106,6 +115,7 @@ private:
     QColor m_stageColor = QColor(0xDDE3F0);
     QColor m_selectedColor = QColor(0xFF4F8B);
     int m_uploads = 0;
+    int m_nodeUploads = 0;
     // The software path's canvases, kept between frames (touched only during sync). A fresh window-sized image
     // per frame cost ~30 ms of page faults whenever malloc handed it new pages (the first frames, the first zoom
     // step; marquee-appbench, docs/perf/journal.md, "Quiet re-run after the canvas fix"). Two, used in turn: the
