@@ -110,6 +110,7 @@ void SeatMapItem::setModel(SeatMapModel *model)
         connect(m_model, &SeatMapModel::statusesChanged, this, &SeatMapItem::markSeatsDirty);
         connect(m_model, &SeatMapModel::selectionChanged, this, &SeatMapItem::markSeatsDirty);
         connect(m_model, &SeatMapModel::highlightChanged, this, &SeatMapItem::markSeatsDirty);
+        connect(m_model, &SeatMapModel::seatsPicked, this, &SeatMapItem::showSeats);
     }
     onLayoutReset();
     Q_EMIT modelChanged();
@@ -133,6 +134,16 @@ void SeatMapItem::setSelectedColor(const QColor &color)
     m_drawnKeys.assign(m_drawnKeys.size(), 0);
     markSeatsDirty();
     Q_EMIT stageColorChanged();
+}
+
+void SeatMapItem::setMinimumSeatPixels(qreal pixels)
+{
+    if (qFuzzyCompare(m_minimumSeatPixels, pixels) || pixels <= 0)
+        return;
+    m_minimumSeatPixels = pixels;
+    clampView();
+    update();
+    Q_EMIT viewChanged();
 }
 
 void SeatMapItem::onLayoutReset()
@@ -188,8 +199,7 @@ void SeatMapItem::clampView()
     if (!m_model || m_model->seats().empty())
         return;
     const qreal fit = fitScale();
-    // From a little smaller than the whole room down to a seat about 90 px wide.
-    m_scale = std::clamp(m_scale, fit * 0.8, std::max(fit * 1.2, 90.0 / m_pitch));
+    m_scale = std::clamp(m_scale, fit * 0.8, maxScale());
     // Keep some of the layout on screen.
     const QRectF bounds = m_model->layoutBounds();
     const QRectF shown(m_offset + bounds.topLeft() * m_scale, bounds.size() * m_scale);
@@ -202,6 +212,87 @@ void SeatMapItem::clampView()
         m_offset.ry() += marginY - shown.bottom();
     if (shown.top() > height() - marginY)
         m_offset.ry() -= shown.top() - (height() - marginY);
+}
+
+qreal SeatMapItem::maxScale() const
+{
+    // From a little smaller than the whole room down to a seat about 72 px wide, and always to touch size.
+    return std::max({fitScale() * 1.2, 90.0 / m_pitch, tapScale() * 1.25});
+}
+
+void SeatMapItem::showLayoutRect(const QRectF &layoutRect)
+{
+    if (!m_model || m_model->seats().empty() || width() <= 0 || height() <= 0)
+        return;
+    const QRectF rect = layoutRect.adjusted(-m_pitch, -m_pitch, m_pitch, m_pitch);
+    const qreal fits = std::min(width() / rect.width(), height() / rect.height()) * 0.9;
+    // Not closer than needed: touch size, a little more when the whole rectangle still fits.
+    m_scale = std::clamp(fits, tapScale(), std::max(tapScale(), std::min(maxScale(), tapScale() * 1.5)));
+    m_offset = QPointF(width() / 2, height() / 2) - rect.center() * m_scale;
+    clampView();
+    update();
+    Q_EMIT viewChanged();
+}
+
+QString SeatMapItem::sectionAt(qreal x, qreal y) const
+{
+    if (!m_model || m_model->sections().empty())
+        return {};
+    const QPointF p = (QPointF(x, y) - m_offset) / m_scale;
+    // Within a few rows of a seat (a finger on a 1 px seat lands between seats): that seat's section.
+    const float reach = std::max(float(m_pitch) * 4, float(24 / m_scale));
+    float best = reach * reach;
+    int section = -1;
+    for (const MapSeat &seat : m_model->seats()) {
+        const float dx = seat.x - float(p.x()), dy = seat.y - float(p.y());
+        const float d = dx * dx + dy * dy;
+        if (d < best) {
+            best = d;
+            section = seat.section;
+        }
+    }
+    return section >= 0 ? m_model->sections()[size_t(section)].name : QString();
+}
+
+QRectF SeatMapItem::sectionRect(const QString &name) const
+{
+    if (!m_model)
+        return {};
+    for (const MapSection &section : m_model->sections())
+        if (section.name == name)
+            return QRectF(m_offset + section.bounds.topLeft() * m_scale, section.bounds.size() * m_scale);
+    return {};
+}
+
+void SeatMapItem::zoomToSection(const QString &name)
+{
+    if (!m_model)
+        return;
+    for (const MapSection &section : m_model->sections())
+        if (section.name == name)
+            return showLayoutRect(section.bounds);
+}
+
+void SeatMapItem::showSeats(const QStringList &seatIds)
+{
+    if (!m_model)
+        return;
+    qreal left = 1e9, top = 1e9, right = -1e9, bottom = -1e9;
+    for (const QString &id : seatIds) {
+        const int i = m_model->indexOf(id);
+        if (i < 0)
+            continue;
+        const MapSeat &seat = m_model->seats()[size_t(i)];
+        left = std::min<qreal>(left, seat.x), right = std::max<qreal>(right, seat.x);
+        top = std::min<qreal>(top, seat.y), bottom = std::max<qreal>(bottom, seat.y);
+    }
+    if (left > right)
+        return;
+    // Seats already in view at a tappable zoom stay where they are (no jump under the customer's finger).
+    const QRectF shown = QRectF(m_offset + QPointF(left, top) * m_scale, m_offset + QPointF(right, bottom) * m_scale);
+    if (seatsTappable() && QRectF(0, 0, width(), height()).adjusted(m_pitch * m_scale, m_pitch * m_scale, -m_pitch * m_scale, -m_pitch * m_scale).contains(shown))
+        return;
+    showLayoutRect(QRectF(QPointF(left, top), QPointF(right, bottom)));
 }
 
 void SeatMapItem::zoomBy(qreal factor, qreal centreX, qreal centreY)
@@ -509,9 +600,17 @@ void SeatMapItem::pointerMove(QPointF position)
 void SeatMapItem::pointerRelease(QPointF position)
 {
     if (m_pressed && !m_dragging) {
-        const QString seat = seatAt(position.x(), position.y());
-        if (!seat.isEmpty())
-            Q_EMIT seatTapped(seat);
+        if (seatsTappable()) {
+            const QString seat = seatAt(position.x(), position.y());
+            if (!seat.isEmpty())
+                Q_EMIT seatTapped(seat);
+        } else if (const QString section = sectionAt(position.x(), position.y()); !section.isEmpty()) {
+            zoomToSection(section);
+            Q_EMIT sectionTapped(section);
+        } else {
+            // Seats too small to hit with a finger: zoom in where the tap landed, to touch size.
+            zoomBy(tapScale() / m_scale, position.x(), position.y());
+        }
     }
     m_pressed = false;
     m_dragging = false;

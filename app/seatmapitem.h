@@ -21,6 +21,10 @@ namespace marquee::app {
  * Without a GPU (the software scene graph: kiosks without graphics drivers, offscreen tests) the same shapes are
  * painted with QPainter into one texture instead.
  *
+ * Touch first: a seat can be tapped only at a zoom where it is drawn at least minimumSeatPixels wide. Below that
+ * zoom a tap picks a section (a stadium block: the map zooms to it, seats at touch size) or, in a layout without
+ * sections, zooms in where it landed. Seats picked for the customer (best available) are panned and zoomed to.
+ *
  * Shapes say what a seat is without colour: available = filled square in its tier colour, wheelchair space =
  * octagon, companion = square with a dark centre, selected = larger square with a white centre, held = hollow
  * square, booked = a cross, just taken by someone else = thick red ring.
@@ -42,6 +46,12 @@ class SeatMapItem : public QQuickItem
     Q_PROPERTY(QColor selectedColor READ selectedColor WRITE setSelectedColor NOTIFY stageColorChanged)
     /** @brief Typical distance between neighbouring seats of a row, in layout units (a drawn seat is 0.8 of it). */
     Q_PROPERTY(qreal seatPitch READ seatPitch NOTIFY viewChanged)
+    /** @brief The smallest drawn seat, in pixels, that a tap may select (48: a fingertip). */
+    Q_PROPERTY(qreal minimumSeatPixels READ minimumSeatPixels WRITE setMinimumSeatPixels NOTIFY viewChanged)
+    /** @brief How wide a seat is drawn at the current zoom, in pixels. */
+    Q_PROPERTY(qreal seatPixels READ seatPixels NOTIFY viewChanged)
+    /** @brief Whether a tap selects a seat now (seatPixels >= minimumSeatPixels) rather than a section. */
+    Q_PROPERTY(bool seatsTappable READ seatsTappable NOTIFY viewChanged)
     /** @brief Number of seat-geometry rebuilds (for tests and benchmarks). */
     Q_PROPERTY(int geometryUploads READ geometryUploads NOTIFY viewChanged)
     /** @brief Number of seat geometry nodes re-uploaded, summed over all rebuilds (GPU scene graph only). */
@@ -64,6 +74,10 @@ public:
     int geometryUploads() const { return m_uploads; }
     int nodeUploads() const { return m_nodeUploads; }
     qreal seatPitch() const { return m_pitch; }
+    qreal minimumSeatPixels() const { return m_minimumSeatPixels; }
+    void setMinimumSeatPixels(qreal pixels);
+    qreal seatPixels() const { return 2 * m_seatHalf * m_scale; }
+    bool seatsTappable() const { return seatPixels() >= m_minimumSeatPixels - 0.01; }
 
     /** @brief The seat under an item position, or an empty string. */
     Q_INVOKABLE QString seatAt(qreal x, qreal y) const;
@@ -75,6 +89,14 @@ public:
     /** @brief Fit the whole layout into the item. */
     Q_INVOKABLE void resetView();
     Q_INVOKABLE void panBy(qreal dx, qreal dy);
+    /** @brief The section under an item position (the section of the nearest seat, if near), or an empty string. */
+    Q_INVOKABLE QString sectionAt(qreal x, qreal y) const;
+    /** @brief Where a section is drawn, in item pixels (around its seats' centres); empty for an unknown name. */
+    Q_INVOKABLE QRectF sectionRect(const QString &name) const;
+    /** @brief Zoom to a section, its seats at least minimumSeatPixels wide, and centre it. */
+    Q_INVOKABLE void zoomToSection(const QString &name);
+    /** @brief Pan and zoom so that @p seatIds are in view at a zoom where they can be tapped. */
+    Q_INVOKABLE void showSeats(const QStringList &seatIds);
 
 Q_SIGNALS:
     void modelChanged();
@@ -82,6 +104,8 @@ Q_SIGNALS:
     void stageColorChanged();
     /** @brief A seat was tapped (the screen decides what that means). */
     void seatTapped(const QString &seatId);
+    /** @brief A section was tapped at a zoom where seats are too small to tap; the map zoomed to it. */
+    void sectionTapped(const QString &name);
 
 protected:
     QSGNode *updatePaintNode(QSGNode *old, UpdatePaintNodeData *) override;
@@ -102,12 +126,18 @@ private:
     /** @brief The same picture with QPainter into a texture, for the software scene graph (no GPU, offscreen). */
     QSGNode *updateSoftwareNode(QSGNode *old);
     qreal fitScale() const;
+    /** @brief The zoom at which a seat is drawn minimumSeatPixels wide. */
+    qreal tapScale() const { return m_minimumSeatPixels / (2 * m_seatHalf); }
+    qreal maxScale() const;
+    /** @brief Centre @p layoutRect, at the zoom where it fits if that is at least tapScale(), else at tapScale(). */
+    void showLayoutRect(const QRectF &layoutRect);
 
     QPointer<SeatMapModel> m_model;
     qreal m_scale = 1;
     QPointF m_offset;
     float m_seatHalf = 4; // half the drawn seat size, layout units
     float m_pitch = 10;
+    qreal m_minimumSeatPixels = 48;
     bool m_layoutDirty = true;
     bool m_seatsDirty = true;
     bool m_viewInitialised = false;

@@ -29,6 +29,14 @@ struct MapSeat {
     bool wheelchair = false;
     bool companion = false;
     char status = 'a';   ///< 'a' available, 'h' held, 'b' booked
+    int section = -1;    ///< index into SeatMapModel::sections(), -1 in a layout without sections
+};
+
+/** @brief A section of a large venue (a stadium block): the part of the map a customer picks before a seat. */
+struct MapSection {
+    QString name;   ///< the block, as the rows name it ("N01" for rows "N01-A", "N01-B", ...)
+    QRectF bounds;  ///< around the seats' centres, layout units
+    int seats = 0;
 };
 
 /**
@@ -62,6 +70,9 @@ class SeatMapModel : public QAbstractListModel
     Q_PROPERTY(QVariantList rowLabels READ rowLabels NOTIFY layoutReset)
     /** @brief The bottom edge of the screen/stage in layout units (the stage label goes just below it). */
     Q_PROPERTY(qreal stageBottom READ stageBottom NOTIFY layoutReset)
+    /** @brief The sections (stadium blocks) and where they are, in layout units: [{name, x, y, width, height, seats}];
+     * empty for a layout without sections (a cinema). */
+    Q_PROPERTY(QVariantList sections READ sectionList NOTIFY layoutReset)
     /** @brief Statuses arrive pushed over the server's WebSocket (false: polled with ETag). */
     Q_PROPERTY(bool live READ live NOTIFY liveChanged)
 public:
@@ -142,6 +153,10 @@ public:
     qreal stageBottom() const { return m_stageEllipse ? m_stage.center().y() : m_stage.bottom(); }
     /** @brief Row labels with their layout positions: [{label, x, y}]. */
     QVariantList rowLabels() const { return m_rowLabels; }
+    /** @brief The sections, from the rows' names: a row "N01-C" is row C of section N01. Empty when the rows
+     * name fewer than two sections. */
+    const std::vector<MapSection> &sections() const { return m_sections; }
+    QVariantList sectionList() const;
     bool isSelected(int index) const { return m_selected.contains(index); }
     bool isHighlighted(int index) const { return m_highlighted.contains(m_seats[size_t(index)].seatId); }
     int indexOf(const QString &seatId) const { return m_index.value(seatId, -1); }
@@ -170,6 +185,9 @@ Q_SIGNALS:
     /** @brief Seat statuses changed (a poll brought news). */
     void statusesChanged();
     void selectionChanged();
+    /** @brief Seats were chosen for the customer (best available, the nearest block after a conflict): the map
+     * shows them. */
+    void seatsPicked(const QStringList &seatIds);
     void highlightChanged();
     /** @brief A selected seat was taken by someone else and removed from the selection. */
     void selectionLost(const QStringList &seatIds);
@@ -188,6 +206,8 @@ private:
     static char statusCode(QStringView status);
     /** @brief Unselect selected seats that are no longer free (unless they are our own hold); tell the screen. */
     void dropLostSelection();
+    /** @brief Sections from the rows' names (see sections()). */
+    void buildSections();
     QList<BestAvailableSeat> bestAvailableInput() const;
 
     QPointer<KioskApi> m_api;
@@ -216,6 +236,7 @@ private:
     bool m_stageEllipse = false;
     QRectF m_bounds;
     QVariantList m_rowLabels;
+    std::vector<MapSection> m_sections;
     QList<int> m_selected; // seat indices in selection order
     QSet<QString> m_highlighted;
     int m_availableCount = 0;

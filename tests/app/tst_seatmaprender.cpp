@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // The seat map as the scene graph draws it, checked pixel by pixel: every seat of the demo's 40,000-seat stadium
-// must show in a grab of the whole map. Run as SeatMapRender.opengl (a real X server with Mesa, the OpenGL scene
+// must show in a grab of the whole map; taps pick a block until seats are at touch size; seats picked for the
+// customer are brought into view. Run as SeatMapRender.opengl (a real X server with Mesa, the OpenGL scene
 // graph) and SeatMapRender.software (tests/CMakeLists.txt); a renderer that drops geometry shows here.
 #include "screenshots.h"
 #include "seatmapitem.h"
@@ -10,9 +11,11 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QPointingDevice>
 #include <QQmlComponent>
 #include <QQmlEngine>
 #include <QQuickWindow>
+#include <QSignalSpy>
 #include <QTest>
 #include <cmath>
 #include <gtest/gtest.h>
@@ -150,4 +153,140 @@ TEST(SeatMapRender, EverySeatOfTheDemoStadiumIsDrawnInTheFullMap)
     EXPECT_NE(after.pixel(at.toPoint()), before) << "a held seat is hollow in the middle";
     if (test::graphicsApiName(w->window) != QLatin1String("software"))
         EXPECT_EQ(w->map->nodeUploads() - nodeUploads, 1);
+}
+
+namespace {
+
+/** @brief The centre of @p seatId in window coordinates. */
+QPoint seatInWindow(const SeatMapItem &map, const QString &seatId)
+{
+    return map.mapToScene(map.seatPosition(seatId)).toPoint();
+}
+
+} // namespace
+
+TEST(SeatMapRender, TappingAStadiumBlockZoomsToItWithSeatsOfTouchSizeThenASeatTapSelects)
+{
+    SeatMapModel model;
+    ASSERT_TRUE(model.applyBody(seatMapBody(demoStadiumLayout()), "\"1\""));
+    ASSERT_EQ(model.sections().size(), 40u) << "40 blocks of the bowl";
+    auto w = openMapWindow(QSize(1920, 1080));
+    ASSERT_TRUE(w);
+    w->map->setModel(&model);
+    w->window->grabWindow();
+    // The whole bowl: seats of 1–2 px, far below a fingertip; taps pick blocks.
+    EXPECT_LT(w->map->seatPixels(), 8);
+    EXPECT_FALSE(w->map->seatsTappable());
+    QSignalSpy seatTaps(w->map, &SeatMapItem::seatTapped);
+    QSignalSpy sectionTaps(w->map, &SeatMapItem::sectionTapped);
+
+    // A tap on block E03 (by touch, as on the kiosk): no seat, the block, zoomed to touch size and in view.
+    const QString inBlock = QStringLiteral("E03-M20");
+    ASSERT_GE(model.indexOf(inBlock), 0);
+    static QPointingDevice *touchscreen = QTest::createTouchDevice();
+    const QPoint at = seatInWindow(*w->map, inBlock);
+    QTest::touchEvent(w->window, touchscreen).press(0, at);
+    QTest::touchEvent(w->window, touchscreen).release(0, at);
+    QCoreApplication::processEvents();
+    EXPECT_EQ(seatTaps.count(), 0) << "a tap below touch zoom never selects a seat";
+    ASSERT_EQ(sectionTaps.count(), 1);
+    EXPECT_EQ(sectionTaps.first().first().toString(), QStringLiteral("E03"));
+    EXPECT_GE(w->map->seatPixels(), 48);
+    EXPECT_TRUE(w->map->seatsTappable());
+    const QPointF centre = w->map->sectionRect(QStringLiteral("E03")).center();
+    EXPECT_NEAR(centre.x(), w->map->width() / 2, 2);
+    EXPECT_NEAR(centre.y(), w->map->height() / 2, 2);
+    const QImage zoomed = w->window->grabWindow();
+    const QString dir = test::screenshotDir(QStringLiteral(MARQUEE_SCREENSHOT_DIR));
+    QDir().mkpath(dir);
+    zoomed.save(dir + QStringLiteral("/stadium-demo-block-E03.png"));
+
+    // Now a seat of the block is tapped: that seat, at least 48 px under the finger.
+    const QString seat = QStringLiteral("E03-M20");
+    const QPointF p = w->map->seatPosition(seat);
+    ASSERT_TRUE(QRectF(0, 0, w->map->width(), w->map->height()).contains(p));
+    QTest::mouseClick(w->window, Qt::LeftButton, {}, seatInWindow(*w->map, seat));
+    ASSERT_EQ(seatTaps.count(), 1);
+    EXPECT_EQ(seatTaps.first().first().toString(), seat);
+    // A neighbour one seat pitch away is another target: pitch on screen is at least the touch size.
+    EXPECT_GE(w->map->seatPitch() * w->map->viewScale(), 48);
+
+    // Zoomed out again, a tap on a seat's exact position still picks its block, not the seat.
+    w->map->resetView();
+    QTest::mouseClick(w->window, Qt::LeftButton, {}, seatInWindow(*w->map, QStringLiteral("S07-A01")));
+    EXPECT_EQ(seatTaps.count(), 1);
+    ASSERT_EQ(sectionTaps.count(), 2);
+    EXPECT_EQ(sectionTaps.last().first().toString(), QStringLiteral("S07"));
+}
+
+TEST(SeatMapRender, SeatsPickedForTheCustomerArePannedAndZoomedTo)
+{
+    SeatMapModel model;
+    ASSERT_TRUE(model.applyBody(seatMapBody(demoStadiumLayout()), "\"1\""));
+    auto w = openMapWindow(QSize(1080, 1920));
+    ASSERT_TRUE(w);
+    w->map->setModel(&model);
+    w->window->grabWindow();
+    ASSERT_FALSE(w->map->seatsTappable());
+    const QRectF view(0, 0, w->map->width(), w->map->height());
+
+    // Best available (the kiosk's and till's "Find"): four seats, all in view at touch size.
+    ASSERT_TRUE(model.selectBestAvailable(4));
+    const QStringList picked = model.selectedSeats();
+    ASSERT_EQ(picked.size(), 4);
+    EXPECT_GE(w->map->seatPixels(), 48);
+    for (const QString &id : picked)
+        EXPECT_TRUE(view.contains(w->map->seatPosition(id))) << id.toStdString();
+    const QImage shown = w->window->grabWindow();
+    const QString dir = test::screenshotDir(QStringLiteral(MARQUEE_SCREENSHOT_DIR));
+    QDir().mkpath(dir);
+    shown.save(dir + QStringLiteral("/stadium-demo-find-4.png"));
+
+    // Someone takes one of them: the map moves to the block suggested instead, far away or not.
+    w->map->resetView();
+    model.markTaken({picked.first()}, 4);
+    ASSERT_EQ(model.selectedCount(), 4);
+    EXPECT_GE(w->map->seatPixels(), 48);
+    for (const QString &id : model.selectedSeats())
+        EXPECT_TRUE(view.contains(w->map->seatPosition(id))) << id.toStdString();
+    EXPECT_TRUE(view.contains(w->map->seatPosition(picked.first()))) << "the taken seat is shown next to the suggestion";
+}
+
+TEST(SeatMapRender, ACinemaWithoutSectionsZoomsToTouchSizeBeforeATapSelects)
+{
+    // A 30 × 40 hall in a small window: seats below 48 px at the fitted zoom, no blocks.
+    store::NewLayout hall;
+    hall.name = QStringLiteral("Hall");
+    for (int r = 0; r < 30; ++r)
+        for (int n = 1; n <= 40; ++n)
+            hall.seats.push_back({QString(QChar(u'A' + r % 26)) + QString::number(r / 26) + QStringLiteral("-") + QString::number(n),
+                                  QString(QChar(u'A' + r % 26)) + QString::number(r / 26), n, n * 30, r * 34, QStringLiteral("upper"), {}});
+    // Rows "A0", "B0": no dash before a block name, so no sections even though the seat ids have one.
+    SeatMapModel model;
+    ASSERT_TRUE(model.applyBody(seatMapBody(hall), "\"1\""));
+    EXPECT_TRUE(model.sections().empty());
+    auto w = openMapWindow(QSize(1280, 800));
+    ASSERT_TRUE(w);
+    w->map->setModel(&model);
+    w->window->grabWindow();
+    ASSERT_FALSE(w->map->seatsTappable()) << w->map->seatPixels();
+    QSignalSpy seatTaps(w->map, &SeatMapItem::seatTapped);
+    const QString seat = QStringLiteral("P0-20");
+    QTest::mouseClick(w->window, Qt::LeftButton, {}, seatInWindow(*w->map, seat));
+    EXPECT_EQ(seatTaps.count(), 0);
+    EXPECT_GE(w->map->seatPixels(), 48);
+    EXPECT_TRUE(QRectF(0, 0, w->map->width(), w->map->height()).contains(w->map->seatPosition(seat))) << "zoomed in where the tap landed";
+    QTest::mouseClick(w->window, Qt::LeftButton, {}, seatInWindow(*w->map, seat));
+    ASSERT_EQ(seatTaps.count(), 1);
+    EXPECT_EQ(seatTaps.first().first().toString(), seat);
+
+    // A big window where the whole hall is at touch size: the first tap selects.
+    auto big = openMapWindow(QSize(4000, 2400));
+    ASSERT_TRUE(big);
+    big->map->setModel(&model);
+    big->window->grabWindow();
+    ASSERT_TRUE(big->map->seatsTappable()) << big->map->seatPixels();
+    QSignalSpy bigTaps(big->map, &SeatMapItem::seatTapped);
+    QTest::mouseClick(big->window, Qt::LeftButton, {}, seatInWindow(*big->map, seat));
+    ASSERT_EQ(bigTaps.count(), 1);
 }
