@@ -17,6 +17,7 @@ namespace marquee::app {
 namespace {
 
 constexpr int kVerticesPerSeat = 24; // 8 triangles: enough for the largest shape (ring, octagon)
+constexpr int kSeatsPerNode = SeatMapItem::kSeatsPerNode;
 
 using Vertex = QSGGeometry::ColoredPoint2D;
 
@@ -109,6 +110,7 @@ void SeatMapItem::setModel(SeatMapModel *model)
         connect(m_model, &SeatMapModel::statusesChanged, this, &SeatMapItem::markSeatsDirty);
         connect(m_model, &SeatMapModel::selectionChanged, this, &SeatMapItem::markSeatsDirty);
         connect(m_model, &SeatMapModel::highlightChanged, this, &SeatMapItem::markSeatsDirty);
+        connect(m_model, &SeatMapModel::seatsPicked, this, &SeatMapItem::showSeats);
     }
     onLayoutReset();
     Q_EMIT modelChanged();
@@ -132,6 +134,16 @@ void SeatMapItem::setSelectedColor(const QColor &color)
     m_drawnKeys.assign(m_drawnKeys.size(), 0);
     markSeatsDirty();
     Q_EMIT stageColorChanged();
+}
+
+void SeatMapItem::setMinimumSeatPixels(qreal pixels)
+{
+    if (qFuzzyCompare(m_minimumSeatPixels, pixels) || pixels <= 0)
+        return;
+    m_minimumSeatPixels = pixels;
+    clampView();
+    update();
+    Q_EMIT viewChanged();
 }
 
 void SeatMapItem::onLayoutReset()
@@ -187,8 +199,7 @@ void SeatMapItem::clampView()
     if (!m_model || m_model->seats().empty())
         return;
     const qreal fit = fitScale();
-    // From a little smaller than the whole room down to a seat about 90 px wide.
-    m_scale = std::clamp(m_scale, fit * 0.8, std::max(fit * 1.2, 90.0 / m_pitch));
+    m_scale = std::clamp(m_scale, fit * 0.8, maxScale());
     // Keep some of the layout on screen.
     const QRectF bounds = m_model->layoutBounds();
     const QRectF shown(m_offset + bounds.topLeft() * m_scale, bounds.size() * m_scale);
@@ -201,6 +212,87 @@ void SeatMapItem::clampView()
         m_offset.ry() += marginY - shown.bottom();
     if (shown.top() > height() - marginY)
         m_offset.ry() -= shown.top() - (height() - marginY);
+}
+
+qreal SeatMapItem::maxScale() const
+{
+    // From a little smaller than the whole room down to a seat about 72 px wide, and always to touch size.
+    return std::max({fitScale() * 1.2, 90.0 / m_pitch, tapScale() * 1.25});
+}
+
+void SeatMapItem::showLayoutRect(const QRectF &layoutRect)
+{
+    if (!m_model || m_model->seats().empty() || width() <= 0 || height() <= 0)
+        return;
+    const QRectF rect = layoutRect.adjusted(-m_pitch, -m_pitch, m_pitch, m_pitch);
+    const qreal fits = std::min(width() / rect.width(), height() / rect.height()) * 0.9;
+    // Not closer than needed: touch size, a little more when the whole rectangle still fits.
+    m_scale = std::clamp(fits, tapScale(), std::max(tapScale(), std::min(maxScale(), tapScale() * 1.5)));
+    m_offset = QPointF(width() / 2, height() / 2) - rect.center() * m_scale;
+    clampView();
+    update();
+    Q_EMIT viewChanged();
+}
+
+QString SeatMapItem::sectionAt(qreal x, qreal y) const
+{
+    if (!m_model || m_model->sections().empty())
+        return {};
+    const QPointF p = (QPointF(x, y) - m_offset) / m_scale;
+    // Within a few rows of a seat (a finger on a 1 px seat lands between seats): that seat's section.
+    const float reach = std::max(float(m_pitch) * 4, float(24 / m_scale));
+    float best = reach * reach;
+    int section = -1;
+    for (const MapSeat &seat : m_model->seats()) {
+        const float dx = seat.x - float(p.x()), dy = seat.y - float(p.y());
+        const float d = dx * dx + dy * dy;
+        if (d < best) {
+            best = d;
+            section = seat.section;
+        }
+    }
+    return section >= 0 ? m_model->sections()[size_t(section)].name : QString();
+}
+
+QRectF SeatMapItem::sectionRect(const QString &name) const
+{
+    if (!m_model)
+        return {};
+    for (const MapSection &section : m_model->sections())
+        if (section.name == name)
+            return QRectF(m_offset + section.bounds.topLeft() * m_scale, section.bounds.size() * m_scale);
+    return {};
+}
+
+void SeatMapItem::zoomToSection(const QString &name)
+{
+    if (!m_model)
+        return;
+    for (const MapSection &section : m_model->sections())
+        if (section.name == name)
+            return showLayoutRect(section.bounds);
+}
+
+void SeatMapItem::showSeats(const QStringList &seatIds)
+{
+    if (!m_model)
+        return;
+    qreal left = 1e9, top = 1e9, right = -1e9, bottom = -1e9;
+    for (const QString &id : seatIds) {
+        const int i = m_model->indexOf(id);
+        if (i < 0)
+            continue;
+        const MapSeat &seat = m_model->seats()[size_t(i)];
+        left = std::min<qreal>(left, seat.x), right = std::max<qreal>(right, seat.x);
+        top = std::min<qreal>(top, seat.y), bottom = std::max<qreal>(bottom, seat.y);
+    }
+    if (left > right)
+        return;
+    // Seats already in view at a tappable zoom stay where they are (no jump under the customer's finger).
+    const QRectF shown = QRectF(m_offset + QPointF(left, top) * m_scale, m_offset + QPointF(right, bottom) * m_scale);
+    if (seatsTappable() && QRectF(0, 0, width(), height()).adjusted(m_pitch * m_scale, m_pitch * m_scale, -m_pitch * m_scale, -m_pitch * m_scale).contains(shown))
+        return;
+    showLayoutRect(QRectF(QPointF(left, top), QPointF(right, bottom)));
 }
 
 void SeatMapItem::zoomBy(qreal factor, qreal centreX, qreal centreY)
@@ -344,7 +436,6 @@ QSGNode *SeatMapItem::updatePaintNode(QSGNode *old, UpdatePaintNodeData *)
         return nullptr;
     }
     QSGGeometryNode *stageNode = nullptr;
-    QSGGeometryNode *seatNode = nullptr;
     if (!root) {
         root = new QSGTransformNode;
         stageNode = new QSGGeometryNode;
@@ -352,18 +443,10 @@ QSGNode *SeatMapItem::updatePaintNode(QSGNode *old, UpdatePaintNodeData *)
         stageNode->setFlag(QSGNode::OwnsGeometry);
         stageNode->setMaterial(new QSGFlatColorMaterial);
         stageNode->setFlag(QSGNode::OwnsMaterial);
-        seatNode = new QSGGeometryNode;
-        seatNode->setGeometry(new QSGGeometry(QSGGeometry::defaultAttributes_ColoredPoint2D(), 0));
-        seatNode->geometry()->setDrawingMode(QSGGeometry::DrawTriangles);
-        seatNode->setFlag(QSGNode::OwnsGeometry);
-        seatNode->setMaterial(new QSGVertexColorMaterial);
-        seatNode->setFlag(QSGNode::OwnsMaterial);
         root->appendChildNode(stageNode);
-        root->appendChildNode(seatNode);
         m_layoutDirty = true;
     } else {
-        stageNode = static_cast<QSGGeometryNode *>(root->childAtIndex(0));
-        seatNode = static_cast<QSGGeometryNode *>(root->childAtIndex(1));
+        stageNode = static_cast<QSGGeometryNode *>(root->firstChild());
     }
 
     QMatrix4x4 matrix;
@@ -402,70 +485,95 @@ QSGNode *SeatMapItem::updatePaintNode(QSGNode *old, UpdatePaintNodeData *)
         static_cast<QSGFlatColorMaterial *>(stageNode->material())->setColor(m_stageColor);
         stageNode->markDirty(QSGNode::DirtyGeometry | QSGNode::DirtyMaterial);
 
-        seatNode->geometry()->allocate(int(seats.size()) * kVerticesPerSeat);
+        // The seats in nodes of at most kSeatsPerNode seats. One node for a whole stadium (960,000 vertices) is
+        // cut short by renderers that index vertices with 16 bits (the OpenGL scene graph drew 2,731 seats of
+        // 40,000); 2,048 seats are 49,152 vertices, and a status change re-uploads only its own node.
+        while (root->childCount() > 1) {
+            QSGNode *chunk = root->lastChild();
+            root->removeChildNode(chunk);
+            delete chunk;
+        }
+        const int seatCount = int(seats.size());
+        for (int first = 0; first < seatCount; first += kSeatsPerNode) {
+            auto *chunk = new QSGGeometryNode;
+            chunk->setGeometry(new QSGGeometry(QSGGeometry::defaultAttributes_ColoredPoint2D(), std::min(kSeatsPerNode, seatCount - first) * kVerticesPerSeat));
+            chunk->geometry()->setDrawingMode(QSGGeometry::DrawTriangles);
+            chunk->setFlag(QSGNode::OwnsGeometry);
+            chunk->setMaterial(new QSGVertexColorMaterial);
+            chunk->setFlag(QSGNode::OwnsMaterial);
+            root->appendChildNode(chunk);
+        }
         m_drawnKeys.assign(seats.size(), 0);
         m_seatsDirty = true;
         m_layoutDirty = false;
     }
 
     if (m_seatsDirty) {
-        Vertex *vertices = seatNode->geometry()->vertexDataAsColoredPoint2D();
         const float h = m_seatHalf;
         const Rgba held = rgba(QColor(0x79839A)), booked = rgba(QColor(0x586074)), taken = rgba(QColor(0xFF3B30));
         const Rgba white = rgba(QColor(Qt::white)), dark = rgba(QColor(0x0E1320)), selected = rgba(m_selectedColor);
         bool changed = false;
-        for (size_t i = 0; i < seats.size(); ++i) {
-            const MapSeat &seat = seats[i];
-            Shape shape = Available;
-            if (m_model->isHighlighted(int(i)))
-                shape = Taken;
-            else if (m_model->isSelected(int(i)))
-                shape = Selected;
-            else if (seat.status == SeatStatus::Booked)
-                shape = Booked;
-            else if (seat.status == SeatStatus::Held)
-                shape = Held;
-            else if (seat.wheelchair)
-                shape = Wheelchair;
-            else if (seat.companion)
-                shape = Companion;
-            const quint32 key = quint32(shape) | quint32(seat.tierIndex + 1) << 4;
-            if (m_drawnKeys[i] == key)
-                continue;
-            m_drawnKeys[i] = key;
-            changed = true;
-            SeatWriter w(vertices + i * kVerticesPerSeat, seat.x, seat.y);
-            const Rgba tier = rgba(m_model->tierColor(seat.tierIndex));
-            switch (shape) {
-            case Available:
-                w.square(h, tier);
-                break;
-            case Wheelchair:
-                w.octagon(h, tier);
-                break;
-            case Companion:
-                w.square(h, tier);
-                w.square(h * 0.4f, dark);
-                break;
-            case Selected:
-                w.square(h * 1.15f, selected);
-                w.square(h * 0.35f, white);
-                break;
-            case Held:
-                w.ring(h * 0.9f, h * 0.28f, held);
-                break;
-            case Booked:
-                w.cross(h * 0.8f, h * 0.35f, booked);
-                break;
-            case Taken:
-                w.ring(h * 1.2f, h * 0.45f, taken);
-                break;
+        QSGNode *chunkNode = stageNode->nextSibling();
+        for (size_t first = 0; first < seats.size() && chunkNode; first += kSeatsPerNode, chunkNode = chunkNode->nextSibling()) {
+            auto *chunk = static_cast<QSGGeometryNode *>(chunkNode);
+            Vertex *vertices = chunk->geometry()->vertexDataAsColoredPoint2D();
+            bool chunkChanged = false;
+            for (size_t i = first; i < std::min(seats.size(), first + kSeatsPerNode); ++i) {
+                const MapSeat &seat = seats[i];
+                Shape shape = Available;
+                if (m_model->isHighlighted(int(i)))
+                    shape = Taken;
+                else if (m_model->isSelected(int(i)))
+                    shape = Selected;
+                else if (seat.status == SeatStatus::Booked)
+                    shape = Booked;
+                else if (seat.status == SeatStatus::Held)
+                    shape = Held;
+                else if (seat.wheelchair)
+                    shape = Wheelchair;
+                else if (seat.companion)
+                    shape = Companion;
+                const quint32 key = quint32(shape) | quint32(seat.tierIndex + 1) << 4;
+                if (m_drawnKeys[i] == key)
+                    continue;
+                m_drawnKeys[i] = key;
+                chunkChanged = true;
+                SeatWriter w(vertices + (i - first) * kVerticesPerSeat, seat.x, seat.y);
+                const Rgba tier = rgba(m_model->tierColor(seat.tierIndex));
+                switch (shape) {
+                case Available:
+                    w.square(h, tier);
+                    break;
+                case Wheelchair:
+                    w.octagon(h, tier);
+                    break;
+                case Companion:
+                    w.square(h, tier);
+                    w.square(h * 0.4f, dark);
+                    break;
+                case Selected:
+                    w.square(h * 1.15f, selected);
+                    w.square(h * 0.35f, white);
+                    break;
+                case Held:
+                    w.ring(h * 0.9f, h * 0.28f, held);
+                    break;
+                case Booked:
+                    w.cross(h * 0.8f, h * 0.35f, booked);
+                    break;
+                case Taken:
+                    w.ring(h * 1.2f, h * 0.45f, taken);
+                    break;
+                }
+            }
+            if (chunkChanged) {
+                chunk->markDirty(QSGNode::DirtyGeometry);
+                ++m_nodeUploads;
+                changed = true;
             }
         }
-        if (changed) {
-            seatNode->markDirty(QSGNode::DirtyGeometry);
+        if (changed)
             ++m_uploads;
-        }
         m_seatsDirty = false;
     }
     return root;
@@ -492,9 +600,17 @@ void SeatMapItem::pointerMove(QPointF position)
 void SeatMapItem::pointerRelease(QPointF position)
 {
     if (m_pressed && !m_dragging) {
-        const QString seat = seatAt(position.x(), position.y());
-        if (!seat.isEmpty())
-            Q_EMIT seatTapped(seat);
+        if (seatsTappable()) {
+            const QString seat = seatAt(position.x(), position.y());
+            if (!seat.isEmpty())
+                Q_EMIT seatTapped(seat);
+        } else if (const QString section = sectionAt(position.x(), position.y()); !section.isEmpty()) {
+            zoomToSection(section);
+            Q_EMIT sectionTapped(section);
+        } else {
+            // Seats too small to hit with a finger: zoom in where the tap landed, to touch size.
+            zoomBy(tapScale() / m_scale, position.x(), position.y());
+        }
     }
     m_pressed = false;
     m_dragging = false;

@@ -161,6 +161,7 @@ void SeatMapModel::clear()
     m_tierNames.clear();
     m_tierPrices.clear();
     m_rowLabels.clear();
+    m_sections.clear();
     endResetModel();
     Q_EMIT layoutReset();
     Q_EMIT selectionChanged();
@@ -397,6 +398,7 @@ bool SeatMapModel::applyMap(const QJsonObject &root, const QByteArray &etag)
                      QPointF(stage.value(QStringLiteral("x2")).toDouble(), stage.value(QStringLiteral("y2")).toDouble()))
                   .normalized();
     m_rowLabels = layout.value(QStringLiteral("rows")).toArray().toVariantList();
+    buildSections();
     m_bounds = QRectF(QPointF(minX, minY), QPointF(maxX, maxY)).adjusted(-10, -10, 10, 10);
     for (const QVariant &row : std::as_const(m_rowLabels)) {
         const QVariantMap map = row.toMap();
@@ -532,6 +534,46 @@ QList<BestAvailableSeat> SeatMapModel::bestAvailableInput() const
     return input;
 }
 
+void SeatMapModel::buildSections()
+{
+    m_sections.clear();
+    QHash<QString, int> byName;
+    for (MapSeat &seat : m_seats) {
+        const qsizetype dash = seat.row.lastIndexOf(QLatin1Char('-'));
+        if (dash <= 0) {
+            seat.section = -1;
+            continue;
+        }
+        const QString name = seat.row.left(dash);
+        auto it = byName.find(name);
+        if (it == byName.end()) {
+            it = byName.insert(name, int(m_sections.size()));
+            m_sections.push_back({name, QRectF(seat.x, seat.y, 0, 0), 0});
+        }
+        MapSection &section = m_sections[size_t(*it)];
+        // QRectF::united() skips empty rectangles, and a section's first seat is one: grow by hand.
+        section.bounds.setCoords(std::min<qreal>(section.bounds.left(), seat.x), std::min<qreal>(section.bounds.top(), seat.y),
+                                 std::max<qreal>(section.bounds.right(), seat.x), std::max<qreal>(section.bounds.bottom(), seat.y));
+        ++section.seats;
+        seat.section = *it;
+    }
+    if (m_sections.size() < 2) {
+        m_sections.clear();
+        for (MapSeat &seat : m_seats)
+            seat.section = -1;
+    }
+}
+
+QVariantList SeatMapModel::sectionList() const
+{
+    QVariantList list;
+    for (const MapSection &section : m_sections)
+        list.append(QVariantMap{{QStringLiteral("name"), section.name}, {QStringLiteral("x"), section.bounds.x()}, {QStringLiteral("y"), section.bounds.y()},
+                                {QStringLiteral("width"), section.bounds.width()}, {QStringLiteral("height"), section.bounds.height()},
+                                {QStringLiteral("seats"), section.seats}});
+    return list;
+}
+
 bool SeatMapModel::selectBestAvailable(int count, bool wheelchair)
 {
     BestAvailableRequest request;
@@ -545,6 +587,7 @@ bool SeatMapModel::selectBestAvailable(int count, bool wheelchair)
     for (const QString &id : best)
         m_selected.append(indexOf(id));
     Q_EMIT selectionChanged();
+    Q_EMIT seatsPicked(best);
     return true;
 }
 
@@ -564,17 +607,21 @@ void SeatMapModel::markTaken(const QStringList &seatIds, int wantedCount)
     // The customer's party size, not what is left of the selection (a poll may already have dropped the taken seat).
     const int wanted = std::max(1, wantedCount > 0 ? wantedCount : int(m_selected.size()));
     m_selected.clear();
+    QStringList suggested;
     if (n > 0) {
         BestAvailableRequest request;
         request.count = wanted;
         request.near = QPointF(sx / n, sy / n);
         request.exclude = seatIds;
-        for (const QString &id : bestAvailable(bestAvailableInput(), request))
+        suggested = bestAvailable(bestAvailableInput(), request);
+        for (const QString &id : std::as_const(suggested))
             m_selected.append(indexOf(id));
     }
     Q_EMIT statusesChanged();
     Q_EMIT highlightChanged();
     Q_EMIT selectionChanged();
+    if (!suggested.isEmpty())
+        Q_EMIT seatsPicked(suggested + seatIds); // the suggestion next to the seats it replaces
 }
 
 void SeatMapModel::clearHighlight()

@@ -25,6 +25,14 @@ struct MapSeat : Seat {
     bool wheelchair = false; ///< isWheelchair(), kept so that a redraw of 40,000 seats searches no lists
     bool companion = false;  ///< isCompanion(), likewise
     SeatStatus status = SeatStatus::Available;
+    int section = -1;    ///< index into SeatMapModel::sections(), -1 in a layout without sections
+};
+
+/** @brief A section of a large venue (a stadium block): the part of the map a customer picks before a seat. */
+struct MapSection {
+    QString name;   ///< the block, as the rows name it ("N01" for rows "N01-A", "N01-B", ...)
+    QRectF bounds;  ///< around the seats' centres, layout units
+    int seats = 0;
 };
 
 /**
@@ -58,6 +66,9 @@ class SeatMapModel : public QAbstractListModel
     Q_PROPERTY(QVariantList rowLabels READ rowLabels NOTIFY layoutReset)
     /** @brief The bottom edge of the screen/stage in layout units (the stage label goes just below it). */
     Q_PROPERTY(qreal stageBottom READ stageBottom NOTIFY layoutReset)
+    /** @brief The sections (stadium blocks) and where they are, in layout units: [{name, x, y, width, height, seats}];
+     * empty for a layout without sections (a cinema). */
+    Q_PROPERTY(QVariantList sections READ sectionList NOTIFY layoutReset)
     /** @brief Statuses arrive pushed over the server's WebSocket (false: polled with ETag). */
     Q_PROPERTY(bool live READ live NOTIFY liveChanged)
 public:
@@ -138,6 +149,10 @@ public:
     qreal stageBottom() const { return m_stageEllipse ? m_stage.center().y() : m_stage.bottom(); }
     /** @brief Row labels with their layout positions: [{label, x, y}]. */
     QVariantList rowLabels() const { return m_rowLabels; }
+    /** @brief The sections, from the rows' names: a row "N01-C" is row C of section N01. Empty when the rows
+     * name fewer than two sections. */
+    const std::vector<MapSection> &sections() const { return m_sections; }
+    QVariantList sectionList() const;
     bool isSelected(int index) const { return m_selected.contains(index); }
     bool isHighlighted(int index) const { return m_highlighted.contains(m_seats[size_t(index)].seatId); }
     int indexOf(const QString &seatId) const { return m_index.value(seatId, -1); }
@@ -166,6 +181,9 @@ Q_SIGNALS:
     /** @brief Seat statuses changed (a poll brought news). */
     void statusesChanged();
     void selectionChanged();
+    /** @brief Seats were chosen for the customer (best available, the nearest block after a conflict): the map
+     * shows them. */
+    void seatsPicked(const QStringList &seatIds);
     void highlightChanged();
     /** @brief A selected seat was taken by someone else and removed from the selection. */
     void selectionLost(const QStringList &seatIds);
@@ -184,6 +202,8 @@ private:
     static SeatStatus statusOf(QStringView status);
     /** @brief Unselect selected seats that are no longer free (unless they are our own hold); tell the screen. */
     void dropLostSelection();
+    /** @brief Sections from the rows' names (see sections()). */
+    void buildSections();
     QList<BestAvailableSeat> bestAvailableInput() const;
 
     QPointer<KioskApi> m_api;
@@ -212,6 +232,7 @@ private:
     bool m_stageEllipse = false;
     QRectF m_bounds;
     QVariantList m_rowLabels;
+    std::vector<MapSection> m_sections;
     QList<int> m_selected; // seat indices in selection order
     QSet<QString> m_highlighted;
     int m_availableCount = 0;

@@ -53,6 +53,40 @@ Rectangle {
                 Accessible.role: Accessible.Graphic
                 Accessible.name: qsTr("Seat map, %1 of %2 seats free").arg(screen.seats.availableCount).arg(screen.seats.seatCount)
             }
+            // A large venue first shows its sections: each a tappable region (the map zooms to it on a tap), until
+            // seats are big enough to tap one by one.
+            Repeater {
+                model: map.seatsTappable ? [] : screen.seats.sections
+                Rectangle {
+                    required property var modelData
+                    readonly property real pad: 6
+                    x: map.x + map.viewX + modelData.x * map.viewScale - pad
+                    y: map.y + map.viewY + modelData.y * map.viewScale - pad
+                    width: modelData.width * map.viewScale + 2 * pad
+                    height: modelData.height * map.viewScale + 2 * pad
+                    color: "transparent"
+                    radius: 4
+                    border.width: 1
+                    border.color: Theme.textMuted
+                    opacity: 0.7
+                    Text {
+                        anchors.centerIn: parent
+                        visible: parent.width > width + 4 && parent.height > height
+                        text: modelData.name
+                        font.pixelSize: Theme.fontCaption; font.bold: true; font.family: Theme.fontFamily
+                        color: Theme.text
+                    }
+                }
+            }
+            Text {
+                visible: !map.seatsTappable && screen.seats.seatCount > 0
+                anchors.top: parent.top
+                anchors.left: parent.left
+                anchors.margins: Theme.spaceM
+                text: screen.seats.sections.length > 0 ? qsTr("Tap a block to see its seats") : qsTr("Tap to zoom in, then tap your seats")
+                font.pixelSize: Theme.fontBody; font.family: Theme.fontFamily
+                color: Theme.textMuted
+            }
             // Row labels and the stage label follow the map's zoom and pan.
             Repeater {
                 // Labels only once rows are far enough apart to read them (a zoomed-out stadium has thousands).

@@ -109,6 +109,9 @@ Item {
                     SeatMap {
                         id: map
                         objectName: "tillSeatMap"
+                        // A cashier's mouse or counter touchscreen, not a customer's finger at arm's length: smaller
+                        // seats may be clicked than on the kiosk (48 px there).
+                        minimumSeatPixels: 32
                         anchors.fill: parent
                         anchors.margins: 10
                         model: screen.seats

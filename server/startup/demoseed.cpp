@@ -143,6 +143,11 @@ store::NewLayout stadiumLayout(const QString &name, int blocksPerStand, int rows
     return layout;
 }
 
+store::NewLayout demoStadiumLayout()
+{
+    return stadiumLayout(QStringLiteral("Stadium bowl (40,000)"), 10, 25, 40);
+}
+
 std::optional<DemoSeedResult> seedDemo(const store::Database &database, QString *error)
 {
     DemoSeedResult result;
@@ -191,7 +196,7 @@ std::optional<DemoSeedResult> seedDemo(const store::Database &database, QString 
             return fail(plan.name);
         screenIds << *screenId;
     }
-    const auto stadiumLayoutId = shows.addLayout(stadiumLayout(QStringLiteral("Stadium bowl (40,000)"), 10, 25, 40));
+    const auto stadiumLayoutId = shows.addLayout(demoStadiumLayout());
     if (!stadiumLayoutId)
         return fail(QStringLiteral("stadium layout"));
     const auto stadiumScreen = shows.addScreen(*stadium, QStringLiteral("Main bowl"), *stadiumLayoutId);

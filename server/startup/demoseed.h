@@ -10,6 +10,8 @@ store::NewLayout cinemaLayout(const QString &name, int rows, int seatsPerRow, co
                               bool reclinerRow);
 /** @brief An oval stadium of @p stands × @p blocksPerStand blocks of @p rowsPerBlock × @p seatsPerRow seats. */
 store::NewLayout stadiumLayout(const QString &name, int blocksPerStand, int rowsPerBlock, int seatsPerRow);
+/** @brief The demo's 40,000-seat stadium bowl (40 blocks of 25 rows × 40 seats), as seedDemo() loads it. */
+store::NewLayout demoStadiumLayout();
 
 /** @brief Summary of what seedDemo() created. */
 struct DemoSeedResult {

@@ -6,11 +6,13 @@
 //  2. a 100-seat status change through the live path: a WebSocket delta in the server's format over loopback into
 //     LiveSeatFeed → SeatMapModel::applyStatusChanges on the 40,000-seat map, next to the full-body apply the poll
 //     needs (anchor, same run);
-//  3. resident memory of the process with the whole kiosk UI (Main.qml and its controller) loaded and a
+//  3. the 40,000-seat map on screen: its first frame (sync + render of the window once the map is set), and the
+//     frame that draws a 100-seat change, next to a frame with nothing changed (anchor, same window);
+//  4. resident memory of the process with the whole kiosk UI (Main.qml and its controller) loaded and a
 //     40,000-seat map drawn in its window, next to the bare process and the UI without the map (anchors);
 //     --memory-only measures it in a fresh process, as the app runs: one window, one render thread.
 // Usage: QT_QPA_PLATFORM=offscreen marquee-appbench [--frames N] [--runs N] [--memory-only]
-//        (GPU path: QT_QPA_PLATFORM=xcb under a display or xvfb-run)
+//        (GPU path: tests/support/with-xvfb env QT_QPA_PLATFORM=xcb QSG_RHI_BACKEND=opengl marquee-appbench ...)
 #include "kioskapp.h"
 #include "kioskcontroller.h"
 #include "liveseatfeed.h"
@@ -283,7 +285,42 @@ int main(int argc, char **argv)
                     liveMs.empty() ? 0 : *std::max_element(liveMs.begin(), liveMs.end()), median(bodyMs), median(liveMs) / std::max(1e-6, median(bodyMs)));
     }
 
-    // --- 3. resident memory: the kiosk UI loaded, 40,000-seat map drawn --------------------------------------------
+    // --- 3. the 40,000-seat map on screen: first frame, the frame after a 100-seat delta ---------------------------
+    if (!memoryOnly) {
+        std::vector<double> firstMs, deltaMs, idleMs;
+        QString backend;
+        for (int run = 0; run < 3; ++run) {
+            SeatMapModel model;
+            model.applyBody(stadiumMap, "\"1\"");
+            auto window = makeWindow(engine, "import QtQuick\nimport Marquee.App\nWindow { width: 1920; height: 1080; visible: true; color: '#0A0E19'\n"
+                                             "  property alias map: map\n  SeatMap { id: map; anchors.fill: parent } }");
+            if (!window)
+                return 1;
+            auto *map = window->property("map").value<SeatMapItem *>();
+            waitFor([&] { return window->isExposed(); });
+            spin(100);
+            firstMs.push_back(frameTimes(window.get(), 1, [&](int) { map->setModel(&model); }).front());
+            for (int i = 0; i < 5; ++i) {
+                const std::vector<double> idle = frameTimes(window.get(), 1, [&](int) { map->update(); });
+                idleMs.push_back(idle.front());
+                const std::vector<double> delta = frameTimes(window.get(), 1, [&](int) {
+                    QJsonArray changes;
+                    for (int s = 0; s < 100; ++s)
+                        changes.append(QJsonObject{{"seat_id", model.seats()[size_t(s * 397)].seatId}, {"status", i % 2 == 0 ? "held" : "available"}});
+                    model.applyStatusChanges(changes);
+                });
+                deltaMs.push_back(delta.front());
+            }
+            backend = window->rendererInterface()->graphicsApi() == QSGRendererInterface::Software ? QStringLiteral("software scene graph")
+                                                                                                  : QStringLiteral("OpenGL (RHI)");
+        }
+        std::printf("stadium 40000 seats, 1920x1080 window: first frame (sync+render) of 3 windows %.1f / %.1f / %.1f ms; frame drawing a 100-seat delta median of 15 %.2f ms "
+                    "(min %.2f, max %.2f); anchor frame with nothing changed median %.2f ms; backend %s\n",
+                    firstMs[0], firstMs[1], firstMs[2], median(deltaMs), *std::min_element(deltaMs.begin(), deltaMs.end()),
+                    *std::max_element(deltaMs.begin(), deltaMs.end()), median(idleMs), qPrintable(backend));
+    }
+
+    // --- 4. resident memory: the kiosk UI loaded, 40,000-seat map drawn --------------------------------------------
     {
         AppConfig config;
         config.server = QUrl(QStringLiteral("http://127.0.0.1:9"));

@@ -7,6 +7,7 @@
 #include "staffapp.h"
 #include "stafftesthelpers.h"
 #include "sync/reconciler.h"
+#include "screenshots.h"
 #include "seatmapitem.h"
 #include "tillcontroller.h"
 #include "tillsupport.h"
@@ -26,7 +27,7 @@ using namespace marquee::app;
 using namespace marquee::test;
 
 namespace {
-const QString kShots = QStringLiteral(MARQUEE_SCREENSHOT_DIR);
+const QString kShots = marquee::test::screenshotDir(QStringLiteral(MARQUEE_SCREENSHOT_DIR));
 
 /** @brief Keys typed at the till, counted (the "two seats in at most six presses" promise is measured, not assumed). */
 struct Keyboard {
@@ -55,6 +56,7 @@ void shoot(QQuickWindow *window, const QString &name)
     QDir().mkpath(kShots);
     const QImage image = window->grabWindow();
     ASSERT_FALSE(image.isNull());
+    ASSERT_EQ(unexpectedGraphicsApi(window), QString()) << qPrintable(name);
     ASSERT_TRUE(image.save(kShots + QLatin1Char('/') + name + QStringLiteral(".png"))) << qPrintable(name);
 }
 
