@@ -2,6 +2,7 @@
 #include "holds/holdfastpath.h"
 #include "logging.h"
 
+#include "core/errorcatalogue.h"
 #include "seating/seatmapservice.h"
 
 #include <QCryptographicHash>
@@ -66,7 +67,7 @@ std::optional<HoldFastPath::Answer> HoldFastPath::replayLocked(const QByteArray 
     // This key's answer was given from memory and is not stored yet: replay it exactly as the database would.
     if (unstored->requestHash == requestHash)
         return Answer{unstored->status, unstored->body};
-    return Answer{422, QByteArrayLiteral("{\"error\":\"idempotency_key_reused\",\"message\":\"This Idempotency-Key was used with a different request.\"}")};
+    return Answer{422, apiError(ErrorCode::IdempotencyKeyReused).toBody()};
 }
 
 HoldFastPath::Remembered HoldFastPath::rememberKey(const QString &owner, const QString &idempotencyKey, const QByteArray &requestHash)
@@ -99,11 +100,8 @@ void HoldFastPath::keyDone(const QString &owner, const QString &idempotencyKey)
 
 HoldFastPath::Answer HoldFastPath::refusal(const QStringList &taken)
 {
-    // The same body as mq_place_hold's 409.
-    return Answer{409, QJsonDocument(QJsonObject{{QStringLiteral("error"), QStringLiteral("seats_unavailable")},
-                                                 {QStringLiteral("message"), QStringLiteral("Some of these seats were just taken; none of them is held for you.")},
-                                                 {QStringLiteral("held_seats"), QJsonArray::fromStringList(taken)}})
-                           .toJson(QJsonDocument::Compact)};
+    const ApiError error = apiError(ErrorCode::SeatsUnavailable, {}, {{QStringLiteral("held_seats"), QJsonArray::fromStringList(taken)}});
+    return Answer{error.httpStatus, error.toBody()};
 }
 
 void HoldFastPath::keepAnswerLocked(const QByteArray &digest, const store::HoldRepository::StoredAnswer &answer)

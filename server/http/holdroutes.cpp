@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
+#include "core/errorcatalogue.h"
 #include "core/jsonbody.h"
 #include "http/paymentcalls.h"
 #include "http/routes.h"
@@ -19,11 +20,11 @@ using Method = QHttpServerRequest::Method;
 namespace {
 HttpResponse storeFailure()
 {
-    return HttpResponse::error(ApiError::unavailable(QStringLiteral("The booking database is not answering; nothing was held. Try again shortly.")));
+    return HttpResponse::error(apiError(ErrorCode::HoldStoreUnavailable));
 }
 HttpResponse holdNotFound()
 {
-    return HttpResponse::error(ApiError::notFound(QStringLiteral("hold_not_found"), QStringLiteral("There is no hold with this id for you.")));
+    return HttpResponse::error(apiError(ErrorCode::HoldNotFound));
 }
 /**
  * @brief Whether a hold's 200 is a hold placed by this very request rather than an Idempotency-Key replay of an
@@ -55,7 +56,7 @@ Result<HoldRequest> parseHoldRequest(const ServerContext &context, qint64 showId
         return std::get<ApiError>(seatIds);
     const QStringList &seats = std::get<QStringList>(seatIds);
     if (seats.size() > context.config.maxSeatsPerHold)
-        return ApiError::badRequest(QStringLiteral("too_many_seats"), QStringLiteral("One hold may take at most %1 seats.").arg(context.config.maxSeatsPerHold));
+        return apiError(ErrorCode::TooManySeats, {QString::number(context.config.maxSeatsPerHold)});
     // The fingerprint covers what the request means (show and the set of seats), not its formatting.
     QStringList sorted = seats;
     sorted.sort();
@@ -88,8 +89,7 @@ HoldAttempt::HoldAttempt(ServerContext &context, const store::Principal &caller,
             else if (stored && stored->requestHash == m_request.fingerprint)
                 m_early = HttpResponse::rawJson(stored->status, stored->body);
             else if (stored)
-                m_early = HttpResponse::error(
-                    ApiError{422, QStringLiteral("idempotency_key_reused"), QStringLiteral("This Idempotency-Key was used with a different request."), {}});
+                m_early = HttpResponse::error(apiError(ErrorCode::IdempotencyKeyReused));
         }
         if (!m_early)
             m_early = HttpResponse::error(*m_admission.refusal());
@@ -147,11 +147,10 @@ void registerHoldRoutes(Router &router, ServerContext &context)
     router.add(Method::Post, QStringLiteral("/api/v1/shows/{show_id}/hold"), Access::roles_(kAllRoles), [&context](RequestContext &request) {
         const auto showId = request.idParam(QStringLiteral("show_id"));
         if (!showId)
-            return HttpResponse::error(ApiError::badRequest(QStringLiteral("invalid_id"), QStringLiteral("The show id must be a positive integer.")));
+            return HttpResponse::error(apiError(ErrorCode::InvalidShowId));
         const QByteArray key = request.header("Idempotency-Key");
         if (key.size() > 255)
-            return HttpResponse::error(ApiError::badRequest(QStringLiteral("invalid_idempotency_key"),
-                                                            QStringLiteral("The Idempotency-Key header is longer than 255 characters.")));
+            return HttpResponse::error(apiError(ErrorCode::IdempotencyKeyTooLong));
         const auto object = parseJsonObject(request.request.body());
         if (isError(object))
             return HttpResponse::error(std::get<ApiError>(object));

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // POST /api/v1/sync/batch: a kiosk's offline queue replayed many actions per request.
+#include "core/errorcatalogue.h"
 #include "core/jsonbody.h"
 #include "http/routes.h"
 #include "http/syncactions.h"
@@ -59,7 +60,7 @@ Result<BatchAction> parseAction(const ServerContext &context, const store::Princ
         if (isError(showId))
             return std::get<ApiError>(showId);
         if (std::get<qint64>(showId) <= 0)
-            return ApiError::badRequest(QStringLiteral("invalid_id"), QStringLiteral("The show id must be a positive integer."));
+            return apiError(ErrorCode::InvalidShowId);
         const auto admission = optionalString(payload, QStringLiteral("admission_token"), 1000);
         if (isError(admission))
             return std::get<ApiError>(admission);

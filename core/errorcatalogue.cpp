@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "core/errorcatalogue.h"
+
+#include <QJsonArray>
+#include <QJsonValue>
+#include <algorithm>
+#include <vector>
+
+namespace marquee {
+
+namespace {
+
+struct Row {
+    ErrorCode code;
+    ErrorEntry entry;
+};
+
+// Ordered as the enum: errorEntry() indexes it (a static_assert below keeps the two in step).
+constexpr Row kCatalogue[] = {
+    {ErrorCode::SeatsUnavailable, {409, "seats_unavailable", "Some of these seats were just taken; none of them is held for you."}},
+    {ErrorCode::IdempotencyKeyReused, {422, "idempotency_key_reused", "This Idempotency-Key was used with a different request."}},
+    {ErrorCode::RequestInProgress, {409, "request_in_progress", "A request with this Idempotency-Key is still being processed."}},
+    {ErrorCode::SalesClosed, {422, "sales_closed", "Sales for this show are closed."}},
+    {ErrorCode::SalesNotOpen, {422, "sales_closed", "Sales for this show have not opened yet."}},
+    {ErrorCode::ShowNotFound, {404, "show_not_found", "There is no show with this id."}},
+    {ErrorCode::UnknownSeat, {400, "unknown_seat", "Some seat ids do not exist in this show."}},
+    {ErrorCode::TooManySeats, {400, "too_many_seats", "One hold may take at most %1 seats."}},
+    {ErrorCode::InvalidShowId, {400, "invalid_id", "The show id must be a positive integer."}},
+    {ErrorCode::IdempotencyKeyTooLong, {400, "invalid_idempotency_key", "The Idempotency-Key header is longer than 255 characters."}},
+    {ErrorCode::HoldNotFound, {404, "hold_not_found", "There is no hold with this id for you."}},
+    {ErrorCode::HoldStoreUnavailable, {503, "unavailable", "The booking database is not answering; nothing was held. Try again shortly."}},
+};
+
+constexpr bool inEnumOrder()
+{
+    for (size_t i = 0; i < std::size(kCatalogue); ++i)
+        if (size_t(kCatalogue[i].code) != i)
+            return false;
+    return true;
+}
+static_assert(inEnumOrder(), "kCatalogue must list the ErrorCode values in their order");
+static_assert(std::size(kCatalogue) == size_t(ErrorCode::HoldStoreUnavailable) + 1, "every ErrorCode needs an entry");
+
+void writeString(QByteArray &out, const QString &text)
+{
+    // escape_json() of PostgreSQL: the two-letter escapes, \u00XX for the other control characters, the rest as UTF-8.
+    out += '"';
+    const QByteArray utf8 = text.toUtf8();
+    for (const char c : utf8) {
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\b': out += "\\b"; break;
+        case '\f': out += "\\f"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        default:
+            if (static_cast<unsigned char>(c) < 0x20)
+                out += "\\u00" + QByteArray::number(int(static_cast<unsigned char>(c)), 16).rightJustified(2, '0');
+            else
+                out += c;
+        }
+    }
+    out += '"';
+}
+
+void writeValue(QByteArray &out, const QJsonValue &value);
+
+void writeObject(QByteArray &out, const QJsonObject &object)
+{
+    std::vector<QByteArray> keys;
+    for (auto it = object.begin(); it != object.end(); ++it)
+        keys.push_back(it.key().toUtf8());
+    std::sort(keys.begin(), keys.end(), [](const QByteArray &a, const QByteArray &b) {
+        return a.size() != b.size() ? a.size() < b.size() : a < b;
+    });
+    out += '{';
+    bool first = true;
+    for (const QByteArray &key : keys) {
+        if (!first)
+            out += ", ";
+        first = false;
+        writeString(out, QString::fromUtf8(key));
+        out += ": ";
+        writeValue(out, object.value(QString::fromUtf8(key)));
+    }
+    out += '}';
+}
+
+void writeValue(QByteArray &out, const QJsonValue &value)
+{
+    switch (value.type()) {
+    case QJsonValue::Null:
+    case QJsonValue::Undefined:
+        out += "null";
+        break;
+    case QJsonValue::Bool:
+        out += value.toBool() ? "true" : "false";
+        break;
+    case QJsonValue::Double:
+        if (value.toDouble() == double(value.toInteger()))
+            out += QByteArray::number(value.toInteger());
+        else
+            out += QByteArray::number(value.toDouble(), 'g', 17);
+        break;
+    case QJsonValue::String:
+        writeString(out, value.toString());
+        break;
+    case QJsonValue::Array: {
+        out += '[';
+        bool first = true;
+        for (const QJsonValue &item : value.toArray()) {
+            if (!first)
+                out += ", ";
+            first = false;
+            writeValue(out, item);
+        }
+        out += ']';
+        break;
+    }
+    case QJsonValue::Object:
+        writeObject(out, value.toObject());
+        break;
+    }
+}
+
+} // namespace
+
+const ErrorEntry &errorEntry(ErrorCode code)
+{
+    return kCatalogue[size_t(code)].entry;
+}
+
+ApiError apiError(ErrorCode code, const QStringList &arguments, const QJsonObject &extra)
+{
+    const ErrorEntry &entry = errorEntry(code);
+    QString message = QString::fromUtf8(entry.message);
+    for (const QString &argument : arguments)
+        message = message.arg(argument);
+    return ApiError{entry.httpStatus, QString::fromUtf8(entry.code), message, extra};
+}
+
+QByteArray jsonbText(const QJsonObject &object)
+{
+    QByteArray out;
+    writeObject(out, object);
+    return out;
+}
+
+} // namespace marquee

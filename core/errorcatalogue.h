@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#pragma once
+
+#include "core/apierror.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QStringList>
+
+namespace marquee {
+
+/**
+ * @brief Every error a hold can end in, named once. The wire (HTTP status, the stable code in "error" and the
+ * sentence in "message") is the catalogue's alone: SQL and services decide an ErrorCode, routes send what
+ * errorEntry() says for it. Two entries may share a wire code when only the sentence differs (sales_closed).
+ */
+enum class ErrorCode {
+    SeatsUnavailable,      ///< 409 seats_unavailable: some seat is held or sold (extra: held_seats)
+    IdempotencyKeyReused,  ///< 422 idempotency_key_reused: the key was used with another request
+    RequestInProgress,     ///< 409 request_in_progress: a request with this key is still being decided
+    SalesClosed,           ///< 422 sales_closed: the show's sales window has ended (or the show started)
+    SalesNotOpen,          ///< 422 sales_closed: the show's sales window has not opened yet
+    ShowNotFound,          ///< 404 show_not_found
+    UnknownSeat,           ///< 400 unknown_seat: a seat the show does not have, or one named twice (extra: unknown_seats)
+    TooManySeats,          ///< 400 too_many_seats: more seats than one hold may take (argument: the limit)
+    InvalidShowId,         ///< 400 invalid_id: the show id is not a positive integer
+    IdempotencyKeyTooLong, ///< 400 invalid_idempotency_key: the header is longer than 255 characters
+    HoldNotFound,          ///< 404 hold_not_found: no hold with this id for this caller
+    HoldStoreUnavailable,  ///< 503 unavailable: the database did not answer; nothing was held
+};
+
+/** @brief One entry of the catalogue. */
+struct ErrorEntry {
+    int httpStatus;
+    const char *code;    ///< the stable machine code ("error")
+    const char *message; ///< the sentence ("message"); %1, %2 … are filled from the arguments
+};
+
+/** @brief What the wire says for @p code. */
+const ErrorEntry &errorEntry(ErrorCode code);
+
+/** @brief The error for @p code, its message filled with @p arguments, @p extra merged into the body. */
+ApiError apiError(ErrorCode code, const QStringList &arguments = {}, const QJsonObject &extra = {});
+
+/**
+ * @brief @p object as PostgreSQL writes a jsonb value as text ("key": value, ", " between members, keys ordered by
+ * length and then byte by byte): the form of every answer the database decided and of every stored answer it
+ * replays, kept byte for byte now that C++ writes them.
+ */
+QByteArray jsonbText(const QJsonObject &object);
+
+} // namespace marquee
