@@ -33,11 +33,12 @@ QByteArray seatMapBody(const store::NewLayout &layout)
 {
     QJsonArray seats;
     int i = 0;
-    for (const store::NewLayoutSeat &seat : layout.seats) {
+    for (const Seat &seat : layout.seats) {
         const char *status = i % 7 == 3 ? "booked" : i % 11 == 5 ? "held" : "available";
-        seats.append(QJsonObject{{"seat_id", seat.seatId}, {"row", seat.row}, {"number", seat.number}, {"x", seat.x}, {"y", seat.y},
-                                 {"tier", seat.tier}, {"price_minor", seat.tier == "pavilion" ? 750000 : seat.tier == "lower" ? 300000 : 150000},
-                                 {"attributes", QJsonArray::fromStringList(seat.attributes)}, {"status", status}});
+        QJsonObject object = toJson(seat);
+        object.insert(QStringLiteral("price_minor"), seat.tier == "pavilion" ? 750000 : seat.tier == "lower" ? 300000 : 150000);
+        object.insert(QStringLiteral("status"), QString::fromLatin1(status));
+        seats.append(object);
         ++i;
     }
     QJsonArray rows;
@@ -145,7 +146,7 @@ TEST(SeatMapRender, EverySeatOfTheDemoStadiumIsDrawnInTheFullMap)
     // One seat changes: only the geometry node holding it is uploaded again, and the change shows.
     const int nodeUploads = w->map->nodeUploads();
     const MapSeat &changed = model.seats()[31235];
-    ASSERT_EQ(changed.status, 'a');
+    ASSERT_EQ(changed.status, SeatStatus::Available);
     const QPointF at = (QPointF(w->map->viewX(), w->map->viewY()) + QPointF(changed.x, changed.y) * w->map->viewScale()) * dpr;
     const QRgb before = grab.pixel(at.toPoint());
     ASSERT_EQ(model.applyStatusChanges(QJsonArray{QJsonObject{{"seat_id", changed.seatId}, {"status", "held"}}}), 1);
