@@ -295,10 +295,28 @@ TEST(StaffUi, TillSaleOfTwoSeatsTakesAtMostSixKeysThenEveryTillScreen)
         EXPECT_EQ(till.checkin().value(QStringLiteral("result")).toString(), QStringLiteral("ok"));
         shoot(window, QStringLiteral("till-05-lookup-checkin"));
 
-        // Refund (F8): the password again first.
+        // Refund (F8): the password again first. A ticket of this booking was just admitted at the door: a cashier
+        // may not refund it (only a manager's override may), and the till says why.
         keys.press(Qt::Key_F8);
         ASSERT_TRUE(till.session()->reauthPending());
         shoot(window, QStringLiteral("till-06-reauth"));
+        keys.type(kStaffPassword);
+        keys.press(Qt::Key_Return);
+        ASSERT_TRUE(waitFor([&] { return till.message().contains(QStringLiteral("admitted")) && !till.busy(); })) << qPrintable(till.message());
+        EXPECT_FALSE(till.booking().value(QStringLiteral("cancelled")).toBool());
+        EXPECT_EQ(cinema.server.scalar(QStringLiteral("SELECT state FROM bookings WHERE booking_ref = '%1'")
+                                           .arg(earlier.value(QStringLiteral("booking_ref")).toString())).toString(),
+                  QStringLiteral("confirmed"));
+        shoot(window, QStringLiteral("till-06b-refund-refused-admitted"));
+        // Lena's second booking, never scanned, is refunded.
+        ASSERT_TRUE(clickOn(window, QStringLiteral("lookupField")));
+        keys.type(lenaSecond.value(QStringLiteral("booking_ref")).toString());
+        keys.press(Qt::Key_Return);
+        ASSERT_TRUE(waitFor([&] {
+            return till.booking().value(QStringLiteral("booking_ref")) == lenaSecond.value(QStringLiteral("booking_ref")).toString() && !till.busy();
+        })) << qPrintable(till.message());
+        keys.press(Qt::Key_F8);
+        ASSERT_TRUE(till.session()->reauthPending());
         keys.type(kStaffPassword);
         keys.press(Qt::Key_Return);
         ASSERT_TRUE(waitFor([&] { return till.booking().value(QStringLiteral("cancelled")).toBool(); })) << qPrintable(till.message());
