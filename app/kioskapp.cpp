@@ -9,6 +9,7 @@
 #include <QQmlApplicationEngine>
 #include <QQuickWindow>
 #include <QTextStream>
+#include <algorithm>
 #include <cstdio>
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -30,6 +31,18 @@ int runApp(int argc, char **argv)
     QStringList arguments;
     for (int i = 0; i < argc; ++i)
         arguments.append(QString::fromLocal8Bit(argv[i]));
+    // Help needs no display: answer it before looking for one, with a plain core application.
+    static const QStringList helpOptions = {QStringLiteral("--help"), QStringLiteral("-h"), QStringLiteral("-?"), QStringLiteral("--help-all")};
+    if (std::any_of(helpOptions.begin(), helpOptions.end(), [&](const QString &option) { return arguments.contains(option); })) {
+        QCoreApplication application(argc, argv);
+        QCoreApplication::setApplicationName(QStringLiteral("marquee"));
+        QCoreApplication::setApplicationVersion(QStringLiteral(MARQUEE_VERSION));
+        QString help;
+        bool exitNow = false;
+        parseArguments(arguments, &help, &exitNow);
+        QTextStream(exitNow ? stdout : stderr) << help << Qt::endl;
+        return exitNow ? 0 : 2;
+    }
     const bool headless = arguments.contains(QStringLiteral("--headless"));
     const bool hasDisplay = qEnvironmentVariableIsSet("DISPLAY") || qEnvironmentVariableIsSet("WAYLAND_DISPLAY")
         || qEnvironmentVariableIsSet("QT_QPA_PLATFORM");
