@@ -5,6 +5,7 @@
 #include "staffsingleton.h"
 #include "tillsupport.h"
 #include "core/customercontact.h"
+#include "core/money.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -1392,6 +1393,14 @@ void TillController::openDrawer()
     }
     m_session->requireReauth(tr("Open the cash drawer (no sale)"),
                              [this] { drawerOperation(QStringLiteral("no_sale"), 0, tr("no sale"), tr("Drawer opened.")); });
+}
+
+QStringList TillController::cashSuggestions() const
+{
+    QStringList texts;
+    for (const qint64 minor : cashSuggestionsMinor(m_totalMinor, currencyExponent(m_currency)))
+        texts.append(Money{minor, m_currency}.toDecimalString());
+    return texts;
 }
 
 void TillController::moveCash(bool cashIn, const QString &amountText, const QString &reason)

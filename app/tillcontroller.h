@@ -52,6 +52,8 @@ class TillController : public QObject
     /** @brief [{seat, tier, price}] of the held seats. */
     Q_PROPERTY(QVariantList basket READ basket NOTIFY holdChanged)
     Q_PROPERTY(qint64 totalMinor READ totalMinor NOTIFY holdChanged)
+    /** @brief Cash sums the customer may hand over for the total, as typed into the tendered field ("10.00"). */
+    Q_PROPERTY(QStringList cashSuggestions READ cashSuggestions NOTIFY holdChanged)
     Q_PROPERTY(QString totalText READ totalText NOTIFY holdChanged)
     /** @brief "", card_waiting (present a card), confirming */
     Q_PROPERTY(QString paymentState READ paymentState NOTIFY paymentChanged)
@@ -100,6 +102,7 @@ public:
     int holdSecondsLeft() const { return m_holdSecondsLeft; }
     QVariantList basket() const;
     qint64 totalMinor() const { return m_totalMinor; }
+    QStringList cashSuggestions() const;
     QString totalText() const;
     QString paymentState() const { return m_paymentState; }
     bool cardAvailable() const { return m_terminal != nullptr; }

@@ -8,6 +8,25 @@
 
 namespace marquee::app {
 
+QList<qint64> cashSuggestionsMinor(qint64 totalMinor, int decimals)
+{
+    QList<qint64> suggestions;
+    if (totalMinor <= 0)
+        return suggestions;
+    qint64 major = 1;
+    for (int i = 0; i < decimals; ++i)
+        major *= 10;
+    for (const qint64 note : {5, 10, 20, 50, 100}) {
+        const qint64 step = note * major;
+        if (totalMinor % step == 0)
+            continue; // the total itself: that is "exact", not a note handed over
+        const qint64 roundUp = (totalMinor / step + 1) * step;
+        if (!suggestions.contains(roundUp) && suggestions.size() < 4)
+            suggestions.append(roundUp);
+    }
+    return suggestions;
+}
+
 std::optional<qint64> parseAmountInput(const QString &text, int decimals)
 {
     QString cleaned = text.trimmed();

@@ -17,6 +17,13 @@ namespace marquee::app {
  */
 std::optional<qint64> parseAmountInput(const QString &text, int decimals = 2);
 
+/**
+ * @brief What a customer may hand over in cash for @p totalMinor: for the notes 5, 10, 20, 50 and 100 (in major
+ * units of a currency with @p decimals minor digits), the next round sum above the total; at most four, ascending,
+ * each once. Integer arithmetic only.
+ */
+QList<qint64> cashSuggestionsMinor(qint64 totalMinor, int decimals = 2);
+
 /** @brief The ESC/POS "generate pulse" command that opens the cash drawer on pin 2 (ESC p 0 t1 t2). */
 QByteArray drawerKickCommand();
 

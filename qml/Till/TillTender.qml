@@ -112,23 +112,14 @@ Item {
                     Layout.fillWidth: true
                     spacing: 8
                     Repeater {
-                        // Notes people hand over: the exact amount and the next round sums above the total.
-                        model: {
-                            const total = Till.totalMinor / 100
-                            const notes = [5, 10, 20, 50, 100]
-                            let out = []
-                            for (const n of notes) {
-                                const v = Math.ceil(total / n) * n
-                                if (v > total && out.indexOf(v) < 0 && out.length < 4) out.push(v)
-                            }
-                            return out
-                        }
+                        // Notes people hand over: the next round sums above the total (worked out in C++).
+                        model: Till.cashSuggestions
                         SButton {
-                            required property var modelData
+                            required property string modelData
                             Layout.fillWidth: true
-                            text: modelData.toFixed(2)
+                            text: modelData
                             enabled: !screen.waitingForCard && !Till.busy
-                            onClicked: { tendered.text = modelData.toFixed(2); tendered.forceActiveFocus() }
+                            onClicked: { tendered.text = modelData; tendered.forceActiveFocus() }
                         }
                     }
                 }

@@ -95,6 +95,18 @@ TEST(JsonTable, ExposesColumnsAsRolesForListViews)
     EXPECT_EQ(model->values(QStringLiteral("tickets")), (QVariantList{9, 12, 3}));
 }
 
+TEST(TillAmounts, CashSuggestionsAreTheNextRoundSumsAboveTheTotalByTheCurrencysExponent)
+{
+    // 23.50 in a two-decimal currency: 25, 30, 40, 50 (100 is the fifth and is left out).
+    EXPECT_EQ(cashSuggestionsMinor(2350), (QList<qint64>{2500, 3000, 4000, 5000}));
+    // 20.00 exactly: fives, tens and twenties make the exact amount (the "exact" button), so 50 and 100 remain.
+    EXPECT_EQ(cashSuggestionsMinor(2000), (QList<qint64>{5000, 10000}));
+    // 803 yen (no minor digits) and 1.250 dinar (three).
+    EXPECT_EQ(cashSuggestionsMinor(803, 0), (QList<qint64>{805, 810, 820, 850}));
+    EXPECT_EQ(cashSuggestionsMinor(1250, 3), (QList<qint64>{5000, 10000, 20000, 50000}));
+    EXPECT_TRUE(cashSuggestionsMinor(0).isEmpty());
+}
+
 TEST(TillAmounts, ParsesWhatCashiersTypeIntoMinorUnits)
 {
     EXPECT_EQ(parseAmountInput(QStringLiteral("40")), 4000);
