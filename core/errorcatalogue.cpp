@@ -29,6 +29,13 @@ constexpr Row kCatalogue[] = {
     {ErrorCode::IdempotencyKeyTooLong, {400, "invalid_idempotency_key", "The Idempotency-Key header is longer than 255 characters."}},
     {ErrorCode::HoldNotFound, {404, "hold_not_found", "There is no hold with this id for you."}},
     {ErrorCode::HoldStoreUnavailable, {503, "unavailable", "The booking database is not answering; nothing was held. Try again shortly."}},
+    {ErrorCode::HoldReleased, {409, "hold_released", "This hold was released; its seats are no longer yours."}},
+    {ErrorCode::HoldExpired, {409, "hold_expired", "This hold has expired; hold the seats again."}},
+    {ErrorCode::ShowStarted, {422, "sales_closed", "This show has started."}},
+    {ErrorCode::OrderExists, {409, "order_exists", "This hold already has an order."}},
+    {ErrorCode::PriceMissing, {422, "price_missing", "Some seats of this hold have no price; ask a manager."}},
+    {ErrorCode::InvalidSplit, {422, "invalid_split", "The cash part of a split payment must be less than the total."}},
+    {ErrorCode::InsufficientTender, {422, "insufficient_tender", "The cash handed over is less than the cash due."}},
 };
 
 constexpr bool inEnumOrder()
@@ -39,7 +46,7 @@ constexpr bool inEnumOrder()
     return true;
 }
 static_assert(inEnumOrder(), "kCatalogue must list the ErrorCode values in their order");
-static_assert(std::size(kCatalogue) == size_t(ErrorCode::HoldStoreUnavailable) + 1, "every ErrorCode needs an entry");
+static_assert(std::size(kCatalogue) == size_t(ErrorCode::InsufficientTender) + 1, "every ErrorCode needs an entry");
 
 void writeString(QByteArray &out, const QString &text)
 {

@@ -10,7 +10,7 @@
 namespace marquee {
 
 /**
- * @brief Every error a hold can end in, named once. The wire (HTTP status, the stable code in "error" and the
+ * @brief Every error a hold or a new order can end in, named once. The wire (HTTP status, the stable code in "error" and the
  * sentence in "message") is the catalogue's alone: SQL and services decide an ErrorCode, routes send what
  * errorEntry() says for it. Two entries may share a wire code when only the sentence differs (sales_closed).
  */
@@ -27,6 +27,14 @@ enum class ErrorCode {
     IdempotencyKeyTooLong, ///< 400 invalid_idempotency_key: the header is longer than 255 characters
     HoldNotFound,          ///< 404 hold_not_found: no hold with this id for this caller
     HoldStoreUnavailable,  ///< 503 unavailable: the database did not answer; nothing was held
+    // Creating an order for a hold:
+    HoldReleased,          ///< 409 hold_released: the hold was released before the order
+    HoldExpired,           ///< 409 hold_expired: the hold's seats expired before they could be frozen for payment
+    ShowStarted,           ///< 422 sales_closed: the show has started
+    OrderExists,           ///< 409 order_exists: the hold already has a live order (extra: order_id)
+    PriceMissing,          ///< 422 price_missing: a seat's tier has no price
+    InvalidSplit,          ///< 422 invalid_split: the cash part of a split payment is not less than the total (extra: amount_minor)
+    InsufficientTender,    ///< 422 insufficient_tender: less cash handed over than is due (extra: cash_due_minor)
 };
 
 /** @brief One entry of the catalogue. */

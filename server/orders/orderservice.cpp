@@ -24,6 +24,10 @@ ServiceReply error(int status, const QString &code, const QString &message, QJso
     extra.insert(QStringLiteral("message"), message);
     return {status, extra};
 }
+ServiceReply errorReply(const ApiError &refusal)
+{
+    return {refusal.httpStatus, refusal.toJson()};
+}
 ServiceReply storeDown()
 {
     return error(503, QStringLiteral("unavailable"), QStringLiteral("The booking database is not answering; nothing was changed. Try again shortly."));
@@ -102,7 +106,7 @@ ServiceReply OrderService::createOrder(const store::Principal &caller, const QSt
     if (!created.ok)
         return storeDown();
     if (!created.order)
-        return error(created.status, created.error, created.message, created.extra);
+        return errorReply(apiError(*created.refusal, {}, created.extra));
     const OrderRecord &order = *created.order;
 
     // The provider is called outside any transaction; until the intent is attached the order is CREATED and
@@ -280,14 +284,28 @@ ServiceReply OrderService::drive(const OrderRecord &order, const std::optional<I
     return answerFor(order.orderId);
 }
 
-ServiceReply OrderService::confirm(const store::Principal &caller, const QString &orderId, const QString &intentId)
+std::optional<OrderRecord> OrderService::visibleOrder(const store::Principal &caller, const QString &orderId, ServiceReply *refusal)
 {
     bool ok = true;
-    const auto order = m_orders.find(orderId, &ok);
-    if (!ok)
-        return storeDown();
-    if (!order || (order->owner != caller.owner() && !isManager(caller.role)))
-        return error(404, QStringLiteral("order_not_found"), QStringLiteral("There is no order with this id for you."));
+    auto order = m_orders.find(orderId, &ok);
+    if (!ok) {
+        *refusal = storeDown();
+        return std::nullopt;
+    }
+    // Someone else's order is answered as if it did not exist: its id tells nothing.
+    if (!order || (order->owner != caller.owner() && !isManager(caller.role))) {
+        *refusal = error(404, QStringLiteral("order_not_found"), QStringLiteral("There is no order with this id for you."));
+        return std::nullopt;
+    }
+    return order;
+}
+
+ServiceReply OrderService::confirm(const store::Principal &caller, const QString &orderId, const QString &intentId)
+{
+    ServiceReply refusal;
+    const auto order = visibleOrder(caller, orderId, &refusal);
+    if (!order)
+        return refusal;
     if (order->paymentIntentId.isEmpty() || order->paymentIntentId != intentId)
         return error(409, QStringLiteral("intent_mismatch"), QStringLiteral("This payment intent does not belong to this order."));
     if (order->resultStatus)
@@ -311,12 +329,10 @@ ServiceReply OrderService::confirm(const store::Principal &caller, const QString
 
 ServiceReply OrderService::order(const store::Principal &caller, const QString &orderId)
 {
-    bool ok = true;
-    const auto order = m_orders.find(orderId, &ok);
-    if (!ok)
-        return storeDown();
-    if (!order || (order->owner != caller.owner() && !isManager(caller.role)))
-        return error(404, QStringLiteral("order_not_found"), QStringLiteral("There is no order with this id for you."));
+    ServiceReply refusal;
+    const auto order = visibleOrder(caller, orderId, &refusal);
+    if (!order)
+        return refusal;
     return {200, order->toJson()};
 }
 

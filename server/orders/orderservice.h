@@ -80,6 +80,9 @@ private:
     static QString systemActor(Driver driver);
 
     std::shared_ptr<PaymentProvider> providerFor(const QString &name);
+    /** @brief The order @p orderId when @p caller may see it (its owner, or a manager); otherwise std::nullopt and
+     *  the answer to send in @p refusal (404 order_not_found, or 503 when the database does not answer). */
+    std::optional<store::OrderRecord> visibleOrder(const store::Principal &caller, const QString &orderId, ServiceReply *refusal);
     /** @brief A confirmed order the provider reports refunded (@p refunded): cancel its booking, revoke its tickets
      *  and record the refund the provider made (audited as the system's). 503 when the database did not answer. */
     ServiceReply cancelRefundedAtProvider(const store::OrderRecord &order, const Intent &refunded);

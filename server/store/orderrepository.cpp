@@ -59,6 +59,22 @@ bool isUuid(const QString &text)
 {
     return !QUuid::fromString(text).isNull() && text.size() == 36;
 }
+
+// Lock the order row and tell whether it is in @p expected. A database failure leaves *dbError true; an order in
+// another state sets it false (nothing to do: not an error). On success *dbError is true again for what follows.
+bool lockInState(QSqlDatabase &db, const QString &orderId, OrderState expected, bool *dbError)
+{
+    *dbError = true;
+    const auto state = OrderRepository::lockState(db, orderId);
+    if (!state)
+        return false;
+    if (*state != expected) {
+        *dbError = false;
+        return false;
+    }
+    return true;
+}
+
 } // namespace
 
 QString OrderRecord::paymentMethod() const
@@ -182,15 +198,13 @@ bool OrderRepository::releaseHoldSeats(QSqlDatabase &db, const QString &holdId, 
 CreateOrderOutcome OrderRepository::create(const NewOrder &order)
 {
     CreateOrderOutcome out;
-    auto refuse = [&out](int status, const QString &error, const QString &message) {
+    auto refuse = [&out](ErrorCode refusal) {
         out.ok = true;
-        out.status = status;
-        out.error = error;
-        out.message = message;
+        out.refusal = refusal;
         return out;
     };
     if (!isUuid(order.holdId))
-        return refuse(404, QStringLiteral("hold_not_found"), QStringLiteral("There is no hold with this id for you."));
+        return refuse(ErrorCode::HoldNotFound);
     QSqlDatabase db = m_database.connection();
     if (!db.isOpen())
         return out;
@@ -207,15 +221,15 @@ CreateOrderOutcome OrderRepository::create(const NewOrder &order)
     if (!execQuery(hold, "read hold for order"))
         return out;
     if (!hold.next())
-        return refuse(404, QStringLiteral("hold_not_found"), QStringLiteral("There is no hold with this id for you."));
+        return refuse(ErrorCode::HoldNotFound);
     const qint64 showId = hold.value(0).toLongLong();
     QStringList seats;
     for (const QJsonValue &v : QJsonDocument::fromJson(hold.value(1).toString().toUtf8()).array())
         seats << v.toString();
     if (hold.value(2).toBool())
-        return refuse(409, QStringLiteral("hold_released"), QStringLiteral("This hold was released; its seats are no longer yours."));
+        return refuse(ErrorCode::HoldReleased);
     if (hold.value(3).toBool())
-        return refuse(422, QStringLiteral("sales_closed"), QStringLiteral("This show has started."));
+        return refuse(ErrorCode::ShowStarted);
 
     QSqlQuery existing(db);
     prepareQuery(existing, QStringLiteral("SELECT order_id::text FROM orders WHERE hold_id = ?::uuid "
@@ -224,7 +238,7 @@ CreateOrderOutcome OrderRepository::create(const NewOrder &order)
     if (!execQuery(existing, "find live order of hold"))
         return out;
     if (existing.next()) {
-        refuse(409, QStringLiteral("order_exists"), QStringLiteral("This hold already has an order."));
+        refuse(ErrorCode::OrderExists);
         out.extra.insert(QStringLiteral("order_id"), existing.value(0).toString());
         return out;
     }
@@ -248,18 +262,18 @@ CreateOrderOutcome OrderRepository::create(const NewOrder &order)
     if (!execQuery(price, "price seats") || !price.next())
         return out;
     if (price.value(0).toInt() != seats.size())
-        return refuse(422, QStringLiteral("price_missing"), QStringLiteral("Some seats of this hold have no price; ask a manager."));
+        return refuse(ErrorCode::PriceMissing);
     const qint64 amount = price.value(1).toLongLong();
     const QString currency = price.value(2).toString();
     const qint64 cashPart = order.provider == QLatin1String("cash") ? amount : order.tender.splitCashMinor;
     if (order.provider != QLatin1String("cash") && cashPart >= amount) {
-        refuse(422, QStringLiteral("invalid_split"), QStringLiteral("The cash part of a split payment must be less than the total."));
+        refuse(ErrorCode::InvalidSplit);
         out.extra.insert(QStringLiteral("amount_minor"), amount);
         return out;
     }
     const qint64 tendered = order.tender.tenderedMinor.value_or(cashPart);
     if (tendered < cashPart) {
-        refuse(422, QStringLiteral("insufficient_tender"), QStringLiteral("The cash handed over is less than the cash due."));
+        refuse(ErrorCode::InsufficientTender);
         out.extra.insert(QStringLiteral("cash_due_minor"), cashPart);
         return out;
     }
@@ -284,7 +298,7 @@ CreateOrderOutcome OrderRepository::create(const NewOrder &order)
     if (!execQuery(freeze, "freeze hold"))
         return out;
     if (freeze.numRowsAffected() != seats.size())
-        return refuse(409, QStringLiteral("hold_expired"), QStringLiteral("This hold has expired; hold the seats again."));
+        return refuse(ErrorCode::HoldExpired);
     QSqlQuery holdTtl(db);
     prepareQuery(holdTtl, QStringLiteral("UPDATE holds SET expires_at = clock_timestamp() + make_interval(secs => ?) WHERE hold_id = ?::uuid"));
     holdTtl.addBindValue(frozenSeconds);
@@ -342,7 +356,6 @@ CreateOrderOutcome OrderRepository::create(const NewOrder &order)
     if (!tx.commit())
         return out;
     out.ok = true;
-    out.status = 201;
     out.order = record;
     return out;
 }
@@ -413,13 +426,8 @@ bool OrderRepository::markPaid(const QString &orderId, bool *dbError)
     Transaction tx(db);
     if (!tx.isActive())
         return false;
-    const auto state = lockState(db, orderId);
-    if (!state)
+    if (!lockInState(db, orderId, OrderState::PendingPayment, dbError))
         return false;
-    *dbError = false;
-    if (*state != OrderState::PendingPayment)
-        return false;
-    *dbError = true;
     QSqlQuery p(db);
     prepareQuery(p, QStringLiteral("UPDATE payments SET status = 'succeeded', captured_at = coalesce(captured_at, clock_timestamp()), "
                                    "updated_at = clock_timestamp() WHERE order_id = ?::uuid"));
@@ -444,13 +452,12 @@ bool OrderRepository::endWithoutBooking(const QString &orderId, OrderState from,
     Transaction tx(db);
     if (!tx.isActive())
         return false;
-    const auto state = lockState(db, orderId);
-    if (!state)
+    if (!lockInState(db, orderId, from, dbError))
         return false;
-    *dbError = false;
-    if (*state != from || !checkTransition(from, to, orderId))
+    if (!checkTransition(from, to, orderId)) {
+        *dbError = false;
         return false;
-    *dbError = true;
+    }
     bool ok = false;
     const auto order = findWhere(QStringLiteral("order_id"), orderId, &ok); // same thread, same connection: inside tx
     if (!order || !transition(db, orderId, from, to, reason))
@@ -488,13 +495,8 @@ bool OrderRepository::markHoldLost(const QString &orderId, const QString &reques
     Transaction tx(db);
     if (!tx.isActive())
         return false;
-    const auto state = lockState(db, orderId);
-    if (!state)
+    if (!lockInState(db, orderId, OrderState::Paid, dbError))
         return false;
-    *dbError = false;
-    if (*state != OrderState::Paid)
-        return false;
-    *dbError = true;
     bool ok = false;
     const auto order = findWhere(QStringLiteral("order_id"), orderId, &ok);
     if (!order || !transition(db, orderId, OrderState::Paid, OrderState::RefundPending, QStringLiteral("hold_lost")))

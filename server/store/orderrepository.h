@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "core/errorcatalogue.h"
+
 #include "core/orderstate.h"
 #include "store/authrepository.h"
 #include "store/database.h"
@@ -79,13 +81,14 @@ struct NewOrder {
     std::optional<Principal> staff;
 };
 
-/** @brief The outcome of creating an order: the record, or the client error (status + code + message). */
+/**
+ * @brief The outcome of creating an order: the record, or why not (a catalogue code; the caller turns it into the
+ * wire) with the data the refusal names in @p extra.
+ */
 struct CreateOrderOutcome {
     bool ok = false;        ///< false on a database error (nothing changed)
     std::optional<OrderRecord> order;
-    int status = 500;
-    QString error;
-    QString message;
+    std::optional<ErrorCode> refusal;
     QJsonObject extra;
 };
 
