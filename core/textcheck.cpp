@@ -72,6 +72,18 @@ bool isCleanJsonText(const QByteArray &json)
                 if (i + 1 >= size)
                     return true; // a truncated document: the parser refuses it
                 if (json[i + 1] != 'u') {
+                    // What the parser makes of the escape: \b and \f are control characters, and an escape JSON does
+                    // not define is read as the escaped byte itself (Qt is lenient: "\a" is "a", so a backslash
+                    // and a raw NUL are a NUL).
+                    const auto escaped = static_cast<unsigned char>(json[i + 1]);
+                    const uint decoded = escaped == 'b' ? 0x08u
+                        : escaped == 'f'                ? 0x0cu
+                        : escaped == 'n'                ? uint('\n')
+                        : escaped == 'r'                ? uint('\r')
+                        : escaped == 't'                ? uint('\t')
+                                                        : uint(escaped);
+                    if (isControl(decoded, true))
+                        return false;
                     ++i;
                     continue;
                 }

@@ -33,6 +33,10 @@ command -v npm >/dev/null 2>&1 || MARQUEE_PACKAGES+=(nodejs npm)
 # systemd-analyze. Kept apart so a developer's machine does not grow packaging tools it never uses.
 MARQUEE_PACKAGING_PACKAGES=(dpkg-dev lintian systemd)
 
+# What scripts/fuzz (and the CTest test fuzz_smoke, through scripts/test) needs: clang with libFuzzer and the
+# sanitizer runtimes. The fuzz targets are a clang build of their own (tests/fuzz/); the product build stays GCC.
+MARQUEE_FUZZ_PACKAGES=(clang-14 libclang-rt-14-dev libfuzzer-14-dev)
+
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
 # ensure_packages [PACKAGE...]: without arguments, MARQUEE_PACKAGES.

@@ -1,6 +1,4 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-#include "core/isotime.h"
-#include "core/jsonbody.h"
 #include "http/routes.h"
 #include "http/syncactions.h"
 #include "runtime/servercontext.h"
@@ -8,46 +6,6 @@
 namespace marquee::http {
 
 using Method = QHttpServerRequest::Method;
-
-namespace {
-// Scanner clocks drift; a scan from further in the future than this is a broken clock, not a scan.
-constexpr int kMaxClockSkewSeconds = 300;
-} // namespace
-
-Result<store::CheckinRequest> parseCheckinRequest(const QJsonObject &body, const store::Principal &caller)
-{
-    const auto qr = requiredString(body, QStringLiteral("qr"), 512);
-    if (isError(qr))
-        return std::get<ApiError>(qr);
-    const auto nonce = requiredString(body, QStringLiteral("nonce"), 128);
-    if (isError(nonce))
-        return std::get<ApiError>(nonce);
-    const auto scannedText = requiredString(body, QStringLiteral("scanned_at"), 64);
-    if (isError(scannedText))
-        return std::get<ApiError>(scannedText);
-    const QDateTime scannedAt = fromIso(std::get<QString>(scannedText));
-    if (!scannedAt.isValid())
-        return ApiError::badRequest(QStringLiteral("invalid_scanned_at"),
-                                    QStringLiteral("scanned_at must be an ISO 8601 timestamp with an offset, e.g. 2026-05-01T19:30:00Z."));
-    if (scannedAt > QDateTime::currentDateTimeUtc().addSecs(kMaxClockSkewSeconds))
-        return ApiError::badRequest(QStringLiteral("invalid_scanned_at"), QStringLiteral("scanned_at is in the future; check the scanner's clock."));
-    store::CheckinRequest checkin;
-    checkin.qr = std::get<QString>(qr);
-    checkin.nonce = std::get<QString>(nonce);
-    checkin.scannedAt = scannedAt.toUTC();
-    checkin.device = caller.owner();
-    if (caller.kind == store::Principal::Kind::Session)
-        checkin.staff = caller;
-    if (body.contains(QStringLiteral("show_id")) && !body.value(QStringLiteral("show_id")).isNull()) {
-        const auto showId = requiredInteger(body, QStringLiteral("show_id"));
-        if (isError(showId))
-            return std::get<ApiError>(showId);
-        if (std::get<qint64>(showId) <= 0)
-            return ApiError::badRequest(QStringLiteral("invalid_field"), QStringLiteral("show_id must be a positive integer."));
-        checkin.doorShowId = std::get<qint64>(showId);
-    }
-    return checkin;
-}
 
 HttpResponse checkIn(ServerContext &context, const store::CheckinRequest &checkin)
 {

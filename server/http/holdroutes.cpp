@@ -48,23 +48,6 @@ bool placedJustNow(const QByteArray &body, int ttlSeconds)
 }
 } // namespace
 
-Result<HoldRequest> parseHoldRequest(const ServerContext &context, qint64 showId, const QString &idempotencyKey, const QJsonObject &body,
-                                     const QByteArray &admissionToken)
-{
-    const auto seatIds = requiredStringArray(body, QStringLiteral("seat_ids"));
-    if (isError(seatIds))
-        return std::get<ApiError>(seatIds);
-    const QStringList &seats = std::get<QStringList>(seatIds);
-    if (seats.size() > context.config.maxSeatsPerHold)
-        return apiError(ErrorCode::TooManySeats, {QString::number(context.config.maxSeatsPerHold)});
-    // The fingerprint covers what the request means (show and the set of seats), not its formatting.
-    QStringList sorted = seats;
-    sorted.sort();
-    const QByteArray fingerprint =
-        QCryptographicHash::hash(QByteArray::number(showId) + '|' + sorted.join(QLatin1Char(',')).toUtf8(), QCryptographicHash::Sha256).toHex();
-    return HoldRequest{showId, idempotencyKey, seats, fingerprint, admissionToken};
-}
-
 HttpResponse holdStoreFailure()
 {
     return storeFailure();
@@ -154,7 +137,7 @@ void registerHoldRoutes(Router &router, ServerContext &context)
         const auto object = parseJsonObject(request.request.body());
         if (isError(object))
             return HttpResponse::error(std::get<ApiError>(object));
-        auto parsed = parseHoldRequest(context, *showId, QString::fromUtf8(key), std::get<QJsonObject>(object), request.header("Admission-Token"));
+        auto parsed = parseHoldRequest(context.config.maxSeatsPerHold, *showId, QString::fromUtf8(key), std::get<QJsonObject>(object), request.header("Admission-Token"));
         if (isError(parsed))
             return HttpResponse::error(std::get<ApiError>(parsed));
         QElapsedTimer clock;

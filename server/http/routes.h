@@ -61,8 +61,6 @@ void registerHouseHoldRoutes(Router &router, ServerContext &context);
  */
 std::optional<ApiError> parseTimeRange(const QUrlQuery &query, QDateTime *from, QDateTime *to, int defaultDays);
 
-/** @brief Actions one POST /api/v1/sync/batch may carry at most. */
-constexpr int kMaxSyncBatchActions = 200;
 /** @brief POST /api/v1/sync/batch: a device's queued holds, check-ins and confirms, many per request. */
 void registerSyncRoutes(Router &router, ServerContext &context);
 

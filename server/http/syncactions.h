@@ -4,9 +4,9 @@
 // The writes a kiosk queues while offline, each as one function that both its own route and
 // POST /api/v1/sync/batch call, so a replayed action is applied exactly as the single request would be.
 
-#include "core/jsonbody.h"
 #include "holds/holdbatcher.h"
 #include "http/httpresponse.h"
+#include "http/requestparsers.h"
 #include "store/authrepository.h"
 #include "store/holdrepository.h"
 #include "store/ticketrepository.h"
@@ -21,19 +21,6 @@ struct ServerContext;
 }
 
 namespace marquee::http {
-
-/** @brief A hold request, checked: POST /api/v1/shows/{show_id}/hold, or a batch's "hold" action. */
-struct HoldRequest {
-    qint64 showId = 0;
-    QString idempotencyKey; ///< empty: nothing is deduplicated
-    QStringList seatIds;
-    QByteArray fingerprint; ///< what the request means (show and set of seats), for idempotency_key_reused
-    QByteArray admissionToken;
-};
-
-/** @brief Read {seat_ids} for @p showId; the error for a malformed body or too many seats. */
-Result<HoldRequest> parseHoldRequest(const ServerContext &context, qint64 showId, const QString &idempotencyKey, const QJsonObject &body,
-                                     const QByteArray &admissionToken);
 
 /**
  * @brief A hold before and after PostgreSQL decides. begin() asks the waiting room and the in-memory fast path
@@ -73,13 +60,9 @@ private:
     bool m_keyFresh = false;
 };
 
-/** @brief Read a check-in upload {qr, nonce, scanned_at, show_id?} made by @p caller. */
-Result<store::CheckinRequest> parseCheckinRequest(const QJsonObject &body, const store::Principal &caller);
 /** @brief Record the scan (TicketRepository::checkIn, its own transaction) and answer as POST /api/v1/checkin. */
 HttpResponse checkIn(ServerContext &context, const store::CheckinRequest &checkin);
 
-/** @brief Read {payment_intent_id} of a confirm. */
-Result<QString> parseConfirmIntent(const QJsonObject &body);
 /** @brief Confirm @p orderId with @p paymentIntentId (OrderService::confirm) and answer as POST /api/v1/orders/{id}/confirm. */
 HttpResponse confirmOrder(ServerContext &context, const store::Principal &caller, const QString &orderId, const QString &paymentIntentId);
 

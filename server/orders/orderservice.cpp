@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "orders/orderservice.h"
+#include "orders/paymentwebhook.h"
 #include "logging.h"
 
 #include "core/isotime.h"
-#include "core/tokenhash.h"
 #include "store/authrepository.h"
 
 #include <QDateTime>
@@ -338,20 +338,16 @@ ServiceReply OrderService::order(const store::Principal &caller, const QString &
 
 ServiceReply OrderService::webhook(const QByteArray &rawBody, const QByteArray &signature)
 {
-    const QByteArray expected = "sha256=" + hmacSha256Hex(m_settings.webhookSecret, rawBody);
-    if (m_settings.webhookSecret.isEmpty() || !constantTimeEquals(expected, signature.trimmed()))
+    if (!webhookSignatureValid(m_settings.webhookSecret, rawBody, signature))
         return error(401, QStringLiteral("invalid_signature"), QStringLiteral("The X-Signature header does not match the body."));
-    const QJsonDocument document = QJsonDocument::fromJson(rawBody);
-    const QJsonObject event = document.object();
-    const QString eventId = event.value(QStringLiteral("event_id")).toString();
-    const QString type = event.value(QStringLiteral("type")).toString();
-    const QString intentId = event.value(QStringLiteral("payment_intent_id")).toString();
-    static const QStringList types = {QStringLiteral("payment_intent.succeeded"), QStringLiteral("payment_intent.failed"),
-                                      QStringLiteral("charge.refunded")};
-    if (!document.isObject() || eventId.isEmpty() || eventId.size() > 200 || intentId.isEmpty() || intentId.size() > 200)
-        return error(400, QStringLiteral("invalid_event"), QStringLiteral("The event needs event_id, type and payment_intent_id."));
-    if (!types.contains(type))
-        return error(400, QStringLiteral("invalid_event"), QStringLiteral("Unknown event type."));
+    const auto parsed = parsePaymentEvent(rawBody);
+    if (isError(parsed)) {
+        const ApiError &refusal = std::get<ApiError>(parsed);
+        return error(refusal.httpStatus, refusal.code, refusal.message);
+    }
+    const QString &eventId = std::get<PaymentEvent>(parsed).eventId;
+    const QString &type = std::get<PaymentEvent>(parsed).type;
+    const QString &intentId = std::get<PaymentEvent>(parsed).intentId;
 
     const auto recorded = m_payments.recordEvent(QStringLiteral("paysim"), eventId, type, intentId, rawBody);
     if (recorded == store::PaymentRepository::EventRecord::Error)
@@ -402,7 +398,7 @@ ServiceReply OrderService::webhook(const QByteArray &rawBody, const QByteArray &
                 return reply; // not processed: the provider retries
         }
     } else if (order->state == OrderState::RefundPending) {
-        m_payments.completeRefund(order->orderId, event.value(QStringLiteral("refund_id")).toString(eventId));
+        m_payments.completeRefund(order->orderId, std::get<PaymentEvent>(parsed).refundId);
     } else if (order->state == OrderState::Confirmed) {
         // Refunded at the provider (its dashboard, a dispute), not by us: once the provider confirms it, the booking
         // is cancelled and its tickets revoked, so the door refuses them.

@@ -13,13 +13,6 @@
 
 namespace marquee::store {
 
-QString Principal::owner() const
-{
-    if (kind == Kind::System)
-        return QStringLiteral("system:") + name;
-    return (kind == Kind::Device ? QStringLiteral("device:") : QStringLiteral("session:")) + QString::number(id);
-}
-
 AuthRepository::AuthRepository(const Database &database, int cacheSeconds, int idleLockSeconds)
     : m_database(database)
     , m_cacheSeconds(cacheSeconds)

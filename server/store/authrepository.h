@@ -4,6 +4,7 @@
 #include "core/role.h"
 #include "store/auditentry.h"
 #include "store/database.h"
+#include "store/principal.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -12,41 +13,6 @@
 #include <optional>
 
 namespace marquee::store {
-
-/**
- * @brief The authenticated caller of a request — or, as System, the server acting on its own on an outside party's
- * verified word (a refund made at the payment provider, a sign-in lockout), so that the audit log names it.
- */
-struct Principal {
-    enum class Kind { Device, Session, System };
-    Kind kind = Kind::Device;
-    qint64 id = 0;       ///< device_id or session_id
-    qint64 staffId = 0;  ///< for sessions
-    QString name;        ///< device or staff name
-    Role role = Role::Kiosk;
-    QDateTime expiresAt; ///< sessions only
-    /** @brief Sessions only: re-authenticated (password or PIN) until then; see AuthRepository::reauthenticate. */
-    QDateTime elevatedUntil;
-    /** @brief Sessions only: idle past the inactivity limit; only re-authentication is accepted until unlocked. */
-    bool locked = false;
-
-    /** @brief True while a recent re-authentication lets this session refund, override and open the drawer. */
-    bool isElevated() const { return elevatedUntil.isValid() && elevatedUntil > QDateTime::currentDateTimeUtc(); }
-
-    /** @brief Stable owner string stored on holds, orders and idempotency keys: "device:7", "session:12"
-     *  ("system:<name>" for System). */
-    QString owner() const;
-
-    /** @brief The server itself acting for @p name ("provider", "sign-in"): never a request's caller. */
-    static Principal system(const QString &name)
-    {
-        Principal p;
-        p.kind = Kind::System;
-        p.name = name;
-        p.role = Role::Admin;
-        return p;
-    }
-};
 
 /** @brief Result of a staff sign-in. */
 struct NewSession {

@@ -45,6 +45,11 @@ TEST(TextHygiene, NulAndControlCharactersAreInvalidTextNotADatabaseError)
         "lone low surrogate");
     expectError(
         kiosk->request("POST", holdPath(showId), "{\"seat_ids\": [\"A\xff\"]}"), 400, "invalid_text", "invalid UTF-8");
+    // Escaped control characters (found by fuzz_jsonbody): \b is U+0008, \f is U+000C, and the parser reads a
+    // backslash before a raw control byte as that byte.
+    expectError(kiosk->request("POST", holdPath(showId), "{\"seat_ids\": [\"A\\b1\"]}"), 400, "invalid_text", "backspace escape");
+    expectError(kiosk->request("POST", holdPath(showId), "{\"seat_ids\": [\"A\\f1\"]}"), 400, "invalid_text", "form feed escape");
+    expectError(kiosk->request("POST", holdPath(showId), "{\"seat_ids\": [\"A\\\x01\"]}"), 400, "invalid_text", "escaped raw SOH");
     expectError(kiosk->get("/api/v1/bookings?ref=AB%00CD"), 400, "invalid_text", "NUL in a query value");
     expectError(
         cashier->get("/api/v1/customers/bookings?phone=%0012345678"), 400, "invalid_text", "NUL in a phone query");
