@@ -13,10 +13,12 @@
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <gtest/gtest.h>
-#include <ctime>
+#include "tests/support/machinezone.h"
 
 using namespace marquee::app;
 using marquee::apptest::decodeQr;
+
+using marquee::test::MachineZone;
 
 namespace {
 BookingPrint sampleBooking(const QString &qr)
@@ -35,30 +37,6 @@ BookingPrint sampleBooking(const QString &qr)
     return booking;
 }
 
-/** @brief The machine's zone set to @p tz (TZ) for one test, as on a kiosk whose clock is left at UTC. */
-class MachineZone
-{
-public:
-    explicit MachineZone(const char *tz)
-        : m_old(qgetenv("TZ"))
-        , m_had(qEnvironmentVariableIsSet("TZ"))
-    {
-        qputenv("TZ", tz);
-        tzset();
-    }
-    ~MachineZone()
-    {
-        if (m_had)
-            qputenv("TZ", m_old);
-        else
-            qunsetenv("TZ");
-        tzset();
-    }
-
-private:
-    QByteArray m_old;
-    bool m_had;
-};
 
 /** @brief A 13:15 show in Pune (07:45 UTC), ₹800 a seat. */
 BookingPrint puneBooking()

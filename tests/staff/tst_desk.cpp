@@ -8,8 +8,8 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTimeZone>
-#include <ctime>
 #include <gtest/gtest.h>
+#include "tests/support/machinezone.h"
 
 using namespace marquee;
 using namespace marquee::app;
@@ -110,10 +110,7 @@ TEST(Desk, CreatesAndEditsShowsAndSwitchesTheWaitingRoom)
 TEST(Desk, NewShowsAreTypedInTheVenuesZoneAndSellInItsCurrency)
 {
     // A cinema in Pune seen from a desk whose clock is at UTC: 13:15 typed is 13:15 in Pune (07:45 UTC).
-    const QByteArray oldTz = qgetenv("TZ");
-    const bool hadTz = qEnvironmentVariableIsSet("TZ");
-    qputenv("TZ", "UTC");
-    tzset();
+    const MachineZone machine("UTC");
     DeskFixture f;
     f.server.scalar(QStringLiteral("UPDATE cities SET time_zone = 'Asia/Kolkata' RETURNING 1"));
     f.server.scalar(QStringLiteral("UPDATE venues SET currency = 'INR' RETURNING 1"));
@@ -143,11 +140,6 @@ TEST(Desk, NewShowsAreTypedInTheVenuesZoneAndSellInItsCurrency)
     EXPECT_EQ(f.desk->startsInput(row), day.toString(Qt::ISODate) + QStringLiteral(" 13:15"));
     EXPECT_EQ(f.desk->priceInput(row.value(QStringLiteral("price_tiers")).toMap().value(QStringLiteral("premium")), QStringLiteral("INR")),
               QStringLiteral("400.50"));
-    if (hadTz)
-        qputenv("TZ", oldTz);
-    else
-        qunsetenv("TZ");
-    tzset();
 }
 
 TEST(Desk, SalesReportTotalsMatchTheBookings)

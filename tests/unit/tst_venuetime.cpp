@@ -3,9 +3,11 @@
 #include "core/venuetime.h"
 
 #include <gtest/gtest.h>
-#include <ctime>
+#include "tests/support/machinezone.h"
 
 using namespace marquee;
+
+using marquee::test::MachineZone;
 
 namespace {
 const QLocale kEnglish(QLocale::English, QLocale::UnitedKingdom);
@@ -15,30 +17,6 @@ QDateTime utc(const char *iso)
     return QDateTime::fromString(QString::fromLatin1(iso), Qt::ISODate).toUTC();
 }
 
-/** @brief Runs the test body with the machine's zone set to @p tz (TZ, as on a kiosk set to UTC). */
-class MachineZone
-{
-public:
-    explicit MachineZone(const char *tz)
-        : m_old(qgetenv("TZ"))
-        , m_had(qEnvironmentVariableIsSet("TZ"))
-    {
-        qputenv("TZ", tz);
-        tzset();
-    }
-    ~MachineZone()
-    {
-        if (m_had)
-            qputenv("TZ", m_old);
-        else
-            qunsetenv("TZ");
-        tzset();
-    }
-
-private:
-    QByteArray m_old;
-    bool m_had;
-};
 } // namespace
 
 TEST(VenueTime, UnknownZoneIsUtcNotTheMachines)
