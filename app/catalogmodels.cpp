@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "catalogmodels.h"
-#include "moneyformat.h"
+#include "core/isotime.h"
+#include "core/money.h"
+#include "venueclock.h"
 
 #include <QDateTime>
 #include <QLocale>
@@ -40,17 +42,6 @@ int JsonListModel::find(const QString &key, qint64 id) const
     return -1;
 }
 
-QString dayText(const QDateTime &when)
-{
-    const QDate day = when.toLocalTime().date();
-    const QDate today = QDate::currentDate();
-    if (day == today)
-        return QObject::tr("Today");
-    if (day == today.addDays(1))
-        return QObject::tr("Tomorrow");
-    return QLocale().toString(day, QStringLiteral("ddd d MMM"));
-}
-
 QVariant MoviesModel::data(const QModelIndex &index, int role) const
 {
     if (!index.isValid() || index.row() >= count())
@@ -74,7 +65,8 @@ QVariant MoviesModel::data(const QModelIndex &index, int role) const
         const QDateTime next = QDateTime::fromString(movie.value(QStringLiteral("next_show_at")).toString(), Qt::ISODate);
         if (!next.isValid())
             return QString();
-        return tr("Next: %1 %2").arg(dayText(next), QLocale().toString(next.toLocalTime().time(), QLocale::ShortFormat));
+        // A movie plays in the kiosk's city: its zone.
+        return tr("Next: %1").arg(venueDayAndTime(next, appVenueZone()));
     }
     case ArtSeedRole:
         // Generated artwork: a stable number from the title picks colours and shapes.
@@ -94,15 +86,16 @@ QVariant ShowsModel::data(const QModelIndex &index, int role) const
     if (!index.isValid() || index.row() >= count())
         return {};
     const QJsonObject show = at(index.row());
-    const QDateTime startsAt = QDateTime::fromString(show.value(QStringLiteral("starts_at")).toString(), Qt::ISODate);
+    const QDateTime startsAt = fromIso(show.value(QStringLiteral("starts_at")).toString());
+    const QTimeZone zone = showZone(show);
     switch (role) {
     case ShowIdRole:
         return show.value(QStringLiteral("show_id")).toInteger();
     case Qt::DisplayRole:
     case TimeRole:
-        return QLocale().toString(startsAt.toLocalTime().time(), QLocale::ShortFormat);
+        return venueShortTime(startsAt, zone);
     case DayRole:
-        return dayText(startsAt);
+        return venueDayText(startsAt, zone);
     case VenueRole:
         return show.value(QStringLiteral("venue")).toObject().value(QStringLiteral("name")).toString();
     case ScreenRole:

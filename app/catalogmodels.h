@@ -73,7 +73,4 @@ public:
     QHash<int, QByteArray> roleNames() const override;
 };
 
-/** @brief "Today", "Tomorrow" or a short date, in the current locale. */
-QString dayText(const QDateTime &when);
-
 } // namespace marquee::app

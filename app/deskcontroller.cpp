@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "deskcontroller.h"
 #include "applogging.h"
-#include "moneyformat.h"
+#include "core/isotime.h"
+#include "core/money.h"
+#include "venueclock.h"
 #include "staffsingleton.h"
 #include "tillsupport.h"
-#include "core/isotime.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -333,6 +334,19 @@ void DeskController::loadSales(const QString &groupBy, JsonTableModel *model)
             }
             rows = filled;
         }
+        // What the charts draw and say, worked out here by the currency's exponent: whole major units for bar
+        // heights (integer division, a chart needs no cents) and the formatted amount for labels.
+        for (qsizetype i = 0; i < rows.size(); ++i) {
+            QJsonObject row = rows.at(i).toObject();
+            const qint64 revenue = row.value(QStringLiteral("revenue_minor")).toInteger();
+            const QString currency = str(row, "currency");
+            qint64 unit = 1;
+            for (int e = 0; e < currencyExponent(currency); ++e)
+                unit *= 10;
+            row.insert(QStringLiteral("revenue_major"), revenue / unit);
+            row.insert(QStringLiteral("revenue_text"), formatMoney(revenue, currency.isEmpty() ? m_totals.value(QStringLiteral("currency")).toString() : currency));
+            rows[i] = row;
+        }
         model->setRows(rows);
         if (groupBy == QLatin1String("day"))
             computeTotals();
@@ -393,13 +407,18 @@ void DeskController::loadShows()
         };
         auto collect = std::make_shared<Collect>();
         auto publish = [this, api, collect] {
-            QMap<qint64, QString> screens;
+            QMap<qint64, QVariantMap> screens;
             QJsonArray rows;
             for (QJsonObject show : std::as_const(collect->shows)) {
                 const QJsonObject screen = show.value(QStringLiteral("screen")).toObject();
-                screens.insert(screen.value(QStringLiteral("screen_id")).toInteger(),
-                               screen.value(QStringLiteral("name")).toString() + QStringLiteral(" · ")
-                                   + show.value(QStringLiteral("venue")).toObject().value(QStringLiteral("name")).toString());
+                const QJsonObject venue = show.value(QStringLiteral("venue")).toObject();
+                const qint64 screenId = screen.value(QStringLiteral("screen_id")).toInteger();
+                // What a new show on this screen takes by default: its venue's currency and its city's zone.
+                screens.insert(screenId, QVariantMap{{QStringLiteral("id"), screenId},
+                                                     {QStringLiteral("name"), screen.value(QStringLiteral("name")).toString() + QStringLiteral(" · ")
+                                                                                  + venue.value(QStringLiteral("name")).toString()},
+                                                     {QStringLiteral("currency"), venue.value(QStringLiteral("currency")).toString(str(show, "currency"))},
+                                                     {QStringLiteral("time_zone"), QString::fromUtf8(showZone(show).id())}});
                 show.insert(QStringLiteral("screen_name"), screen.value(QStringLiteral("name")));
                 QStringList prices;
                 const QJsonObject tiers = show.value(QStringLiteral("price_tiers")).toObject();
@@ -413,7 +432,7 @@ void DeskController::loadShows()
                 m_movieChoices.append(QVariantMap{{QStringLiteral("id"), it.key()}, {QStringLiteral("name"), it.value()}});
             m_screenChoices.clear();
             for (auto it = screens.begin(); it != screens.end(); ++it)
-                m_screenChoices.append(QVariantMap{{QStringLiteral("id"), it.key()}, {QStringLiteral("name"), it.value()}});
+                m_screenChoices.append(it.value());
             Q_EMIT choicesChanged();
             if (rows.isEmpty()) {
                 m_shows->setRows(rows);
@@ -449,6 +468,10 @@ void DeskController::loadShows()
             }
         };
         const QJsonArray cityList = cities.array();
+        // Times that belong to no show (holds made, reports finished) are the desk's venue's: its city, or the first.
+        for (const QJsonValue &city : cityList)
+            if (city == cityList.first() || str(city.toObject(), "name") == m_config.cityName)
+                setAppVenueZone(str(city.toObject(), "time_zone"));
         if (cityList.isEmpty()) {
             publish();
             return;
@@ -509,8 +532,7 @@ void DeskController::loadDevices()
                                                                               QString::number(payments.value(QStringLiteral("pending")).toInteger()
                                                                                               + payments.value(QStringLiteral("unknown")).toInteger())));
                 device.insert(QStringLiteral("reconciliation_problems"), problemCount);
-                const QString finished = QLocale().toString(fromIso(reconciliation.value(QStringLiteral("finished_at")).toString()).toLocalTime(),
-                                                            QLocale::ShortFormat);
+                const QString finished = wireTimeText(reconciliation.value(QStringLiteral("finished_at")).toString(), QLocale::ShortFormat);
                 for (const QJsonValue &item : reconciliation.value(QStringLiteral("problems")).toArray()) {
                     const QJsonObject problem = item.toObject();
                     problems.append(QVariantMap{{QStringLiteral("device"), str(device, "name")},
@@ -714,7 +736,8 @@ void DeskController::openOccupancy(qint64 showId)
         for (int i = 0; i < m_shows->count(); ++i)
             if (m_shows->rowAt(i).value(QStringLiteral("show_id")).toLongLong() == showId)
                 title = m_shows->rowAt(i).value(QStringLiteral("title")).toString() + QStringLiteral(" · ")
-                        + localTimeText(m_shows->rowAt(i).value(QStringLiteral("starts_at")).toString(), QStringLiteral("ddd d MMM HH:mm"));
+                        + wireTimeText(m_shows->rowAt(i).value(QStringLiteral("starts_at")).toString(), QStringLiteral("ddd d MMM HH:mm"),
+                                       showZone(QJsonObject::fromVariantMap(m_shows->rowAt(i))));
         m_occupancy = {{QStringLiteral("show_id"), showId},
                        {QStringLiteral("title"), title},
                        {QStringLiteral("capacity"), capacity},
@@ -750,7 +773,7 @@ void DeskController::loadHouseHolds(qint64 showId)
                                                 {QStringLiteral("seats"), seats.join(QStringLiteral(" "))},
                                                 {QStringLiteral("seat_count"), seats.size()},
                                                 {QStringLiteral("reason"), str(hold, "reason")},
-                                                {QStringLiteral("created"), localTimeText(str(hold, "created_at"), QStringLiteral("d MMM HH:mm"))}});
+                                                {QStringLiteral("created"), wireTimeText(str(hold, "created_at"), QStringLiteral("d MMM HH:mm"))}});
             }
         }
         Q_EMIT houseHoldsChanged();
@@ -830,10 +853,11 @@ QString DeskController::exportTable(JsonTableModel *model, const QString &name)
     return path;
 }
 
-std::optional<QJsonObject> DeskController::showBody(const QVariantMap &fields, bool creating, QString *error)
+std::optional<QJsonObject> DeskController::showBody(const QVariantMap &fields, const ShowForm &form, QString *error)
 {
     QJsonObject body;
-    if (creating) {
+    QString currency = form.currency;
+    if (form.creating) {
         const qint64 movieId = fields.value(QStringLiteral("movie_id")).toLongLong();
         const qint64 screenId = fields.value(QStringLiteral("screen_id")).toLongLong();
         if (movieId <= 0 || screenId <= 0) {
@@ -842,24 +866,34 @@ std::optional<QJsonObject> DeskController::showBody(const QVariantMap &fields, b
         }
         body.insert(QStringLiteral("movie_id"), movieId);
         body.insert(QStringLiteral("screen_id"), screenId);
-        const QString currency = fields.value(QStringLiteral("currency")).toString().trimmed().toUpper();
-        if (!QRegularExpression(QStringLiteral("^[A-Z]{3}$")).match(currency).hasMatch()) {
-            *error = tr("The currency is a three-letter code such as EUR.");
+        const QString typed = fields.value(QStringLiteral("currency")).toString().trimmed().toUpper();
+        if (!typed.isEmpty() && !isCurrencyCode(typed)) {
+            *error = tr("The currency is a three-letter code such as INR or EUR.");
             return std::nullopt;
         }
-        body.insert(QStringLiteral("currency"), currency);
+        if (!typed.isEmpty())
+            currency = typed;
+        // Left empty (no default known either), the server takes the venue's currency.
+        if (!currency.isEmpty())
+            body.insert(QStringLiteral("currency"), currency);
     }
     const QString starts = fields.value(QStringLiteral("starts_at")).toString().trimmed();
-    if (!starts.isEmpty() || creating) {
-        // People type local time; the server wants an offset, so the desk's own time zone is made explicit.
-        QDateTime local = QDateTime::fromString(starts, QStringLiteral("yyyy-MM-dd HH:mm"));
-        if (!local.isValid())
-            local = QDateTime::fromString(starts, Qt::ISODate);
-        if (!local.isValid()) {
-            *error = tr("The start is a date and time like 2026-12-05 19:30.");
+    if (!starts.isEmpty() || form.creating) {
+        // People type the venue's wall-clock time, wherever the desk is; the server wants an instant.
+        const VenueLocalTime local = parseVenueLocal(starts, form.zone);
+        const QString zoneName = QString::fromUtf8(form.zone.id());
+        switch (local.kind) {
+        case VenueLocalTime::Kind::Invalid:
+            *error = tr("The start is a date and time like 2026-12-05 19:30 (%1 time).").arg(zoneName);
             return std::nullopt;
+        case VenueLocalTime::Kind::Gap:
+            *error = tr("%1 does not exist in %2: the clocks go forward that night. Choose a time an hour later.").arg(starts, zoneName);
+            return std::nullopt;
+        case VenueLocalTime::Kind::Ambiguous: // the clocks go back: the first of the two, as the printed ticket will say (with its zone)
+        case VenueLocalTime::Kind::Exact:
+            break;
         }
-        body.insert(QStringLiteral("starts_at"), local.toUTC().toString(Qt::ISODateWithMs));
+        body.insert(QStringLiteral("starts_at"), toIsoUtc(local.utc));
     }
     const QVariantMap tiers = fields.value(QStringLiteral("price_tiers")).toMap();
     if (!tiers.isEmpty()) {
@@ -868,7 +902,7 @@ std::optional<QJsonObject> DeskController::showBody(const QVariantMap &fields, b
             const QString text = it.value().toString().trimmed();
             if (text.isEmpty())
                 continue;
-            const std::optional<qint64> minor = parseAmountInput(text);
+            const std::optional<qint64> minor = parseAmountInput(text, currencyExponent(currency));
             if (!minor) {
                 *error = tr("The %1 price “%2” is not an amount.").arg(it.key(), text);
                 return std::nullopt;
@@ -878,16 +912,56 @@ std::optional<QJsonObject> DeskController::showBody(const QVariantMap &fields, b
         if (!prices.isEmpty())
             body.insert(QStringLiteral("price_tiers"), prices);
     }
-    if (creating && !body.contains(QStringLiteral("price_tiers"))) {
+    if (form.creating && !body.contains(QStringLiteral("price_tiers"))) {
         *error = tr("Give each seat tier a price.");
         return std::nullopt;
     }
     const QString reason = fields.value(QStringLiteral("reason")).toString().trimmed();
-    if (!creating && !reason.isEmpty())
+    if (!form.creating && !reason.isEmpty())
         body.insert(QStringLiteral("reason"), reason);
-    if (!creating && fields.contains(QStringLiteral("waiting_room")))
+    if (!form.creating && fields.contains(QStringLiteral("waiting_room")))
         body.insert(QStringLiteral("waiting_room"), fields.value(QStringLiteral("waiting_room")).toBool());
     return body;
+}
+
+QVariantMap DeskController::screenChoice(qint64 screenId) const
+{
+    for (const QVariant &choice : m_screenChoices)
+        if (choice.toMap().value(QStringLiteral("id")).toLongLong() == screenId)
+            return choice.toMap();
+    return {};
+}
+
+QVariantMap DeskController::showRow(qint64 showId) const
+{
+    for (int i = 0; i < m_shows->count(); ++i)
+        if (m_shows->rowAt(i).value(QStringLiteral("show_id")).toLongLong() == showId)
+            return m_shows->rowAt(i);
+    return {};
+}
+
+QString DeskController::screenCurrency(qint64 screenId) const
+{
+    return screenChoice(screenId).value(QStringLiteral("currency")).toString();
+}
+
+QString DeskController::screenZone(qint64 screenId) const
+{
+    const QString zone = screenChoice(screenId).value(QStringLiteral("time_zone")).toString();
+    return zone.isEmpty() ? QString::fromUtf8(appVenueZone().id()) : zone;
+}
+
+QString DeskController::startsInput(const QVariantMap &show) const
+{
+    const QDateTime starts = fromIso(show.value(QStringLiteral("starts_at")).toString());
+    return starts.isValid() ? venueTimeText(starts, showZone(QJsonObject::fromVariantMap(show)), QStringLiteral("yyyy-MM-dd HH:mm"), QLocale::c(),
+                                            ZoneLabel::Never)
+                            : QString();
+}
+
+QString DeskController::priceInput(const QVariant &minor, const QString &currency) const
+{
+    return minor.isValid() && !minor.isNull() ? moneyInputText(minor.toLongLong(), currency) : QString();
 }
 
 void DeskController::createShow(const QVariantMap &fields)
@@ -896,7 +970,9 @@ void DeskController::createShow(const QVariantMap &fields)
     if (!api)
         return;
     QString error;
-    const std::optional<QJsonObject> body = showBody(fields, true, &error);
+    const qint64 screenId = fields.value(QStringLiteral("screen_id")).toLongLong();
+    const ShowForm form{true, venueZone(screenZone(screenId)), screenCurrency(screenId)};
+    const std::optional<QJsonObject> body = showBody(fields, form, &error);
     if (!body) {
         setMessage(error, true);
         return;
@@ -921,7 +997,9 @@ void DeskController::updateShow(qint64 showId, const QVariantMap &fields)
     if (!api || showId <= 0)
         return;
     QString error;
-    const std::optional<QJsonObject> body = showBody(fields, false, &error);
+    const QVariantMap show = showRow(showId);
+    const ShowForm form{false, showZone(QJsonObject::fromVariantMap(show)), show.value(QStringLiteral("currency")).toString()};
+    const std::optional<QJsonObject> body = showBody(fields, form, &error);
     if (!body) {
         setMessage(error, true);
         return;

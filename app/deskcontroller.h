@@ -10,6 +10,7 @@
 #include <QJsonObject>
 #include <QObject>
 #include <QVariantMap>
+#include <QTimeZone>
 #include <QtQml/qqmlregistration.h>
 
 class QQmlEngine;
@@ -155,16 +156,31 @@ public:
     /** @brief Write @p model's visible rows to exportDir/<name>-<from>-<to>.csv; returns the path or "". */
     Q_INVOKABLE QString exportTable(marquee::app::JsonTableModel *model, const QString &name);
     /**
-     * @brief Create a show: movie_id, screen_id, starts_at (local "yyyy-MM-dd HH:mm"), currency, price_tiers
-     * ({tier: "12.50"}). The server checks everything again.
+     * @brief Create a show: movie_id, screen_id, starts_at ("yyyy-MM-dd HH:mm" in the venue's zone, screenZone()),
+     * currency (empty: the venue's), price_tiers ({tier: "12.50"}). The server checks everything again.
      */
     Q_INVOKABLE void createShow(const QVariantMap &fields);
     /** @brief Edit a show: starts_at and/or price_tiers as in createShow, and a reason for the audit log. */
     Q_INVOKABLE void updateShow(qint64 showId, const QVariantMap &fields);
     Q_INVOKABLE void setWaitingRoom(qint64 showId, bool on);
 
+    /** @brief The venue currency new shows on @p screenId default to (from the catalogue), or "". */
+    Q_INVOKABLE QString screenCurrency(qint64 screenId) const;
+    /** @brief The IANA zone of @p screenId's city, in which its new shows' starts are typed. */
+    Q_INVOKABLE QString screenZone(qint64 screenId) const;
+    /** @brief The start of @p show (a shows row) as the editor shows it: "yyyy-MM-dd HH:mm" in the show's zone. */
+    Q_INVOKABLE QString startsInput(const QVariantMap &show) const;
+    /** @brief A price in minor units as the editor shows it, by the currency's exponent ("12.50", "1500"); "" for none. */
+    Q_INVOKABLE QString priceInput(const QVariant &minor, const QString &currency) const;
+
+    /** @brief What the show form is about: a new show or an edit, the zone its start is typed in, its currency. */
+    struct ShowForm {
+        bool creating = false;
+        QTimeZone zone;   ///< the venue's zone: the typed start is wall-clock time there
+        QString currency; ///< the show's currency (edit) or the venue's default (new); sets the price decimals
+    };
     /** @brief Turn a form's fields into the API body; the error for the person when a field is not valid. */
-    static std::optional<QJsonObject> showBody(const QVariantMap &fields, bool creating, QString *error);
+    static std::optional<QJsonObject> showBody(const QVariantMap &fields, const ShowForm &form, QString *error);
 
 Q_SIGNALS:
     void pageChanged();
@@ -181,6 +197,8 @@ Q_SIGNALS:
     void showSaved(qint64 showId);
 
 private:
+    QVariantMap screenChoice(qint64 screenId) const;
+    QVariantMap showRow(qint64 showId) const;
     void setMessage(const QString &message, bool error = false);
     void begin();
     void end();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "jsontablemodel.h"
-#include "moneyformat.h"
+#include "core/money.h"
+#include "venueclock.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -136,8 +137,8 @@ QString JsonTableModel::formatted(const QJsonObject &row, const Column &column) 
     case Kind::Bool:
         return value.toBool() ? tr("yes") : tr("no");
     case Kind::Time: {
-        const QDateTime time = QDateTime::fromString(value.toString(), Qt::ISODateWithMs);
-        return time.isValid() ? locale.toString(time.toLocalTime(), QStringLiteral("dd MMM yyyy HH:mm")) : value.toString();
+        // A show's row names its zone; anything else happened at this app's venue.
+        return wireTimeText(value.toString(), QStringLiteral("dd MMM yyyy HH:mm"), showZone(row));
     }
     case Kind::Text:
         break;

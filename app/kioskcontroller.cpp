@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "kioskcontroller.h"
 #include "applogging.h"
-#include "moneyformat.h"
+#include "core/isotime.h"
+#include "core/money.h"
+#include "venueclock.h"
 #include "sync/offlinecheckin.h"
 
 #include <QCoreApplication>
@@ -281,6 +283,7 @@ void KioskController::start()
                 city = value.toObject();
         m_cityId = city.value(QStringLiteral("city_id")).toInteger();
         m_cityName = city.value(QStringLiteral("name")).toString();
+        setAppVenueZone(city.value(QStringLiteral("time_zone")).toString());
         Q_EMIT catalogChanged();
         m_api->getCached(QStringLiteral("/api/v1/cities/%1/movies").arg(m_cityId), this, [this](const ApiReply &reply) {
             m_movies->setLoading(false);
@@ -330,9 +333,9 @@ QString KioskController::showText() const
 {
     if (m_show.isEmpty())
         return {};
-    const QDateTime startsAt = QDateTime::fromString(m_show.value(QStringLiteral("starts_at")).toString(), Qt::ISODate);
-    return QStringLiteral("%1 %2 · %3 · %4")
-        .arg(dayText(startsAt), QLocale().toString(startsAt.toLocalTime().time(), QLocale::ShortFormat),
+    const QDateTime startsAt = fromIso(m_show.value(QStringLiteral("starts_at")).toString());
+    return QStringLiteral("%1 · %2 · %3")
+        .arg(venueDayAndTime(startsAt, showZone(m_show)),
              m_show.value(QStringLiteral("screen")).toObject().value(QStringLiteral("name")).toString(),
              m_show.value(QStringLiteral("venue")).toObject().value(QStringLiteral("name")).toString());
 }
@@ -785,6 +788,7 @@ BookingPrint KioskController::bookingPrintOf(const QJsonObject &booking, const Q
     BookingPrint print;
     print.title = context.value(QStringLiteral("title")).toString();
     print.startsAt = QDateTime::fromString(context.value(QStringLiteral("starts_at")).toString(), Qt::ISODate);
+    print.timeZone = context.value(QStringLiteral("time_zone")).toString();
     print.venue = context.value(QStringLiteral("venue")).toString();
     print.screen = context.value(QStringLiteral("screen")).toString();
     print.currency = booking.value(QStringLiteral("currency")).toString(context.value(QStringLiteral("currency")).toString());
@@ -826,6 +830,7 @@ QJsonObject KioskController::printContext() const
     }
     return QJsonObject{{QStringLiteral("title"), movieTitle()},
                        {QStringLiteral("starts_at"), m_show.value(QStringLiteral("starts_at")).toString()},
+                       {QStringLiteral("time_zone"), QString::fromUtf8(showZone(m_show).id())},
                        {QStringLiteral("venue"), m_show.value(QStringLiteral("venue")).toObject().value(QStringLiteral("name")).toString()},
                        {QStringLiteral("screen"), m_show.value(QStringLiteral("screen")).toObject().value(QStringLiteral("name")).toString()},
                        {QStringLiteral("show_id"), m_seatMap->showId()},
@@ -877,7 +882,7 @@ QVariantList KioskController::uncollected() const
                                 {QStringLiteral("reason"), job.error == QLatin1String(kNotCollected)
                                                                ? tr("Paid after the customer was sent to the box office")
                                                                : tr("Printer problem: %1").arg(job.error)},
-                                {QStringLiteral("since"), QLocale().toString(job.createdAt.toLocalTime(), QLocale::ShortFormat)}});
+                                {QStringLiteral("since"), venueTimeText(job.createdAt, appVenueZone(), QLocale::ShortFormat)}});
     }
     return list;
 }
@@ -1069,10 +1074,9 @@ void KioskController::lookupBooking(const QString &bookingRef)
     if (job) {
         const BookingPrint print = bookingPrintFromJson(job->printData);
         m_lookup.insert(QStringLiteral("title"), print.title);
-        m_lookup.insert(QStringLiteral("when"), dayText(print.startsAt) + QLatin1Char(' ')
-                                                     + QLocale().toString(print.startsAt.toLocalTime().time(), QLocale::ShortFormat));
+        m_lookup.insert(QStringLiteral("when"), venueDayAndTime(print.startsAt, printZone(print)));
         m_lookup.insert(QStringLiteral("print_state"), job->state);
-        m_lookup.insert(QStringLiteral("printed_at"), QLocale().toString(job->createdAt.toLocalTime(), QLocale::ShortFormat));
+        m_lookup.insert(QStringLiteral("printed_at"), venueTimeText(job->createdAt, appVenueZone(), QLocale::ShortFormat));
     }
     QVariantList lines;
     for (const sync::TicketRecord &ticket : tickets)
@@ -1169,8 +1173,7 @@ void KioskController::loadReconciliation()
         m_reconciliation.remove(QStringLiteral("tickets"));
         m_reconciliation.remove(QStringLiteral("payments"));
         m_reconciliation.insert(QStringLiteral("finished_text"),
-                                QLocale().toString(QDateTime::fromString(report.value(QStringLiteral("finished_at")).toString(), Qt::ISODate).toLocalTime(),
-                                                   QLocale::ShortFormat));
+                                wireTimeText(report.value(QStringLiteral("finished_at")).toString(), QLocale::ShortFormat));
         // One line per item that needs a person: anything not confirmed.
         QVariantList lines;
         for (const QJsonValue &v : report.value(QStringLiteral("payments")).toArray()) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "seatmapmodel.h"
 #include "applogging.h"
-#include "moneyformat.h"
+#include "core/money.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "ticketprinter.h"
-#include "moneyformat.h"
+#include "core/money.h"
+#include "venueclock.h"
 
 #include <QFile>
 #include <QLocale>
@@ -44,12 +45,26 @@ QFont font(const QPainter &painter, qreal pointSize, bool bold = false)
 }
 } // namespace
 
+QTimeZone printZone(const BookingPrint &booking)
+{
+    return booking.timeZone.isEmpty() ? appVenueZone() : venueZone(booking.timeZone);
+}
+
+QString ticketTimeText(const BookingPrint &booking)
+{
+    return venueTimeText(booking.startsAt, printZone(booking), QStringLiteral("ddd d MMM yyyy · HH:mm"));
+}
+
+QString receiptShowTimeText(const BookingPrint &booking)
+{
+    return venueTimeText(booking.startsAt, printZone(booking), QLocale::ShortFormat);
+}
+
 void paintTicket(QPainter &painter, const QRectF &area, const BookingPrint &booking, const PrintedTicket &ticket)
 {
     // Everything is laid out in fractions of the width, so PDF pages and 576-dot rasters look alike.
     const qreal w = area.width();
     const qreal pad = w * 0.06;
-    const QLocale locale;
     painter.save();
     painter.translate(area.topLeft());
     painter.fillRect(QRectF(0, 0, w, area.height()), Qt::white);
@@ -65,7 +80,7 @@ void paintTicket(QPainter &painter, const QRectF &area, const BookingPrint &book
     };
     line(QStringLiteral("MARQUEE"), 0.05, true, 0.01);
     line(booking.title, 0.08, true, 0.01);
-    line(locale.toString(booking.startsAt.toLocalTime(), QStringLiteral("ddd d MMM yyyy · HH:mm")), 0.05, false, 0.0);
+    line(ticketTimeText(booking), 0.05, false, 0.0);
     line(booking.venue + QStringLiteral(" · ") + booking.screen, 0.045, false, 0.02);
     line(QObject::tr("Row %1   Seat %2").arg(ticket.row).arg(ticket.number), 0.075, true, 0.0);
     line(QObject::tr("%1 · %2").arg(ticket.tier, formatMoney(ticket.priceMinor, booking.currency)), 0.045, false, 0.02);
@@ -101,10 +116,10 @@ void paintReceipt(QPainter &painter, const QRectF &area, const BookingPrint &boo
         y += w * size * 1.6;
     };
     row(QObject::tr("MARQUEE — RECEIPT"), {}, 0.055, true);
-    row(locale.toString(QDateTime::currentDateTime(), QLocale::ShortFormat), {}, 0.04, false);
+    row(venueTimeText(QDateTime::currentDateTimeUtc(), printZone(booking), QLocale::ShortFormat, locale), {}, 0.04, false);
     row(QObject::tr("Booking %1").arg(booking.bookingRef), {}, 0.045, true);
     row(booking.title, {}, 0.045, false);
-    row(locale.toString(booking.startsAt.toLocalTime(), QLocale::ShortFormat) + QStringLiteral(" · ") + booking.screen, {}, 0.04, false);
+    row(receiptShowTimeText(booking) + QStringLiteral(" · ") + booking.screen, {}, 0.04, false);
     y += w * 0.02;
     for (const PrintedTicket &t : booking.tickets)
         row(QObject::tr("Row %1 Seat %2 (%3)").arg(t.row).arg(t.number).arg(t.tier), formatMoney(t.priceMinor, booking.currency), 0.04, false);
@@ -244,6 +259,7 @@ QJsonObject toJson(const BookingPrint &b)
                                    {QStringLiteral("qr"), t.qr}});
     return {{QStringLiteral("title"), b.title},
             {QStringLiteral("starts_at"), b.startsAt.toUTC().toString(Qt::ISODate)},
+            {QStringLiteral("time_zone"), b.timeZone},
             {QStringLiteral("venue"), b.venue},
             {QStringLiteral("screen"), b.screen},
             {QStringLiteral("currency"), b.currency},
@@ -261,6 +277,7 @@ BookingPrint bookingPrintFromJson(const QJsonObject &o)
     BookingPrint b;
     b.title = o.value(QStringLiteral("title")).toString();
     b.startsAt = QDateTime::fromString(o.value(QStringLiteral("starts_at")).toString(), Qt::ISODate);
+    b.timeZone = o.value(QStringLiteral("time_zone")).toString(); // absent in journals written before it was kept
     b.venue = o.value(QStringLiteral("venue")).toString();
     b.screen = o.value(QStringLiteral("screen")).toString();
     b.currency = o.value(QStringLiteral("currency")).toString();

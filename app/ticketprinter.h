@@ -6,6 +6,7 @@
 #include <QImage>
 #include <QList>
 #include <QString>
+#include <QTimeZone>
 
 class QPainter;
 
@@ -26,6 +27,7 @@ struct PrintedTicket {
 struct BookingPrint {
     QString title;
     QDateTime startsAt;
+    QString timeZone; ///< IANA zone of the venue (the show's time_zone): the printed time is the venue's
     QString venue;
     QString screen;
     QString currency;
@@ -37,6 +39,13 @@ struct BookingPrint {
     QString paymentMethod; ///< "Card" etc.
     QList<PrintedTicket> tickets;
 };
+
+/** @brief The zone the booking's times are printed in: its timeZone, else the app's venue zone. */
+QTimeZone printZone(const BookingPrint &booking);
+/** @brief The show's date and time as the ticket prints it: "Sat 5 Dec 2026 · 13:15", in the venue's zone. */
+QString ticketTimeText(const BookingPrint &booking);
+/** @brief The show's date and time as the receipt prints it (short format, in the venue's zone). */
+QString receiptShowTimeText(const BookingPrint &booking);
 
 /** @brief A QR code of @p text (libqrencode, error correction M) as a black-on-white image, @p module px per module, with quiet zone. */
 QImage qrImage(const QByteArray &text, int module = 8);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "tillcontroller.h"
 #include "applogging.h"
-#include "moneyformat.h"
+#include "venueclock.h"
 #include "staffsingleton.h"
 #include "tillsupport.h"
 #include "core/customercontact.h"
@@ -133,12 +133,33 @@ void TillController::fail(const ApiReply &reply, const QString &what)
         setMessage(tr("%1: %2").arg(what, reply.message.isEmpty() ? reply.code : reply.message), true);
 }
 
+QString TillController::clockText() const
+{
+    return venueTimeText(QDateTime::currentDateTimeUtc(), appVenueZone(), QStringLiteral("HH:mm"));
+}
+
+QString TillController::drawerCurrency() const
+{
+    if (!m_currency.isEmpty())
+        return m_currency;
+    // Before a show is chosen: what the venue's shows sell in.
+    for (int i = 0; i < m_shows->count(); ++i) {
+        const QVariantMap show = m_shows->rowAt(i);
+        const QString venue = show.value(QStringLiteral("venue")).toMap().value(QStringLiteral("currency")).toString();
+        if (!venue.isEmpty())
+            return venue;
+        if (!show.value(QStringLiteral("currency")).toString().isEmpty())
+            return show.value(QStringLiteral("currency")).toString();
+    }
+    return QStringLiteral("EUR");
+}
+
 QString TillController::showText() const
 {
     if (m_show.isEmpty())
         return {};
     return QStringLiteral("%1 · %2 · %3")
-        .arg(localTimeText(str(m_show, "starts_at"), QStringLiteral("ddd HH:mm")),
+        .arg(wireTimeText(str(m_show, "starts_at"), QStringLiteral("ddd HH:mm"), showZone(m_show)),
              m_show.value(QStringLiteral("screen")).toObject().value(QStringLiteral("name")).toString(),
              m_show.value(QStringLiteral("venue")).toObject().value(QStringLiteral("name")).toString());
 }
@@ -168,8 +189,10 @@ void TillController::refreshShows()
         }
         qint64 cityId = 0;
         for (const QJsonValue &city : cities.array())
-            if (cityId == 0 || city.toObject().value(QStringLiteral("name")).toString() == m_config.cityName)
+            if (cityId == 0 || city.toObject().value(QStringLiteral("name")).toString() == m_config.cityName) {
                 cityId = city.toObject().value(QStringLiteral("city_id")).toInteger();
+                setAppVenueZone(city.toObject().value(QStringLiteral("time_zone")).toString());
+            }
         if (cityId == 0) {
             m_shows->setLoading(false);
             setBusy(false);
@@ -248,7 +271,7 @@ void TillController::refreshShows()
                                  show.insert(QStringLiteral("seats_total"), total);
                                  show.insert(QStringLiteral("price_from"), from);
                                  show.insert(QStringLiteral("screen_name"), show.value(QStringLiteral("screen")).toObject().value(QStringLiteral("name")));
-                                 show.insert(QStringLiteral("time_text"), localTimeText(str(show, "starts_at")));
+                                 show.insert(QStringLiteral("time_text"), wireTimeText(str(show, "starts_at"), QStringLiteral("HH:mm"), showZone(show)));
                                  counted->append(show);
                                  if (--*left == 0)
                                      publish();
@@ -438,7 +461,7 @@ QVariantList TillController::basket() const
 
 QString TillController::totalText() const
 {
-    return formatMoney(holdActive() ? m_totalMinor : m_seatMap->selectedTotalMinor(), m_currency.isEmpty() ? QStringLiteral("EUR") : m_currency);
+    return formatMoney(holdActive() ? m_totalMinor : m_seatMap->selectedTotalMinor(), drawerCurrency());
 }
 
 void TillController::back()
@@ -469,7 +492,7 @@ void TillController::back()
 
 std::optional<qint64> TillController::splitCashPart(const QString &cashPart) const
 {
-    const std::optional<qint64> amount = parseAmountInput(cashPart);
+    const std::optional<qint64> amount = parseMoneyInput(cashPart, m_currency);
     if (!amount || *amount <= 0 || *amount >= m_totalMinor)
         return std::nullopt;
     return amount;
@@ -481,7 +504,7 @@ QString TillController::changeFor(const QString &tendered, const QString &cashPa
     const std::optional<qint64> due = cashPart.trimmed().isEmpty() ? std::optional<qint64>(m_totalMinor) : splitCashPart(cashPart);
     if (!due)
         return {};
-    const std::optional<qint64> amount = tendered.trimmed().isEmpty() ? due : parseAmountInput(tendered);
+    const std::optional<qint64> amount = tendered.trimmed().isEmpty() ? due : parseMoneyInput(tendered, m_currency);
     if (!amount || *amount < *due)
         return {};
     return formatMoney(*amount - *due, m_currency);
@@ -538,7 +561,7 @@ void TillController::payCash(const QString &tendered)
 {
     if (!holdActive() || m_busy || !m_paymentState.isEmpty())
         return;
-    const std::optional<qint64> amount = tendered.trimmed().isEmpty() ? std::optional<qint64>(m_totalMinor) : parseAmountInput(tendered);
+    const std::optional<qint64> amount = tendered.trimmed().isEmpty() ? std::optional<qint64>(m_totalMinor) : parseMoneyInput(tendered, m_currency);
     if (!amount) {
         setMessage(tr("“%1” is not an amount.").arg(tendered), true);
         return;
@@ -590,7 +613,7 @@ void TillController::paySplit(const QString &cashPart, const QString &tendered)
         setMessage(tr("The cash part must be above 0 and below the total %1.").arg(totalText()), true);
         return;
     }
-    const std::optional<qint64> handed = tendered.trimmed().isEmpty() ? cash : parseAmountInput(tendered);
+    const std::optional<qint64> handed = tendered.trimmed().isEmpty() ? cash : parseMoneyInput(tendered, m_currency);
     if (!handed || *handed < *cash) {
         setMessage(tr("%1 handed over is less than the cash part %2.").arg(tendered, formatMoney(*cash, m_currency)), true);
         return;
@@ -840,7 +863,7 @@ void TillController::find(const QString &query)
                                              {QStringLiteral("booking_ref"), str(row, "booking_ref")},
                                              {QStringLiteral("label"), QStringLiteral("%1 · %2 · %3%4")
                                                                            .arg(str(row, "booking_ref"), seats.join(QLatin1Char(' ')),
-                                                                                localTimeText(str(row, "created_at"), QStringLiteral("d MMM HH:mm")),
+                                                                                wireTimeText(str(row, "created_at"), QStringLiteral("d MMM HH:mm")),
                                                                                 str(row, "state") == QLatin1String("cancelled") ? tr(" · cancelled") : QString())}});
             }
             Q_EMIT bookingChanged();
@@ -911,9 +934,9 @@ void TillController::applyBooking(const QJsonObject &booking)
                          {QStringLiteral("seats"), seats.join(QStringLiteral(", "))},
                          {QStringLiteral("amount"), formatMoney(m_booking.value(QStringLiteral("amount_minor")).toInteger(), str(m_booking, "currency"))},
                          {QStringLiteral("title"), str(m_bookingShow, "title")},
-                         {QStringLiteral("show"), localTimeText(str(m_bookingShow, "starts_at"), QStringLiteral("ddd d MMM HH:mm")) + QStringLiteral(" · ")
+                         {QStringLiteral("show"), wireTimeText(str(m_bookingShow, "starts_at"), QStringLiteral("ddd d MMM HH:mm"), showZone(m_bookingShow)) + QStringLiteral(" · ")
                                                       + m_bookingShow.value(QStringLiteral("screen")).toObject().value(QStringLiteral("name")).toString()},
-                         {QStringLiteral("created"), localTimeText(str(m_booking, "created_at"), QStringLiteral("d MMM HH:mm"))},
+                         {QStringLiteral("created"), wireTimeText(str(m_booking, "created_at"), QStringLiteral("d MMM HH:mm"))},
                          {QStringLiteral("tickets"), m_booking.value(QStringLiteral("tickets")).toArray().size()},
                          {QStringLiteral("cancel_reason"), str(m_booking, "cancel_reason")},
                          {QStringLiteral("needs_override"), false}};
@@ -1107,9 +1130,9 @@ void TillController::checkIn(const QString &qr, bool anyShow)
                      {QStringLiteral("text"), tr(texts.value(result, QT_TR_NOOP("Refused")))},
                      {QStringLiteral("seat"), str(ticket, "seat_id")},
                      {QStringLiteral("show"), ticket.isEmpty() ? QString()
-                                                               : localTimeText(str(ticket, "starts_at"), QStringLiteral("ddd HH:mm")) + QStringLiteral(" · ")
+                                                               : wireTimeText(str(ticket, "starts_at"), QStringLiteral("ddd HH:mm")) + QStringLiteral(" · ")
                                                                      + str(ticket, "screen")},
-                     {QStringLiteral("first_scanned"), localTimeText(str(object, "first_scanned_at"))}};
+                     {QStringLiteral("first_scanned"), wireTimeText(str(object, "first_scanned_at"))}};
         Q_EMIT checkinChanged();
         setScreen(QStringLiteral("lookup"));
     });
@@ -1136,8 +1159,8 @@ QVariantMap zReportView(const QJsonObject &report)
     QVariantMap view{{QStringLiteral("open"), str(report, "state") == QLatin1String("open")},
                      {QStringLiteral("shift_id"), report.value(QStringLiteral("shift_id")).toInteger()},
                      {QStringLiteral("staff"), report.value(QStringLiteral("cashier")).toObject().value(QStringLiteral("name")).toString()},
-                     {QStringLiteral("opened_at"), localTimeText(str(report, "opened_at"), QStringLiteral("HH:mm"))},
-                     {QStringLiteral("opened_on"), localTimeText(str(report, "opened_at"), QStringLiteral("d MMM yyyy HH:mm"))},
+                     {QStringLiteral("opened_at"), wireTimeText(str(report, "opened_at"), QStringLiteral("HH:mm"))},
+                     {QStringLiteral("opened_on"), wireTimeText(str(report, "opened_at"), QStringLiteral("d MMM yyyy HH:mm"))},
                      // The till the shift ran on (named when it was opened, or by the till's own sign-in).
                      {QStringLiteral("device"), str(report, "device_name").isEmpty() ? TillController::tr("not named") : str(report, "device_name")},
                      {QStringLiteral("float"), money(report.value(QStringLiteral("opening_float_minor")).toInteger())},
@@ -1159,7 +1182,7 @@ QVariantMap zReportView(const QJsonObject &report)
                      {QStringLiteral("expected_cash_minor"), expected}};
     if (report.value(QStringLiteral("counted_cash_minor")).isDouble()) {
         const qint64 difference = report.value(QStringLiteral("over_short_minor")).toInteger();
-        view.insert(QStringLiteral("closed_at"), localTimeText(str(report, "closed_at"), QStringLiteral("d MMM yyyy HH:mm")));
+        view.insert(QStringLiteral("closed_at"), wireTimeText(str(report, "closed_at"), QStringLiteral("d MMM yyyy HH:mm")));
         view.insert(QStringLiteral("counted"), money(report.value(QStringLiteral("counted_cash_minor")).toInteger()));
         view.insert(QStringLiteral("over_short"), (difference > 0 ? QStringLiteral("+") : QString()) + money(difference));
         view.insert(QStringLiteral("over_short_minor"), difference);
@@ -1205,14 +1228,14 @@ void TillController::openShift(const QString &floatText)
     KioskApi *api = m_session->api();
     if (!api || shiftOpen() || m_busy)
         return;
-    const std::optional<qint64> amount = parseAmountInput(floatText);
+    const std::optional<qint64> amount = parseMoneyInput(floatText, drawerCurrency());
     if (!amount) {
         setMessage(tr("Enter the opening float, for example 150.00."), true);
         return;
     }
     // The drawer opens for the float: a drawer operation, so the password again first (the pulse comes from this
     // till, so this is where it is guarded).
-    m_session->requireReauth(tr("Open the shift with %1 in the drawer").arg(formatMoney(*amount, m_currency.isEmpty() ? QStringLiteral("EUR") : m_currency)),
+    m_session->requireReauth(tr("Open the shift with %1 in the drawer").arg(formatMoney(*amount, drawerCurrency())),
                              [this, amount] { startShift(*amount); });
 }
 
@@ -1223,7 +1246,7 @@ void TillController::startShift(qint64 floatMinor)
         return;
     setBusy(true);
     const QJsonObject body{{QStringLiteral("opening_float_minor"), floatMinor},
-                           {QStringLiteral("currency"), m_currency.isEmpty() ? QStringLiteral("EUR") : m_currency}};
+                           {QStringLiteral("currency"), drawerCurrency()}};
     api->post(QStringLiteral("/api/v1/shifts"), body, this, [this](const ApiReply &reply) {
         if (reply.code == QLatin1String("shift_already_open")) {
             // Opened on another till or before a restart: carry on with that shift.
@@ -1251,7 +1274,7 @@ void TillController::closeShift(const QString &countedText)
 {
     if (!shiftOpen())
         return;
-    const std::optional<qint64> counted = parseAmountInput(countedText);
+    const std::optional<qint64> counted = parseMoneyInput(countedText, str(m_shiftReport, "currency"));
     if (!counted) {
         setMessage(tr("Enter the cash counted in the drawer."), true);
         return;
@@ -1407,7 +1430,7 @@ void TillController::moveCash(bool cashIn, const QString &amountText, const QStr
 {
     if (!shiftOpen())
         return;
-    const std::optional<qint64> amount = parseAmountInput(amountText);
+    const std::optional<qint64> amount = parseMoneyInput(amountText, str(m_shiftReport, "currency"));
     if (!amount || *amount <= 0) {
         setMessage(tr("Enter the amount, for example 50.00."), true);
         return;

@@ -122,6 +122,8 @@ public:
     qint64 currentShowId() const { return m_show.value(QStringLiteral("show_id")).toInteger(); }
 
     /** @brief After sign-in: load today's shows and pick the next one on sale. */
+    /** @brief The venue's time now ("19:30", with its zone where this machine's differs), for the header clock. */
+    Q_INVOKABLE QString clockText() const;
     Q_INVOKABLE void refreshShows();
     Q_INVOKABLE void selectShow(int row);
     /** @brief Move the show selection up (-1) or down (+1). */
@@ -236,6 +238,8 @@ private:
     /** @brief The terminal asks for the card part of @p order. */
     void startTerminal(const QJsonObject &order);
     std::optional<qint64> splitCashPart(const QString &cashPart) const;
+    /** @brief The currency of the drawer: the chosen show's, else the venue's (from its shows), else EUR. */
+    QString drawerCurrency() const;
     void confirmOrder(const QString &orderId, const QString &intentId, const QString &method, int attempt);
     void completeSale(const QJsonObject &booking, const QString &method);
     bool print(const BookingPrint &booking, bool kickDrawer);

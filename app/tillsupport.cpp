@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "tillsupport.h"
+#include "venueclock.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -27,43 +28,10 @@ QList<qint64> cashSuggestionsMinor(qint64 totalMinor, int decimals)
     return suggestions;
 }
 
-std::optional<qint64> parseAmountInput(const QString &text, int decimals)
-{
-    QString cleaned = text.trimmed();
-    cleaned.remove(QLatin1Char(' '));
-    cleaned.remove(QChar(0x00A0));
-    if (cleaned.isEmpty())
-        return std::nullopt;
-    // One decimal separator at most ('.' or ','), digits only otherwise.
-    static const QRegularExpression shape(QStringLiteral("^(\\d{1,9})(?:[.,](\\d*))?$"));
-    const QRegularExpressionMatch match = shape.match(cleaned);
-    if (!match.hasMatch())
-        return std::nullopt;
-    const QString fraction = match.captured(2);
-    if (fraction.size() > decimals)
-        return std::nullopt;
-    qint64 scale = 1;
-    for (int i = 0; i < decimals; ++i)
-        scale *= 10;
-    qint64 minor = match.captured(1).toLongLong() * scale;
-    qint64 fractionScale = scale;
-    for (QChar digit : fraction) {
-        fractionScale /= 10;
-        minor += digit.digitValue() * fractionScale;
-    }
-    return minor;
-}
-
 QByteArray drawerKickCommand()
 {
     // ESC p m t1 t2: pulse on connector pin 2 (m = 0), 50 ms on (t1 = 25 × 2 ms), 500 ms off (t2 = 250 × 2 ms).
     return QByteArray("\x1b\x70\x00\x19\xfa", 5);
-}
-
-QString localTimeText(const QString &isoTime, const QString &format)
-{
-    const QDateTime time = QDateTime::fromString(isoTime, Qt::ISODateWithMs);
-    return time.isValid() ? QLocale().toString(time.toLocalTime(), format) : isoTime;
 }
 
 BookingPrint bookingPrintFor(const QJsonObject &show, const QJsonObject &booking, const SeatMapModel *seatMap, const QString &paymentMethod)
@@ -71,6 +39,7 @@ BookingPrint bookingPrintFor(const QJsonObject &show, const QJsonObject &booking
     BookingPrint print;
     print.title = show.value(QStringLiteral("title")).toString();
     print.startsAt = QDateTime::fromString(show.value(QStringLiteral("starts_at")).toString(), Qt::ISODateWithMs);
+    print.timeZone = QString::fromUtf8(showZone(show).id());
     print.venue = show.value(QStringLiteral("venue")).toObject().value(QStringLiteral("name")).toString();
     print.screen = show.value(QStringLiteral("screen")).toObject().value(QStringLiteral("name")).toString();
     print.currency = booking.value(QStringLiteral("currency")).toString(show.value(QStringLiteral("currency")).toString());

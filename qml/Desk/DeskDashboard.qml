@@ -22,8 +22,6 @@ Item {
     ]
     readonly property int onlineDevices: { Desk.devices.count; return Desk.devices.values("online").filter(v => v === true).length }
 
-    function money(minor) { return (minor / 100).toLocaleString(Qt.locale(), "f", 0) }
-
     ColumnLayout {
         anchors.fill: parent
         spacing: 20
@@ -61,7 +59,7 @@ Item {
                     legend.visible: false
                     margins.top: 4; margins.bottom: 4; margins.left: 4; margins.right: 4
                     readonly property var labels: { Desk.salesByDay.count; return Desk.salesByDay.values("short_label") }
-                    readonly property var revenue: { Desk.salesByDay.count; return Desk.salesByDay.values("revenue_minor").map(v => v / 100) }
+                    readonly property var revenue: { Desk.salesByDay.count; return Desk.salesByDay.values("revenue_major") }
                     readonly property var tickets: { Desk.salesByDay.count; return Desk.salesByDay.values("tickets") }
                     // Four equal steps of 1, 2 or 5 × 10^k, so the axis labels are round and never repeat.
                     function niceMax(values) {
@@ -147,9 +145,10 @@ Item {
                     function refill() {
                         pie.clear()
                         const labels = Desk.salesByChannel.values("label")
-                        const values = Desk.salesByChannel.values("revenue_minor")
+                        const texts = Desk.salesByChannel.values("revenue_text")
+                        const shares = Desk.salesByChannel.values("revenue_minor") // a pie needs proportions only
                         for (let i = 0; i < labels.length; ++i) {
-                            const slice = pie.append(labels[i] + "  " + page.money(values[i]), values[i] / 100)
+                            const slice = pie.append(labels[i] + "  " + texts[i], shares[i])
                             slice.color = Pos.series[i % Pos.series.length]
                             slice.borderColor = Pos.panel
                             slice.borderWidth = 3

@@ -18,8 +18,8 @@ RowLayout {
         editing = row
         const tiers = row.price_tiers || {}
         tierNames = Object.keys(tiers).length > 0 ? Object.keys(tiers) : ["standard", "premium"]
-        starts.text = row.starts_at ? Qt.formatDateTime(new Date(row.starts_at), "yyyy-MM-dd HH:mm") : ""
-        currency.text = row.currency || "EUR"
+        starts.text = row.starts_at ? Desk.startsInput(row) : ""   // the venue's wall-clock time, not this machine's
+        currency.text = row.currency || ""
         waiting.checked = row.waiting_room === true
         reason.text = ""
         movie.selectId(row.movie_id)
@@ -29,8 +29,10 @@ RowLayout {
     }
     function priceText(name) {
         const tiers = editing.price_tiers || {}
-        return tiers[name] !== undefined ? (tiers[name] / 100).toFixed(2) : ""
+        return Desk.priceInput(tiers[name], editing.currency || currency.text)
     }
+    // The zone the start is typed in: the show's city, or for a new show the chosen screen's.
+    readonly property string zoneName: isNew ? Desk.screenZone(screenBox.currentId === undefined ? 0 : screenBox.currentId) : (editing.time_zone || "")
     function collect() {
         let tiers = {}
         for (let i = 0; i < prices.count; ++i)
@@ -65,19 +67,23 @@ RowLayout {
             Label_ { text: qsTr("MOVIE") }
             SCombo { id: movie; objectName: "showMovie"; Layout.fillWidth: true; choices: Desk.movieChoices; enabled: page.isNew; placeholderText: qsTr("Choose a movie") }
             Label_ { text: qsTr("SCREEN") }
-            SCombo { id: screenBox; objectName: "showScreen"; Layout.fillWidth: true; choices: Desk.screenChoices; enabled: page.isNew; placeholderText: qsTr("Choose a screen") }
+            SCombo {
+                id: screenBox; objectName: "showScreen"; Layout.fillWidth: true; choices: Desk.screenChoices; enabled: page.isNew; placeholderText: qsTr("Choose a screen")
+                // A new show sells in its venue's currency unless the manager types another.
+                onCurrentIdChanged: if (page.isNew && currentId !== undefined) currency.text = Desk.screenCurrency(currentId)
+            }
             RowLayout {
                 Layout.fillWidth: true
                 spacing: 10
                 ColumnLayout {
                     Layout.fillWidth: true
-                    Label_ { text: qsTr("STARTS (LOCAL TIME)") }
+                    Label_ { text: page.zoneName ? qsTr("STARTS (%1)").arg(page.zoneName.toUpperCase()) : qsTr("STARTS (VENUE TIME)") }
                     SField { id: starts; objectName: "showStarts"; Layout.fillWidth: true; placeholderText: "2026-12-05 19:30" }
                 }
                 ColumnLayout {
                     Layout.preferredWidth: 110
                     Label_ { text: qsTr("CURRENCY") }
-                    SField { id: currency; objectName: "showCurrency"; Layout.fillWidth: true; enabled: page.isNew; placeholderText: "EUR" }
+                    SField { id: currency; objectName: "showCurrency"; Layout.fillWidth: true; enabled: page.isNew; placeholderText: qsTr("venue's") }
                 }
             }
             Label_ { text: qsTr("PRICES PER TIER") }

@@ -76,8 +76,8 @@ Window {
                 id: clock
                 font.pixelSize: Pos.fontHeading; font.family: Theme.fontFamily
                 color: Theme.textMuted
-                text: Qt.formatTime(new Date(), "HH:mm")
-                Timer { interval: 15000; running: true; repeat: true; onTriggered: clock.text = Qt.formatTime(new Date(), "HH:mm") }
+                text: Till.clockText()
+                Timer { interval: 15000; running: true; repeat: true; onTriggered: clock.text = Till.clockText() }
             }
             Rectangle {
                 width: 36; height: 36; radius: 18

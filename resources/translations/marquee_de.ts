@@ -538,8 +538,8 @@
             <numerusform>%n Min.</numerusform><numerusform>%n Min.</numerusform></translation>
     </message>
     <message>
-        <source>Next: %1 %2</source>
-        <translation>Nächste: %1 %2</translation>
+        <source>Next: %1</source>
+        <translation>Nächste: %1</translation>
     </message>
 </context>
 <context>

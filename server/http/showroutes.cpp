@@ -59,7 +59,7 @@ void registerShowRoutes(Router &router, ServerContext &context)
     router.addJson(Method::Post, QStringLiteral("/api/v1/shows"), Access::roles_(kManagerRoles), [&context](RequestContext &request, const QJsonObject &body) {
         const auto movieId = requiredInteger(body, QStringLiteral("movie_id"));
         const auto screenId = requiredInteger(body, QStringLiteral("screen_id"));
-        const auto currency = requiredString(body, QStringLiteral("currency"), 3);
+        const auto currency = optionalString(body, QStringLiteral("currency"), 3);
         const auto startsAt = optionalTime(body, QStringLiteral("starts_at"));
         const auto salesOpenAt = optionalTime(body, QStringLiteral("sales_open_at"));
         const auto salesCloseAt = optionalTime(body, QStringLiteral("sales_close_at"));
@@ -68,7 +68,8 @@ void registerShowRoutes(Router &router, ServerContext &context)
             return HttpResponse::error(*error);
         if (!std::get<std::optional<QDateTime>>(startsAt))
             return invalidRequest(QStringLiteral("missing_field"), QStringLiteral("The field 'starts_at' is required."));
-        if (!isCurrencyCode(std::get<QString>(currency)))
+        const QString currencyCode = std::get<QString>(currency);
+        if (body.value(QStringLiteral("currency")).isString() && !isCurrencyCode(currencyCode))
             return invalidRequest(QStringLiteral("invalid_currency"), QStringLiteral("'currency' must be an ISO 4217 code such as EUR or INR."));
 
         store::NewShow show;
@@ -77,7 +78,6 @@ void registerShowRoutes(Router &router, ServerContext &context)
         show.startsAt = *std::get<std::optional<QDateTime>>(startsAt);
         show.salesOpenAt = std::get<std::optional<QDateTime>>(salesOpenAt).value_or(QDateTime::currentDateTimeUtc());
         show.salesCloseAt = std::get<std::optional<QDateTime>>(salesCloseAt).value_or(show.startsAt);
-        show.currency = std::get<QString>(currency);
         show.prices = std::get<QMap<QString, qint64>>(prices);
         if (show.startsAt <= QDateTime::currentDateTimeUtc())
             return HttpResponse::error(ApiError::unprocessable(QStringLiteral("starts_in_past"), QStringLiteral("A new show must start in the future.")));
@@ -91,11 +91,17 @@ void registerShowRoutes(Router &router, ServerContext &context)
         if (!exists)
             return HttpResponse::error(ApiError::notFound(QStringLiteral("movie_not_found"), QStringLiteral("There is no movie with this id.")));
         bool ok = false;
-        const auto tiers = shows.screenTiers(show.screenId, &ok);
+        QString venueCurrency;
+        const auto tiers = shows.screenTiers(show.screenId, &ok, &venueCurrency);
         if (!ok)
             return bookingDatabaseUnavailable();
         if (!tiers)
             return HttpResponse::error(ApiError::notFound(QStringLiteral("screen_not_found"), QStringLiteral("There is no screen with this id.")));
+        // Without a currency the show sells in its venue's; a venue that has none set needs it spelled out.
+        show.currency = currencyCode.isEmpty() ? venueCurrency : currencyCode;
+        if (show.currency.isEmpty())
+            return invalidRequest(QStringLiteral("missing_field"),
+                                  QStringLiteral("The venue of this screen has no currency set, so 'currency' is required."));
         // Every seat must have a price: a tier without one would sell seats for nothing.
         for (const QString &tier : *tiers) {
             if (!show.prices.contains(tier))

@@ -168,9 +168,9 @@ std::optional<DemoSeedResult> seedDemo(const store::Database &database, QString 
     if (!city)
         return fail(QStringLiteral("city"));
     result.cities = 1;
-    const auto grand = shows.addVenue(*city, QStringLiteral("Marquee Grand, Koregaon Park"), QStringLiteral("North Main Road, Koregaon Park"));
-    const auto riverside = shows.addVenue(*city, QStringLiteral("Marquee Riverside"), QStringLiteral("Riverside Mall, Aundh"));
-    const auto stadium = shows.addVenue(*city, QStringLiteral("Maharashtra Cricket Stadium"), QStringLiteral("Gahunje"));
+    const auto grand = shows.addVenue(*city, QStringLiteral("Marquee Grand, Koregaon Park"), QStringLiteral("North Main Road, Koregaon Park"), QStringLiteral("INR"));
+    const auto riverside = shows.addVenue(*city, QStringLiteral("Marquee Riverside"), QStringLiteral("Riverside Mall, Aundh"), QStringLiteral("INR"));
+    const auto stadium = shows.addVenue(*city, QStringLiteral("Maharashtra Cricket Stadium"), QStringLiteral("Gahunje"), QStringLiteral("INR"));
     if (!grand || !riverside || !stadium)
         return fail(QStringLiteral("venues"));
     result.venues = 3;
@@ -283,7 +283,7 @@ std::optional<qint64> seedStadiumShow(const store::Database &database, int seats
     const QString name = QStringLiteral("Stadium of %1 seats").arg(seats);
     // Four stands of blocks of 25 rows of 10 seats.
     const auto city = shows.addCity(QStringLiteral("Benchmark city %1").arg(seats), QStringLiteral("IN"), QStringLiteral("Asia/Kolkata"));
-    const auto venue = city ? shows.addVenue(*city, name, QStringLiteral("-")) : std::nullopt;
+    const auto venue = city ? shows.addVenue(*city, name, QStringLiteral("-"), QStringLiteral("INR")) : std::nullopt;
     const auto layout = venue ? shows.addLayout(stadiumLayout(name, seats / 1000, 25, 10)) : std::nullopt;
     const auto screen = layout ? shows.addScreen(*venue, QStringLiteral("Bowl"), *layout) : std::nullopt;
     const auto event = screen ? shows.addMovie(name, QStringLiteral("event"), 480, QStringLiteral("U"), {QStringLiteral("Sport")}, QStringLiteral("-"))

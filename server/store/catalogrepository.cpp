@@ -12,7 +12,7 @@ namespace {
 const char *const kShowColumns =
     "s.show_id, s.movie_id, v.venue_id, v.name, sc.screen_id, sc.name, s.starts_at, s.currency, "
     "(SELECT coalesce(jsonb_object_agg(p.tier, p.amount_minor), '{}') FROM show_prices p WHERE p.show_id = s.show_id)::text, "
-    "s.sales_open_at, s.sales_close_at, s.waiting_room, m.title, c.city_id ";
+    "s.sales_open_at, s.sales_close_at, s.waiting_room, m.title, c.city_id, c.time_zone, v.currency ";
 const char *const kShowJoins =
     "FROM shows s JOIN screens sc USING (screen_id) JOIN venues v USING (venue_id) JOIN cities c USING (city_id) "
     "JOIN movies m ON m.movie_id = s.movie_id ";
@@ -24,8 +24,11 @@ QJsonObject showFromRow(const QSqlQuery &query)
     show.insert(QStringLiteral("movie_id"), query.value(1).toLongLong());
     show.insert(QStringLiteral("title"), query.value(12).toString());
     show.insert(QStringLiteral("city_id"), query.value(13).toLongLong());
-    show.insert(QStringLiteral("venue"), QJsonObject{{QStringLiteral("venue_id"), query.value(2).toLongLong()},
-                                                     {QStringLiteral("name"), query.value(3).toString()}});
+    // The city's zone: clients show and read the show's times in it, never in their machine's zone.
+    show.insert(QStringLiteral("time_zone"), query.value(14).toString());
+    QJsonObject venue{{QStringLiteral("venue_id"), query.value(2).toLongLong()}, {QStringLiteral("name"), query.value(3).toString()}};
+    venue.insert(QStringLiteral("currency"), query.value(15).isNull() ? QJsonValue() : QJsonValue(query.value(15).toString()));
+    show.insert(QStringLiteral("venue"), venue);
     show.insert(QStringLiteral("screen"), QJsonObject{{QStringLiteral("screen_id"), query.value(4).toLongLong()},
                                                       {QStringLiteral("name"), query.value(5).toString()}});
     show.insert(QStringLiteral("starts_at"), toIsoUtc(query.value(6).toDateTime()));

@@ -40,13 +40,14 @@ std::optional<qint64> ShowRepository::addCity(const QString &name, const QString
     return insertReturningId(query, "add city");
 }
 
-std::optional<qint64> ShowRepository::addVenue(qint64 cityId, const QString &name, const QString &address)
+std::optional<qint64> ShowRepository::addVenue(qint64 cityId, const QString &name, const QString &address, const QString &currency)
 {
     QSqlQuery query(m_database.connection());
-    prepareQuery(query, QStringLiteral("INSERT INTO venues (city_id, name, address) VALUES (?, ?, ?) RETURNING venue_id"));
+    prepareQuery(query, QStringLiteral("INSERT INTO venues (city_id, name, address, currency) VALUES (?, ?, ?, ?) RETURNING venue_id"));
     query.addBindValue(cityId);
     query.addBindValue(name);
     query.addBindValue(nonNull(address));
+    query.addBindValue(currency.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(currency));
     return insertReturningId(query, "add venue");
 }
 
@@ -182,19 +183,22 @@ std::optional<qint64> ShowRepository::addShow(const NewShow &show, QString *erro
     return showId;
 }
 
-std::optional<QStringList> ShowRepository::screenTiers(qint64 screenId, bool *ok)
+std::optional<QStringList> ShowRepository::screenTiers(qint64 screenId, bool *ok, QString *venueCurrency)
 {
     *ok = false;
     QSqlQuery query(m_database.connection());
     prepareQuery(query, QStringLiteral("SELECT sc.screen_id, array_to_string(ARRAY(SELECT DISTINCT ls.tier FROM layout_seats ls "
-                                       "                                         WHERE ls.layout_id = sc.layout_id ORDER BY 1), ',') "
-                                       "  FROM screens sc WHERE sc.screen_id = ?"));
+                                       "                                         WHERE ls.layout_id = sc.layout_id ORDER BY 1), ','), "
+                                       "       coalesce(v.currency, '') "
+                                       "  FROM screens sc JOIN venues v ON v.venue_id = sc.venue_id WHERE sc.screen_id = ?"));
     query.addBindValue(screenId);
     if (!execQuery(query, "screen tiers"))
         return std::nullopt;
     *ok = true;
     if (!query.next())
         return std::nullopt;
+    if (venueCurrency)
+        *venueCurrency = query.value(2).toString();
     return query.value(1).toString().split(QLatin1Char(','), Qt::SkipEmptyParts);
 }
 

@@ -49,7 +49,8 @@ public:
     /** @brief How many cities the catalogue holds (0: nothing seeded yet); std::nullopt with @p error on a database error. */
     std::optional<qint64> cityCount(QString *error = nullptr);
     std::optional<qint64> addCity(const QString &name, const QString &country, const QString &timeZone);
-    std::optional<qint64> addVenue(qint64 cityId, const QString &name, const QString &address);
+    /** @brief A venue in @p cityId; @p currency (ISO 4217) is what its new shows sell in by default, empty: not known. */
+    std::optional<qint64> addVenue(qint64 cityId, const QString &name, const QString &address, const QString &currency = {});
     std::optional<qint64> addLayout(const NewLayout &layout);
     std::optional<qint64> addScreen(qint64 venueId, const QString &name, qint64 layoutId);
     std::optional<qint64> addMovie(const QString &title, const QString &kind, int runtimeMin, const QString &rating,
@@ -60,8 +61,11 @@ public:
     /** @brief Create a show and its seats (all available) in one transaction (with @p also, if given). */
     std::optional<qint64> addShow(const NewShow &show, QString *error = nullptr, const AlsoInTransaction &also = {});
 
-    /** @brief The tiers of the screen's layout (every one needs a price); std::nullopt for an unknown screen. */
-    std::optional<QStringList> screenTiers(qint64 screenId, bool *ok);
+    /**
+     * @brief The tiers of the screen's layout (every one needs a price); std::nullopt for an unknown screen.
+     * @p venueCurrency, if given, receives the currency of the screen's venue (empty when the venue has none).
+     */
+    std::optional<QStringList> screenTiers(qint64 screenId, bool *ok, QString *venueCurrency = nullptr);
     /** @brief False on a database error; @p exists tells whether the movie is known. */
     bool movieExists(qint64 movieId, bool *exists);
 

@@ -2,7 +2,6 @@
 // Models and small parts without a server: options, seat-map parsing and selection, money text, answer classes.
 #include "appconfig.h"
 #include "kioskapi.h"
-#include "moneyformat.h"
 #include "seatmapmodel.h"
 #include "sync/apiclient.h"
 
@@ -103,13 +102,6 @@ TEST(KioskApi, ClassifiesAnswersIntoTypedErrors)
     EXPECT_EQ(KioskApi::classify(answer(401)).kind, ApiErrorKind::Unauthorized);
     EXPECT_EQ(KioskApi::classify(answer(503)).kind, ApiErrorKind::Server);
     EXPECT_EQ(KioskApi::classify(answer(422)).kind, ApiErrorKind::Rejected);
-}
-
-TEST(Money, FormatsWithTheLocaleAndTheShowCurrency)
-{
-    EXPECT_EQ(formatMoney(1250, QStringLiteral("EUR"), QLocale(QLocale::German, QLocale::Germany)), QStringLiteral("12,50\u00a0€"));
-    EXPECT_EQ(formatMoney(1250, QStringLiteral("EUR"), QLocale(QLocale::English, QLocale::UnitedKingdom)), QStringLiteral("€12.50"));
-    EXPECT_EQ(formatMoney(1500, QStringLiteral("JPY"), QLocale(QLocale::English, QLocale::UnitedKingdom)), QStringLiteral("JPY1,500"));
 }
 
 TEST(SeatMapModel, ParsesTiersSeatsAndSelection)

@@ -13,9 +13,12 @@
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <gtest/gtest.h>
+#include "tests/support/machinezone.h"
 
 using namespace marquee::app;
 using marquee::apptest::decodeQr;
+
+using marquee::test::MachineZone;
 
 namespace {
 BookingPrint sampleBooking(const QString &qr)
@@ -34,7 +37,56 @@ BookingPrint sampleBooking(const QString &qr)
     return booking;
 }
 
+
+/** @brief A 13:15 show in Pune (07:45 UTC), ₹800 a seat. */
+BookingPrint puneBooking()
+{
+    BookingPrint booking = sampleBooking(QStringLiteral("MQ1.AQAAAAFwdW5l.c2lnbmF0dXJl"));
+    booking.startsAt = QDateTime(QDate(2026, 12, 5), QTime(7, 45), Qt::UTC);
+    booking.timeZone = QStringLiteral("Asia/Kolkata");
+    booking.currency = QStringLiteral("INR");
+    booking.totalMinor = 80000;
+    booking.tickets.first().priceMinor = 80000;
+    return booking;
+}
+
+QString pdfText(const QString &pdf)
+{
+    QProcess process;
+    process.start(QStringLiteral("pdftotext"), {QStringLiteral("-layout"), pdf, QStringLiteral("-")});
+    if (!process.waitForFinished(60000) || process.exitCode() != 0)
+        return {};
+    return QString::fromUtf8(process.readAllStandardOutput());
+}
 } // namespace
+
+TEST(TicketPrinter, PrintsTheShowTimeInTheVenuesZoneOnAUtcMachine)
+{
+    const MachineZone machine("UTC");
+    const QLocale previous;
+    QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedKingdom));
+    const BookingPrint booking = puneBooking();
+    // Not 07:45, the machine's reading of the same instant; the zone is named since the machine's differs.
+    EXPECT_EQ(ticketTimeText(booking), QStringLiteral("Sat 5 Dec 2026 · 13:15 IST"));
+    EXPECT_TRUE(receiptShowTimeText(booking).contains(QStringLiteral("13:15"))) << qPrintable(receiptShowTimeText(booking));
+    // The journal keeps the zone, so a reprint says the same.
+    EXPECT_EQ(ticketTimeText(bookingPrintFromJson(toJson(booking))), ticketTimeText(booking));
+
+    if (QStandardPaths::findExecutable(QStringLiteral("pdftotext")).isEmpty()) {
+        QLocale::setDefault(previous);
+        GTEST_SKIP() << "pdftotext (poppler-utils) is not installed";
+    }
+    QTemporaryDir dir;
+    const QString pdf = dir.filePath(QStringLiteral("pune.pdf"));
+    QString error;
+    ASSERT_TRUE(writePdf(booking, pdf, &error)) << error.toStdString();
+    const QString text = pdfText(pdf);
+    QLocale::setDefault(previous);
+    ASSERT_FALSE(text.isEmpty());
+    EXPECT_TRUE(text.contains(QStringLiteral("13:15 IST"))) << qPrintable(text);
+    EXPECT_FALSE(text.contains(QStringLiteral("07:45"))) << qPrintable(text);
+    EXPECT_TRUE(text.contains(QStringLiteral("₹800.00"))) << qPrintable(text);
+}
 
 TEST(TicketPrinter, QrImageDecodesBackToTheText)
 {

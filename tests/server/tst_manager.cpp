@@ -124,6 +124,41 @@ TEST_F(ManagerRoutes, RefusesBadShowsAndChangesNothing)
     EXPECT_EQ(count(QStringLiteral("audit_log")), audits + 1);
 }
 
+TEST_F(ManagerRoutes, ANewShowWithoutACurrencySellsInItsVenuesAndShowsCarryTheirZone)
+{
+    // The fixture's venue has no currency set: a show there must name one, and nothing is created.
+    const qint64 shows = count(QStringLiteral("shows"));
+    QJsonObject body = newShow();
+    body.remove(QStringLiteral("currency"));
+    HttpResult refused = manager->post("/api/v1/shows", body);
+    EXPECT_EQ(refused.status, 400) << refused.body.constData();
+    EXPECT_EQ(refused.json().value(QStringLiteral("error")).toString(), QStringLiteral("missing_field"));
+    EXPECT_EQ(count(QStringLiteral("shows")), shows);
+
+    // A cinema in Pune: rupees, Asia/Kolkata.
+    server.scalar(QStringLiteral("UPDATE venues SET currency = 'INR' WHERE venue_id = (SELECT venue_id FROM screens WHERE screen_id = %1) RETURNING 1")
+                      .arg(screenId));
+    server.scalar(QStringLiteral("UPDATE cities SET time_zone = 'Asia/Kolkata' RETURNING 1"));
+    const HttpResult created = manager->post("/api/v1/shows", body);
+    ASSERT_EQ(created.status, 201) << created.body.constData();
+    EXPECT_EQ(created.json().value(QStringLiteral("currency")).toString(), QStringLiteral("INR"));
+    EXPECT_EQ(created.json().value(QStringLiteral("time_zone")).toString(), QStringLiteral("Asia/Kolkata"));
+    EXPECT_EQ(created.json().value(QStringLiteral("venue")).toObject().value(QStringLiteral("currency")).toString(), QStringLiteral("INR"));
+    const qint64 newId = created.json().value(QStringLiteral("show_id")).toInteger();
+    EXPECT_EQ(server.scalar(QStringLiteral("SELECT currency FROM shows WHERE show_id = %1").arg(newId)).toString(), QStringLiteral("INR"));
+
+    // A currency given still wins over the venue's; a null one is the venue's; a bad one is refused.
+    EXPECT_EQ(manager->post("/api/v1/shows", newShow()).json().value(QStringLiteral("currency")).toString(), QStringLiteral("EUR"));
+    body[QStringLiteral("currency")] = QJsonValue::Null;
+    EXPECT_EQ(manager->post("/api/v1/shows", body).json().value(QStringLiteral("currency")).toString(), QStringLiteral("INR"));
+    body[QStringLiteral("currency")] = QString();
+    EXPECT_EQ(manager->post("/api/v1/shows", body).json().value(QStringLiteral("error")).toString(), QStringLiteral("invalid_currency"));
+
+    // The list of a movie's shows and the single show say the same.
+    const HttpResult one = manager->get(api(newId));
+    EXPECT_EQ(one.json().value(QStringLiteral("time_zone")).toString(), QStringLiteral("Asia/Kolkata"));
+}
+
 TEST_F(ManagerRoutes, EditNeverTouchesHeldOrSoldSeats)
 {
     auto kiosk = server.client(server.deviceToken());

@@ -7,7 +7,9 @@
 #include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTimeZone>
 #include <gtest/gtest.h>
+#include "tests/support/machinezone.h"
 
 using namespace marquee;
 using namespace marquee::app;
@@ -103,6 +105,41 @@ TEST(Desk, CreatesAndEditsShowsAndSwitchesTheWaitingRoom)
     // A bad form changes nothing and says why.
     f.desk->createShow({{"movie_id", movie}, {"screen_id", screen}, {"starts_at", "soon"}, {"currency", "EUR"}});
     EXPECT_TRUE(f.desk->messageIsError());
+}
+
+TEST(Desk, NewShowsAreTypedInTheVenuesZoneAndSellInItsCurrency)
+{
+    // A cinema in Pune seen from a desk whose clock is at UTC: 13:15 typed is 13:15 in Pune (07:45 UTC).
+    const MachineZone machine("UTC");
+    DeskFixture f;
+    f.server.scalar(QStringLiteral("UPDATE cities SET time_zone = 'Asia/Kolkata' RETURNING 1"));
+    f.server.scalar(QStringLiteral("UPDATE venues SET currency = 'INR' RETURNING 1"));
+    ASSERT_TRUE(f.signIn());
+    const qint64 movie = f.desk->movieChoices().first().toMap().value(QStringLiteral("id")).toLongLong();
+    const qint64 screen = f.desk->screenChoices().first().toMap().value(QStringLiteral("id")).toLongLong();
+    EXPECT_EQ(f.desk->screenCurrency(screen), QStringLiteral("INR"));
+    EXPECT_EQ(f.desk->screenZone(screen), QStringLiteral("Asia/Kolkata"));
+    const QDate day = QDateTime::currentDateTimeUtc().toTimeZone(QTimeZone("Asia/Kolkata")).date().addDays(3);
+    QSignalSpy saved(f.desk.get(), &DeskController::showSaved);
+    f.desk->createShow({{"movie_id", movie}, {"screen_id", screen}, {"starts_at", day.toString(Qt::ISODate) + QStringLiteral(" 13:15")},
+                        {"currency", ""}, {"price_tiers", QVariantMap{{"standard", "250"}, {"premium", "400.50"}}}});
+    ASSERT_TRUE(waitFor([&] { return saved.count() == 1; })) << qPrintable(f.desk->message());
+    const qint64 created = saved.takeFirst().first().toLongLong();
+    EXPECT_EQ(f.server.scalar(QStringLiteral("SELECT to_char(starts_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') FROM shows WHERE show_id = %1").arg(created))
+                  .toString(),
+              day.toString(Qt::ISODate) + QStringLiteral(" 07:45"));
+    EXPECT_EQ(f.server.scalar(QStringLiteral("SELECT currency FROM shows WHERE show_id = %1").arg(created)).toString(), QStringLiteral("INR"));
+    EXPECT_EQ(f.server.scalar(QStringLiteral("SELECT amount_minor FROM show_prices WHERE show_id = %1 AND tier = 'premium'").arg(created)).toLongLong(),
+              40050);
+    // Read back into the editor, the start is the venue's time again.
+    ASSERT_TRUE(waitFor([&] { return f.desk->shows()->count() == 2 && !f.desk->busy(); }));
+    QVariantMap row;
+    for (int i = 0; i < f.desk->shows()->count(); ++i)
+        if (f.desk->shows()->rowAt(i).value(QStringLiteral("show_id")).toLongLong() == created)
+            row = f.desk->shows()->rowAt(i);
+    EXPECT_EQ(f.desk->startsInput(row), day.toString(Qt::ISODate) + QStringLiteral(" 13:15"));
+    EXPECT_EQ(f.desk->priceInput(row.value(QStringLiteral("price_tiers")).toMap().value(QStringLiteral("premium")), QStringLiteral("INR")),
+              QStringLiteral("400.50"));
 }
 
 TEST(Desk, SalesReportTotalsMatchTheBookings)

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// The till's and desk's pure parts: JsonTableModel (sort, filter, CSV), amounts typed at the till, the drawer
-// pulse, the show form's validation and the print data of a booking.
+// The till's and desk's pure parts: JsonTableModel (sort, filter, CSV), cash suggestions, the drawer pulse, the show form's validation and the print data of a booking.
 #include "deskcontroller.h"
 #include "jsontablemodel.h"
 #include "tillsupport.h"
@@ -8,6 +7,7 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QTemporaryDir>
+#include <QTimeZone>
 #include <gtest/gtest.h>
 
 using namespace marquee::app;
@@ -107,23 +107,6 @@ TEST(TillAmounts, CashSuggestionsAreTheNextRoundSumsAboveTheTotalByTheCurrencysE
     EXPECT_TRUE(cashSuggestionsMinor(0).isEmpty());
 }
 
-TEST(TillAmounts, ParsesWhatCashiersTypeIntoMinorUnits)
-{
-    EXPECT_EQ(parseAmountInput(QStringLiteral("40")), 4000);
-    EXPECT_EQ(parseAmountInput(QStringLiteral("40.5")), 4050);
-    EXPECT_EQ(parseAmountInput(QStringLiteral("40,50")), 4050);
-    EXPECT_EQ(parseAmountInput(QStringLiteral(" 1 234.05 ")), 123405);
-    EXPECT_EQ(parseAmountInput(QStringLiteral("0.07")), 7);
-    EXPECT_EQ(parseAmountInput(QStringLiteral("12.")), 1200);
-    EXPECT_FALSE(parseAmountInput(QStringLiteral("")));
-    EXPECT_FALSE(parseAmountInput(QStringLiteral("-5")));
-    EXPECT_FALSE(parseAmountInput(QStringLiteral("4.005")));
-    EXPECT_FALSE(parseAmountInput(QStringLiteral("1e3")));
-    EXPECT_FALSE(parseAmountInput(QStringLiteral("12.5.0")));
-    EXPECT_FALSE(parseAmountInput(QStringLiteral("abc")));
-    EXPECT_EQ(parseAmountInput(QStringLiteral("500"), 0), 500); // a currency without decimals
-}
-
 TEST(TillPrinting, DrawerKickIsEscPosPulseOnPinTwo)
 {
     EXPECT_EQ(drawerKickCommand(), QByteArray::fromHex("1b7000" "19fa"));
@@ -150,29 +133,76 @@ TEST(TillPrinting, BookingPrintSplitsSeatIdsAndSharesTheTotalWithoutAMap)
 TEST(DeskShowForm, BuildsTheApiBodyAndRefusesBadFields)
 {
     QString error;
+    const DeskController::ShowForm create{true, QTimeZone("Asia/Kolkata"), QStringLiteral("INR")};
+    const DeskController::ShowForm edit{false, QTimeZone("Asia/Kolkata"), QStringLiteral("INR")};
     const auto body = DeskController::showBody({{"movie_id", 3}, {"screen_id", 2}, {"starts_at", "2026-12-05 19:30"}, {"currency", "eur"},
                                                 {"price_tiers", QVariantMap{{"standard", "12.50"}, {"premium", "18"}}}},
-                                               true, &error);
+                                               create, &error);
     ASSERT_TRUE(body) << qPrintable(error);
     EXPECT_EQ(body->value("movie_id").toInteger(), 3);
     EXPECT_EQ(body->value("currency").toString(), QStringLiteral("EUR"));
     EXPECT_EQ(body->value("price_tiers").toObject().value("standard").toInteger(), 1250);
     EXPECT_EQ(body->value("price_tiers").toObject().value("premium").toInteger(), 1800);
-    // Local time typed by a person becomes an explicit UTC instant.
-    EXPECT_EQ(QDateTime::fromString(body->value("starts_at").toString(), Qt::ISODateWithMs),
-              QDateTime::fromString(QStringLiteral("2026-12-05 19:30"), QStringLiteral("yyyy-MM-dd HH:mm")));
+    // The time typed is the venue's wall-clock time, whatever this machine's zone: 19:30 in Pune is 14:00 UTC.
+    EXPECT_EQ(body->value("starts_at").toString(), QStringLiteral("2026-12-05T14:00:00.000Z"));
 
-    EXPECT_FALSE(DeskController::showBody({{"movie_id", 3}, {"starts_at", "2026-12-05 19:30"}, {"currency", "EUR"}}, true, &error));
+    EXPECT_FALSE(DeskController::showBody({{"movie_id", 3}, {"starts_at", "2026-12-05 19:30"}, {"currency", "EUR"}}, create, &error));
     EXPECT_FALSE(DeskController::showBody({{"movie_id", 3}, {"screen_id", 2}, {"starts_at", "tomorrow"}, {"currency", "EUR"},
                                            {"price_tiers", QVariantMap{{"standard", "12"}}}},
-                                          true, &error));
+                                          create, &error));
     EXPECT_FALSE(DeskController::showBody({{"movie_id", 3}, {"screen_id", 2}, {"starts_at", "2026-12-05 19:30"}, {"currency", "EURO"},
                                            {"price_tiers", QVariantMap{{"standard", "12"}}}},
-                                          true, &error));
-    EXPECT_FALSE(DeskController::showBody({{"price_tiers", QVariantMap{{"standard", "twelve"}}}}, false, &error));
+                                          create, &error));
+    EXPECT_FALSE(DeskController::showBody({{"price_tiers", QVariantMap{{"standard", "twelve"}}}}, edit, &error));
     EXPECT_TRUE(error.contains(QStringLiteral("twelve")));
     // An edit sends only what changes.
-    const auto edit = DeskController::showBody({{"waiting_room", true}, {"reason", "busy premiere"}}, false, &error);
-    ASSERT_TRUE(edit);
-    EXPECT_EQ(edit->keys(), (QStringList{"reason", "waiting_room"}));
+    const auto changes = DeskController::showBody({{"waiting_room", true}, {"reason", "busy premiere"}}, edit, &error);
+    ASSERT_TRUE(changes);
+    EXPECT_EQ(changes->keys(), (QStringList{"reason", "waiting_room"}));
+}
+
+TEST(DeskShowForm, NewShowsTakeTheVenuesCurrencyAndItsDecimals)
+{
+    QString error;
+    // No currency typed: the venue's default goes in the body, and prices are read by its exponent.
+    const auto rupees = DeskController::showBody({{"movie_id", 3}, {"screen_id", 2}, {"starts_at", "2026-12-05 19:30"}, {"currency", ""},
+                                                  {"price_tiers", QVariantMap{{"standard", "250"}}}},
+                                                 {true, QTimeZone("Asia/Kolkata"), QStringLiteral("INR")}, &error);
+    ASSERT_TRUE(rupees) << qPrintable(error);
+    EXPECT_EQ(rupees->value("currency").toString(), QStringLiteral("INR"));
+    EXPECT_EQ(rupees->value("price_tiers").toObject().value("standard").toInteger(), 25000);
+    const auto yen = DeskController::showBody({{"movie_id", 3}, {"screen_id", 2}, {"starts_at", "2026-12-05 19:30"},
+                                               {"price_tiers", QVariantMap{{"standard", "1800"}}}},
+                                              {true, QTimeZone("Asia/Tokyo"), QStringLiteral("JPY")}, &error);
+    ASSERT_TRUE(yen) << qPrintable(error);
+    EXPECT_EQ(yen->value("price_tiers").toObject().value("standard").toInteger(), 1800);
+    EXPECT_EQ(yen->value("starts_at").toString(), QStringLiteral("2026-12-05T10:30:00.000Z"));
+    EXPECT_FALSE(DeskController::showBody({{"movie_id", 3}, {"screen_id", 2}, {"starts_at", "2026-12-05 19:30"},
+                                           {"price_tiers", QVariantMap{{"standard", "18.50"}}}},
+                                          {true, QTimeZone("Asia/Tokyo"), QStringLiteral("JPY")}, &error));
+    // Nothing known and nothing typed: no currency in the body, the server takes the venue's.
+    const auto unknown = DeskController::showBody({{"movie_id", 3}, {"screen_id", 2}, {"starts_at", "2026-12-05 19:30"},
+                                                   {"price_tiers", QVariantMap{{"standard", "12"}}}},
+                                                  {true, QTimeZone("Asia/Kolkata"), QString()}, &error);
+    ASSERT_TRUE(unknown) << qPrintable(error);
+    EXPECT_FALSE(unknown->contains("currency"));
+}
+
+TEST(DeskShowForm, StartsAreReadInTheVenuesZoneAcrossDaylightSaving)
+{
+    QString error;
+    const DeskController::ShowForm berlin{true, QTimeZone("Europe/Berlin"), QStringLiteral("EUR")};
+    auto starts = [&](const char *typed) {
+        const auto body = DeskController::showBody({{"movie_id", 3}, {"screen_id", 2}, {"starts_at", QString::fromLatin1(typed)},
+                                                    {"price_tiers", QVariantMap{{"standard", "12"}}}},
+                                                   berlin, &error);
+        return body ? body->value("starts_at").toString() : QString();
+    };
+    EXPECT_EQ(starts("2026-03-28 20:00"), QStringLiteral("2026-03-28T19:00:00.000Z")); // CET
+    EXPECT_EQ(starts("2026-03-29 20:00"), QStringLiteral("2026-03-29T18:00:00.000Z")); // CEST
+    // The hour the clocks skip is refused, saying why.
+    EXPECT_TRUE(starts("2026-03-29 02:30").isEmpty());
+    EXPECT_TRUE(error.contains(QStringLiteral("clocks go forward"))) << qPrintable(error);
+    // The hour that happens twice is its first occurrence (CEST).
+    EXPECT_EQ(starts("2026-10-25 02:30"), QStringLiteral("2026-10-25T00:30:00.000Z"));
 }
