@@ -257,3 +257,30 @@ TEST(DatabaseStall, RequestsFailFastWhileTheDatabaseIsStoppedAndSeatsStaySound)
         << "a held seat without its hold";
     EXPECT_GT(server.context().databaseWatchdog.connectionsEnded(), 0) << "no connection was waiting when the database stopped";
 }
+
+TEST(DatabaseStall, TheTimeoutOptionsParseDurationsAndRefuseNonsense)
+{
+    QString error;
+    const auto defaults = ServerConfig::fromArguments({}, &error);
+    ASSERT_TRUE(defaults) << error.toStdString();
+    EXPECT_EQ(defaults->databaseStatementTimeoutMs, 5000);
+    EXPECT_EQ(defaults->databaseConnectTimeoutSeconds, 5);
+    EXPECT_EQ(defaults->databaseKeepaliveSeconds, 10);
+    for (const auto &[text, ms] : std::vector<std::pair<QString, int>>{{QStringLiteral("5s"), 5000}, {QStringLiteral("1500ms"), 1500},
+                                                                       {QStringLiteral("3"), 3000}, {QStringLiteral("0"), 0}}) {
+        const auto config = ServerConfig::fromArguments({QStringLiteral("--database-statement-timeout"), text}, &error);
+        ASSERT_TRUE(config) << text.toStdString() << ": " << error.toStdString();
+        EXPECT_EQ(config->databaseStatementTimeoutMs, ms) << text.toStdString();
+    }
+    for (const QString &bad : {QStringLiteral("5x"), QStringLiteral("-1s"), QStringLiteral("s"), QStringLiteral("3601s")}) {
+        EXPECT_FALSE(ServerConfig::fromArguments({QStringLiteral("--database-statement-timeout"), bad}, &error)) << bad.toStdString();
+        EXPECT_TRUE(error.contains(QStringLiteral("--database-statement-timeout"))) << error.toStdString();
+    }
+    EXPECT_FALSE(ServerConfig::fromArguments({QStringLiteral("--database-connect-timeout"), QStringLiteral("1")}, &error));
+    const auto keepalive = ServerConfig::fromArguments({QStringLiteral("--database-keepalive"), QStringLiteral("0"),
+                                                        QStringLiteral("--database-connect-timeout"), QStringLiteral("7")},
+                                                       &error);
+    ASSERT_TRUE(keepalive) << error.toStdString();
+    EXPECT_EQ(keepalive->databaseKeepaliveSeconds, 0);
+    EXPECT_EQ(keepalive->databaseConnectTimeoutSeconds, 7);
+}
