@@ -82,7 +82,10 @@ QSqlDatabase Database::connection() const
         qCInfo(lcStore) << "the database ended connection" << name << "while it was idle; reconnecting";
         closeConnection(db, name);
     }
-    t_statements.remove(name); // statements of a lost connection are gone on the server too
+    // Statements of a lost connection are gone on the server too; kept alive here until the next loss, because a caller
+    // may still hold one it prepared before this reconnect (a statement that the watchdog ended under it).
+    thread_local QHash<QString, std::shared_ptr<QSqlQuery>> t_lostStatements;
+    t_lostStatements = t_statements.take(name);
     if (m_watchdog && !m_watchdog->mayConnect())
         return db; // closed: the caller answers "unavailable" now instead of after the connect timeout
     db.setHostName(m_config.host);
