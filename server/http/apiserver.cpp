@@ -4,6 +4,7 @@
 #include "logging.h"
 
 #include "core/textcheck.h"
+#include "http/routes.h"
 #include "protection/framingsocket.h"
 #include "protection/requestid.h"
 #include "runtime/servercontext.h"
@@ -161,6 +162,9 @@ HttpResponse ApiServer::dispatch(const QHttpServerRequest &request, int *route)
 
     RequestContext context{request, match.params, std::nullopt};
     const Access &access = match.route->access;
+    // Fail fast: while the database is silent, a request would only wait for it (and hold a worker) to fail later.
+    if (!access.withoutDatabase && !m_context.databaseWatchdog.answering())
+        return bookingDatabaseUnavailable();
     if (!access.isPublic) {
         const QByteArray authorization = context.header("Authorization");
         if (!authorization.startsWith("Bearer ") || authorization.size() <= 7)
@@ -189,6 +193,15 @@ HttpResponse ApiServer::dispatch(const QHttpServerRequest &request, int *route)
     return match.route->handler(context);
 }
 
+HttpResponse ApiServer::whileDatabaseSilent(HttpResponse response) const
+{
+    // A statement that the watchdog ended (or that failed while the database was silent) may surface as a generic
+    // failure: it is the database's unavailability, and a retry in a moment is the right answer.
+    if (response.status == 500 && !m_context.databaseWatchdog.answering())
+        return bookingDatabaseUnavailable();
+    return response;
+}
+
 bool ApiServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *socket)
 {
     // Qt 6.4 asks this function first about a WebSocket upgrade and completes the handshake only when it returns
@@ -202,7 +215,7 @@ bool ApiServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *soc
     const QByteArray requestId = requestIdOf(request);
     const RequestIdScope logLinesOfThisRequest(requestId);
     int route = -1;
-    HttpResponse response = dispatch(request, &route);
+    HttpResponse response = whileDatabaseSilent(dispatch(request, &route));
     QHttpServerResponder responder = makeResponder(request, socket);
     if (response.longPoll) {
         // Parked on this thread's event loop: the thread goes on serving other requests meanwhile. The client sends
@@ -240,6 +253,7 @@ void ApiServer::answerDeferred(quint64 id, HttpResponse response)
     if (it == m_deferred.end())
         return;
     if (it->second.socket && it->second.socket->state() == QAbstractSocket::ConnectedState) {
+        response = whileDatabaseSilent(std::move(response));
         addTotalTime(response, it->second.received);
         const RequestIdScope logLinesOfThisRequest(it->second.requestId);
         answer(it->second.socket, it->second.responder, response, it->second.received, it->second.route, it->second.requestId);

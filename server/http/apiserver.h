@@ -74,6 +74,8 @@ private:
     };
     /** @brief As dispatch(); @p route gets the index of the route that matched (Router::indexOf), -1 for none. */
     HttpResponse dispatch(const QHttpServerRequest &request, int *route);
+    /** @brief @p response, but 503 unavailable for a 500 while the database is not answering. */
+    HttpResponse whileDatabaseSilent(HttpResponse response) const;
     /** @brief Write @p response, note the answer on the connection and count it for GET /metrics. */
     void answer(QTcpSocket *socket, QHttpServerResponder &responder, const HttpResponse &response, const QElapsedTimer &received, int route,
                 const QByteArray &requestId);

@@ -28,6 +28,9 @@ HttpResponse HttpResponse::error(const ApiError &error)
     HttpResponse response = rawJson(error.httpStatus, error.toBody());
     if (error.httpStatus == 429)
         response.withHeader("Retry-After", QByteArray::number(error.extra.value(QStringLiteral("retry_after_s")).toInt(1)));
+    // The database is not answering: clients and proxies may try again in a moment, not at once in a loop.
+    if (error.httpStatus == 503 && error.code == QLatin1String("unavailable"))
+        response.withHeader("Retry-After", "1");
     if (error.httpStatus == 401)
         response.withHeader("WWW-Authenticate", "Bearer realm=\"marquee\"");
     return response;

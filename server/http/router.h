@@ -39,9 +39,17 @@ struct Access {
     bool allowsLockedSession = false;
     /** @brief Moves money out or overrides policy: a staff session must have re-authenticated (requireReauthentication). */
     bool needsReauthentication = false;
+    /** @brief Answers without the database (health checks): served even while the database is not answering. */
+    bool withoutDatabase = false;
     static Access anyone() { return {true, 0}; }
     static Access roles_(RoleMask mask) { return {false, mask}; }
     static Access lockedSessionToo(RoleMask mask) { return {false, mask, true}; }
+    Access answeredWithoutDatabase() const
+    {
+        Access access = *this;
+        access.withoutDatabase = true;
+        return access;
+    }
     Access withReauthentication() const
     {
         Access access = *this;

@@ -80,6 +80,12 @@ QString ServerConfig::usage()
         "                              (default: the embedded cluster, served as its role marquee_server)\n"
         "  --database-owner-url URL    the owner role: migrations and grants run as it, then the server serves as\n"
         "                              --database-url's role with only the rights it needs (docs/security.md)\n"
+        "  --database-connect-timeout SECONDS  opening a database connection gives up after this (default 5, at least 2)\n"
+        "  --database-statement-timeout DURATION  PostgreSQL statement_timeout of every connection, and how long a\n"
+        "                              request waits for a database that stopped answering before it answers 503\n"
+        "                              (5s, 1500ms or seconds; default 5s, 0 = off; /readyz says 503 after 1 s of silence)\n"
+        "  --database-keepalive SECONDS  TCP keepalives on database connections: a vanished database host is noticed\n"
+        "                              after about twice this (default 10, 0 = the system's default)\n"
         "  --user NAME                 started as root: become NAME first (the server refuses to run as root;\n"
         "                              MARQUEE_UNSAFE_ALLOW_ROOT=1 allows it, for tests only)\n"
         "  --data-dir DIR              where the embedded cluster and the signing-kek file live (default %1)\n"
@@ -233,6 +239,26 @@ std::optional<ServerConfig> ServerConfig::fromArguments(const QStringList &input
         return true;
     };
 
+    // A duration in milliseconds: "5s", "1500ms", or a plain number of seconds.
+    auto durationValue = [&](const QString &name, const QString &text, int maxSeconds, int *outMs) {
+        QString number = text;
+        int scale = 1000;
+        if (number.endsWith(QLatin1String("ms"))) {
+            number.chop(2);
+            scale = 1;
+        } else if (number.endsWith(QLatin1Char('s'))) {
+            number.chop(1);
+        }
+        bool ok = false;
+        const qint64 value = number.toLongLong(&ok) * scale;
+        if (!ok || value < 0 || value > qint64(maxSeconds) * 1000) {
+            *error = QStringLiteral("%1 expects a duration from 0 to %2s (5s, 1500ms or seconds), got %3").arg(name).arg(maxSeconds).arg(text);
+            return false;
+        }
+        *outMs = int(value);
+        return true;
+    };
+
     auto onOffValue = [&](const QString &name, const QString &text, bool *out) {
         if (text != QLatin1String("on") && text != QLatin1String("off")) {
             *error = QStringLiteral("%1 is on or off, got %2").arg(name, text);
@@ -275,6 +301,15 @@ std::optional<ServerConfig> ServerConfig::fromArguments(const QStringList &input
         } else if (option == QLatin1String("--database-owner-url")) {
             config.databaseOwnerUrl = value;
             warnOfPassword(i, option, value, "MARQUEE_DATABASE_OWNER_URL or the database-owner-url credential");
+        } else if (option == QLatin1String("--database-connect-timeout")) {
+            if (!intValue(option, value, 2, 600, &config.databaseConnectTimeoutSeconds))
+                return std::nullopt;
+        } else if (option == QLatin1String("--database-statement-timeout")) {
+            if (!durationValue(option, value, 3600, &config.databaseStatementTimeoutMs))
+                return std::nullopt;
+        } else if (option == QLatin1String("--database-keepalive")) {
+            if (!intValue(option, value, 0, 3600, &config.databaseKeepaliveSeconds))
+                return std::nullopt;
         } else if (option == QLatin1String("--data-dir")) {
             config.dataDirectory = value;
         } else if (option == QLatin1String("--signing-kek-file")) {

@@ -26,6 +26,12 @@ struct ServerConfig {
     /** @brief The owner role's URL: migrations and grants run as it, the server serves as databaseUrl's role.
      *  Empty: databaseUrl does both (one role, warned about when it may do more than serve). */
     QString databaseOwnerUrl;
+    /** @brief Fail fast on a database that does not answer (see store::DatabaseWatchdog). */
+    int databaseConnectTimeoutSeconds = 5; ///< opening a database connection gives up after this (2 at least)
+    /** @brief PostgreSQL's statement_timeout on every serving connection, and how long a request waits for a
+     *  database that stopped answering before its connection is ended and it answers 503; 0: neither. */
+    int databaseStatementTimeoutMs = 5000;
+    int databaseKeepaliveSeconds = 10; ///< TCP keepalives on database connections: idle time before the first probe; 0: off
     QString dataDirectory;
     QString signingKeyFile; ///< key-encryption key of the ticket signing keys; empty: dataDirectory/signing-kek
     /** @brief Started as root: drop to this user before anything else (--user; see settleUser()). */
@@ -82,7 +88,7 @@ struct ServerConfig {
     int signInLockoutSeconds = 5 * 60;
     /** @brief Threads that hash sign-in passwords (PBKDF2), apart from the HTTP workers. */
     int passwordThreads = 2;
-    int reaperIntervalMs = 1000;
+    int reaperIntervalMs = 1000; ///< 0: no reaper in this process (in-process test set-ups; --reaper-interval-ms is 10 at least)
     /** @brief Outbox relay: webhook subscribers (each gets every event, signed with eventWebhookSecret). */
     QStringList eventWebhooks;
     QByteArray eventWebhookSecret;

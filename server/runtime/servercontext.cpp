@@ -6,6 +6,7 @@ namespace marquee {
 ServerContext::ServerContext(ServerConfig config_, store::DatabaseConfig databaseConfig)
     : config(std::move(config_))
     , database(std::move(databaseConfig))
+    , databaseWatchdog(database, config.databaseStatementTimeoutMs)
     , auth(database, 10, config.sessionIdleSeconds)
     , catalog(database)
     , holds(database, config.asyncHoldCommit)
@@ -35,6 +36,7 @@ ServerContext::ServerContext(ServerConfig config_, store::DatabaseConfig databas
     , passwordHashing(database, this->config.passwordThreads, QStringLiteral("passwords"))
     , paymentCalls(database, payments::PaymentCallThreads::kDefaultThreads)
 {
+    database.setWatchdog(&databaseWatchdog);
     waitingRoom.setBoxOfficeHoldLimit(this->config.boxOfficeHoldsPerCaller);
     waitingRoom.setMaxPollMs(this->config.waitingRoomMaxPollMs);
 }

@@ -14,6 +14,7 @@
 #include "store/bookingrepository.h"
 #include "store/catalogrepository.h"
 #include "store/database.h"
+#include "store/databasewatchdog.h"
 #include "store/eventrepository.h"
 #include "store/holdrepository.h"
 #include "store/orderrepository.h"
@@ -34,6 +35,8 @@ struct ServerContext {
 
     ServerConfig config;
     store::Database database;
+    /** @brief Notices a database that stopped answering: requests then fail fast (503) instead of hanging. */
+    store::DatabaseWatchdog databaseWatchdog;
     store::AuthRepository auth;
     store::CatalogRepository catalog;
     store::HoldRepository holds;

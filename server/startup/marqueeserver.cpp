@@ -140,7 +140,13 @@ bool MarqueeServer::start()
         stop();
         return false;
     }
-    m_context = std::make_unique<ServerContext>(m_config, *databaseConfig);
+    store::DatabaseConfig serving = *databaseConfig;
+    serving.connectTimeoutSeconds = m_config.databaseConnectTimeoutSeconds;
+    serving.statementTimeoutMs = m_config.databaseStatementTimeoutMs;
+    serving.keepaliveIdleSeconds = m_config.databaseKeepaliveSeconds;
+    m_context = std::make_unique<ServerContext>(m_config, serving);
+    // Before any other thread uses the database: every connection is then watched.
+    m_context->databaseWatchdog.start();
     if (!checkServingRole()) {
         stop();
         return false;
@@ -172,8 +178,10 @@ bool MarqueeServer::start()
     m_context->waitingRoom.start();
     m_context->occupancyReports.startLayoutReader();
     m_context->occupancyReports.startWarming(m_config.occupancyWarmShows);
-    m_reaper = std::make_unique<jobs::Reaper>(m_context->holds, m_context->database, m_config.reaperIntervalMs);
-    m_reaper->start();
+    if (m_config.reaperIntervalMs > 0) {
+        m_reaper = std::make_unique<jobs::Reaper>(m_context->holds, m_context->database, m_config.reaperIntervalMs);
+        m_reaper->start();
+    }
     jobs::OutboxRelayConfig relay;
     relay.webhookUrls = m_config.eventWebhooks;
     relay.webhookSecret = m_config.eventWebhookSecret;
@@ -219,6 +227,8 @@ void MarqueeServer::stop()
     if (m_context) {
         m_context->occupancyReports.stopLayoutReader(); // after the workers: none of them asks it for a layout any more
         m_context->database.closeThreadConnection();
+        // Last: until every other thread has stopped, one of them may be waiting on a database that went silent.
+        m_context->databaseWatchdog.stopAndWait();
     }
     m_context.reset();
     if (m_embedded)

@@ -2,6 +2,8 @@
 #include "store/database.h"
 #include "logging.h"
 
+#include "store/databasewatchdog.h"
+
 #include <QCoreApplication>
 #include <QLoggingCategory>
 #include <QRegularExpression>
@@ -19,6 +21,16 @@ namespace {
 // Prepared statements of this thread, per connection name. Destroyed before their connection is removed.
 thread_local QHash<QString, QHash<QString, std::shared_ptr<QSqlQuery>>> t_statements;
 
+/** libpq's connection under Qt's, or nullptr. */
+PGconn *linkOf(const QSqlDatabase &db)
+{
+    const QVariant handle = db.driver()->handle();
+    // Qt names the type by libpq's struct (pg_conn*); older Qt versions by its typedef (PGconn*).
+    if (qstrcmp(handle.typeName(), "pg_conn*") != 0 && qstrcmp(handle.typeName(), "PGconn*") != 0)
+        return nullptr;
+    return *static_cast<PGconn *const *>(handle.constData());
+}
+
 /**
  * True when PostgreSQL has ended this open, idle connection (a restart, a failover, pg_terminate_backend, an idle
  * timeout) without Qt noticing yet. Qt learns of it only when a statement fails, and a worker's first request after
@@ -28,11 +40,7 @@ thread_local QHash<QString, QHash<QString, std::shared_ptr<QSqlQuery>>> t_statem
  */
 bool endedByServer(const QSqlDatabase &db)
 {
-    const QVariant handle = db.driver()->handle();
-    // Qt names the type by libpq's struct (pg_conn*); older Qt versions by its typedef (PGconn*).
-    if (qstrcmp(handle.typeName(), "pg_conn*") != 0 && qstrcmp(handle.typeName(), "PGconn*") != 0)
-        return false;
-    PGconn *link = *static_cast<PGconn *const *>(handle.constData());
+    PGconn *link = linkOf(db);
     if (!link)
         return false;
     if (PQstatus(link) == CONNECTION_BAD)
@@ -72,9 +80,14 @@ QSqlDatabase Database::connection() const
         if (!endedByServer(db))
             return db;
         qCInfo(lcStore) << "the database ended connection" << name << "while it was idle; reconnecting";
-        db.close();
+        closeConnection(db, name);
     }
-    t_statements.remove(name); // statements of a lost connection are gone on the server too
+    // Statements of a lost connection are gone on the server too; kept alive here until the next loss, because a caller
+    // may still hold one it prepared before this reconnect (a statement that the watchdog ended under it).
+    thread_local QHash<QString, std::shared_ptr<QSqlQuery>> t_lostStatements;
+    t_lostStatements = t_statements.take(name);
+    if (m_watchdog && !m_watchdog->mayConnect())
+        return db; // closed: the caller answers "unavailable" now instead of after the connect timeout
     db.setHostName(m_config.host);
     db.setPort(m_config.port);
     db.setDatabaseName(m_config.database);
@@ -84,14 +97,31 @@ QSqlDatabase Database::connection() const
     // tell which server holds which connection and which job lease (JobLease).
     QString thread = QThread::currentThread()->objectName();
     thread.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9_-]")), QStringLiteral("_"));
-    db.setConnectOptions(QStringLiteral("connect_timeout=10;application_name=marquee-%1-%2")
-                             .arg(QCoreApplication::applicationPid())
-                             .arg(thread.isEmpty() ? QStringLiteral("thread") : thread.left(32)));
+    // A database that does not answer must not hold a thread for long: opening gives up after the connect timeout,
+    // and TCP keepalives end a connection whose peer vanished (a machine gone, a cable pulled). A database that is
+    // there but silent (stalled) is the watchdog's (DatabaseWatchdog).
+    QString options = QStringLiteral("connect_timeout=%1;application_name=marquee-%2-%3")
+                          .arg(qMax(2, m_config.connectTimeoutSeconds))
+                          .arg(QCoreApplication::applicationPid())
+                          .arg(thread.isEmpty() ? QStringLiteral("thread") : thread.left(32));
+    if (m_config.keepaliveIdleSeconds > 0)
+        options += QStringLiteral(";keepalives=1;keepalives_idle=%1;keepalives_interval=%2;keepalives_count=3")
+                       .arg(m_config.keepaliveIdleSeconds)
+                       .arg(qMax(1, m_config.keepaliveIdleSeconds / 3));
+    db.setConnectOptions(options);
     if (!db.open()) {
         qCWarning(lcStore) << "cannot open database" << m_config.toUrl() << db.lastError().text();
         return db;
     }
+    if (m_watchdog) {
+        PGconn *link = linkOf(db);
+        m_watchdog->track(name, link ? PQsocket(link) : -1);
+    }
     QSqlQuery setup(db);
+    // Enforced by PostgreSQL on every statement of this connection: a statement that runs too long (a lock wait, a
+    // runaway plan) is cancelled there and its request answers 503.
+    if (m_config.statementTimeoutMs > 0)
+        setup.exec(QStringLiteral("SET statement_timeout = %1").arg(m_config.statementTimeoutMs));
     // UTC everywhere: timestamps go on the wire as ISO 8601 UTC.
     setup.exec(QStringLiteral("SET TIME ZONE 'UTC'"));
     setup.exec(QStringLiteral("SET client_min_messages = warning"));
@@ -123,7 +153,7 @@ bool Database::ping() const
     if (query.exec(QStringLiteral("SELECT 1")))
         return true;
     // The server may have dropped the connection (restart, idle timeout): reopen once.
-    db.close();
+    closeConnection(db, connectionName());
     db = connection();
     return db.isOpen() && QSqlQuery(db).exec(QStringLiteral("SELECT 1"));
 }
@@ -154,8 +184,17 @@ void Database::resetAfterError(const QSqlError &error) const
     }
     const QString name = connectionName();
     t_statements.remove(name);
-    if (QSqlDatabase::contains(name))
-        QSqlDatabase::database(name, false).close();
+    if (QSqlDatabase::contains(name)) {
+        QSqlDatabase db = QSqlDatabase::database(name, false);
+        closeConnection(db, name);
+    }
+}
+
+void Database::closeConnection(QSqlDatabase &db, const QString &name) const
+{
+    if (m_watchdog)
+        m_watchdog->forget(name);
+    db.close();
 }
 
 void Database::closeThreadConnection() const
@@ -166,7 +205,7 @@ void Database::closeThreadConnection() const
         return;
     {
         QSqlDatabase db = QSqlDatabase::database(name, false);
-        db.close();
+        closeConnection(db, name);
     }
     QSqlDatabase::removeDatabase(name);
 }

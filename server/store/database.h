@@ -14,6 +14,8 @@
 
 namespace marquee::store {
 
+class DatabaseWatchdog;
+
 /**
  * @brief Hands out the calling thread's own PostgreSQL connection.
  *
@@ -59,9 +61,18 @@ public:
     SeatFreeing &seatFreeing() const { return m_seatFreeing; }
     /** @brief Where repositories report committed sales and frees for the live seat feed (see SeatWrites). */
     SeatWrites &seatWrites() const { return m_seatWrites; }
+    /**
+     * @brief Register every connection opened from now on with @p watchdog, which shuts them down when the database
+     * stops answering (see DatabaseWatchdog). Call before any thread uses the database; nullptr: none.
+     */
+    void setWatchdog(DatabaseWatchdog *watchdog) { m_watchdog = watchdog; }
+    DatabaseWatchdog *watchdog() const { return m_watchdog; }
 
 private:
     QString connectionName() const;
+    /** @brief Close this thread's connection @p db (named @p name) and tell the watchdog. */
+    void closeConnection(QSqlDatabase &db, const QString &name) const;
+    DatabaseWatchdog *m_watchdog = nullptr;
     DatabaseConfig m_config;
     QString m_prefix;
     mutable SeatFreeing m_seatFreeing;

@@ -13,6 +13,10 @@ struct DatabaseConfig {
     QString database = QStringLiteral("marquee");
     QString user = QStringLiteral("marquee");
     QString password;
+    /** @brief Fail fast on a database that does not answer (not part of the URL; the server's options set them). */
+    int connectTimeoutSeconds = 10;   ///< libpq connect_timeout: opening a connection gives up after this (at least 2)
+    int statementTimeoutMs = 0;       ///< PostgreSQL statement_timeout of every connection; 0: none
+    int keepaliveIdleSeconds = 0;     ///< TCP keepalives on the connection (idle time before the first probe); 0: the OS default
 
     /**
      * @brief Parse `postgresql://user:password@host:port/database`; a socket directory may be given as

@@ -107,6 +107,30 @@ QByteArray TicketRepository::sealContext(qint64 venueId, const QByteArray &publi
     return QByteArrayLiteral("marquee.signing-key.v1|") + QByteArray::number(venueId) + '|' + publicKey;
 }
 
+bool TicketRepository::checkKeyEncryptionKey(QSqlDatabase &db, QString *error)
+{
+    // The first server of a database leaves a known text sealed with its KEK; every other one must open it, also
+    // before any signing key exists (migration 034).
+    static const QByteArray kText = QByteArrayLiteral("marquee key-encryption key check");
+    static const QByteArray kContext = QByteArrayLiteral("marquee.kek-check.v1");
+    QSqlQuery insert(db);
+    prepareQuery(insert, QStringLiteral("INSERT INTO key_encryption_check (id, sealed) VALUES (1, ?) ON CONFLICT (id) DO NOTHING"));
+    insert.addBindValue(KeySeal::seal(m_keyEncryptionKey, kText, kContext));
+    QSqlQuery check(db);
+    prepareQuery(check, QStringLiteral("SELECT sealed FROM key_encryption_check WHERE id = 1"));
+    if (!run(insert, "record the key-encryption key check") || !run(check, "read the key-encryption key check") || !check.next()) {
+        *error = QStringLiteral("cannot check the key-encryption key: %1").arg(check.lastError().text() + insert.lastError().text());
+        return false;
+    }
+    if (KeySeal::open(m_keyEncryptionKey, check.value(0).toByteArray(), kContext) != kText) {
+        *error = QStringLiteral("this server's key-encryption key is not the one the other servers of this database use (it "
+                                "cannot open the check they left); every server of one database needs the same KEK file "
+                                "(see docs/tickets.md)");
+        return false;
+    }
+    return true;
+}
+
 bool TicketRepository::prepareSigningKeys(QString *error)
 {
     if (m_keyEncryptionKey.size() != KeySeal::kKeyBytes) {
@@ -155,6 +179,8 @@ bool TicketRepository::prepareSigningKeys(QString *error)
             return false;
         }
     }
+    if (!checkKeyEncryptionKey(db, error))
+        return false;
     if (!transaction.commit()) {
         *error = QStringLiteral("cannot commit the sealed signing keys");
         return false;

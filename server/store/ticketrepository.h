@@ -92,8 +92,9 @@ public:
     void setKeyEncryptionKey(const QByteArray &keyEncryptionKey);
     /**
      * @brief At start-up, with the KEK set: seal the signing keys still stored raw (schema 2) and check that every
-     * key that still verifies opens with this KEK. false with @p error when one does not (another server's KEK
-     * file is needed) or on a database error.
+     * key that still verifies opens with this KEK, and that the KEK is the one the database's first server left its
+     * check with (also while no signing key exists yet). false with @p error when one does not (another server's
+     * KEK file is needed) or on a database error.
      */
     bool prepareSigningKeys(QString *error);
     /** @brief The associated data a sealed seed is bound to: its venue and its public key (docs/tickets.md). */
@@ -154,6 +155,8 @@ public:
     CheckinOutcome checkIn(const CheckinRequest &request);
 
 private:
+    /** @brief Leave the KEK check (migration 034) when there is none, else open it; false with @p error. */
+    bool checkKeyEncryptionKey(QSqlDatabase &db, QString *error);
     struct SigningKey {
         qint64 keyId = 0;
         QByteArray privateKey; ///< unsealed, in memory only while signing

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // Several servers on one database: each background job (outbox relay, hold reaper, order reconciler) is run by
 // one instance at a time (store::JobLease), so a webhook subscriber gets each event once and not once per
-// instance, and a killed instance's job is taken over by another within seconds; and two servers never share
-// one listening port by accident.
+// instance, and an expired hold is reaped and announced once; a killed instance's job is taken over by another
+// within seconds; two servers never share one listening port by accident; and a server whose key-encryption key
+// is not the fleet's refuses to start.
 #include "serverprocess.h"
 #include "testserver.h"
 #include "webhooksink.h"
@@ -11,6 +12,9 @@
 #include "store/joblease.h"
 
 #include <QDeadlineTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QTemporaryDir>
 #include <QElapsedTimer>
 #include <QHash>
 #include <QSqlError>
@@ -221,4 +225,108 @@ TEST(Fleet, ASecondServerOnAPortInUseRefusesToStart)
         EXPECT_EQ(client.get("/readyz").status, 200);
         client.disconnect();
     }
+}
+
+TEST(Fleet, ThreeInstancesReapEachExpiredHoldOnceAndTheReaperPassesOnWhenItsInstanceIsKilled)
+{
+    // The in-process server places the holds (they expire after a second) and reaps nothing itself: it has no
+    // reaper, so it never takes the reaper's lease.
+    TestServer::Options options;
+    options.reaperIntervalMs = 0;
+    options.holdTtlSeconds = 1;
+    TestServer setup(options);
+    const qint64 showId = setup.createShow(10, 12);
+    auto client = setup.client(setup.deviceToken());
+    auto placeHolds = [&](int firstRow, int rows) {
+        QStringList holdIds;
+        for (int r = firstRow; r < firstRow + rows; ++r) {
+            const QString row(QChar(u'A' + r));
+            for (int s = 1; s <= 12; s += 2) {
+                const HttpResult hold = client->post("/api/v1/shows/" + QByteArray::number(showId) + "/hold",
+                                                     QJsonObject{{QStringLiteral("seat_ids"), QJsonArray{row + QString::number(s), row + QString::number(s + 1)}}});
+                EXPECT_EQ(hold.status, 200) << hold.body.constData();
+                holdIds << hold.json().value(QStringLiteral("hold_id")).toString();
+            }
+        }
+        return holdIds;
+    };
+    const auto expiredEvents = [&](const QStringList &holdIds) {
+        // hold id → how many hold.expired events name it
+        QHash<QString, int> counts;
+        QSqlQuery query(setup.context().database.connection());
+        query.exec(QStringLiteral("SELECT aggregate_id, count(*) FROM outbox WHERE event_type = 'hold.expired' GROUP BY 1"));
+        while (query.next())
+            counts.insert(query.value(0).toString(), query.value(1).toInt());
+        int missing = 0, repeated = 0;
+        for (const QString &id : holdIds) {
+            missing += counts.value(id) == 0;
+            repeated += counts.value(id) > 1;
+        }
+        return std::make_pair(missing, repeated);
+    };
+    const auto allSwept = [&](const QStringList &holdIds) {
+        return setup.scalar(QStringLiteral("SELECT count(*) FROM holds WHERE show_id = %1 AND swept_at IS NULL").arg(showId)).toInt() == 0
+            && expiredEvents(holdIds).first == 0;
+    };
+
+    const QStringList first = placeHolds(0, 4); // 24 holds of two seats
+    ASSERT_EQ(first.size(), 24);
+    std::vector<std::unique_ptr<ServerProcess>> instances;
+    for (int i = 0; i < 3; ++i)
+        instances.push_back(std::make_unique<ServerProcess>(setup.databaseUrl(), freePort(), setup.dataDirectory(),
+                                                            QStringList{QStringLiteral("--reaper-interval-ms"), QStringLiteral("50")}));
+    for (auto &instance : instances)
+        ASSERT_TRUE(instance->waitReady()) << instance->output().constData();
+    ASSERT_TRUE(eventually([&] { return allSwept(first); })) << "expired holds not reaped";
+    QThread::msleep(300); // a second reaper, if there were one, would have had its turns
+    EXPECT_EQ(expiredEvents(first).second, 0) << "an expired hold reaped (and announced) more than once";
+    EXPECT_EQ(setup.scalar(QStringLiteral("SELECT count(*) FROM show_seats WHERE show_id = %1 AND status <> 'available'").arg(showId)).toInt(), 0);
+
+    const QStringList reapers = leaseHolders(setup, store::FleetJob::HoldReaper);
+    ASSERT_EQ(reapers.size(), 1) << reapers.join(QLatin1Char(' ')).toStdString();
+    int reaper = -1;
+    for (int i = 0; i < 3; ++i)
+        if (reapers[0].startsWith(QStringLiteral("marquee-%1-").arg(instances[i]->process().processId())))
+            reaper = i;
+    ASSERT_GE(reaper, 0) << "the reaper lease is not held by one of the instances: " << reapers[0].toStdString();
+
+    // The reaping instance dies: another takes the reaper over, and the next holds are reaped once each too.
+    instances[reaper]->kill9();
+    QElapsedTimer sinceKill;
+    sinceKill.start();
+    const QStringList second = placeHolds(4, 4);
+    ASSERT_EQ(second.size(), 24);
+    ASSERT_TRUE(eventually([&] { return allSwept(second); })) << "expired holds not reaped after the reaper's instance was killed";
+    EXPECT_LT(sinceKill.elapsed(), 10000) << "the reaper was taken over too slowly";
+    QThread::msleep(300);
+    EXPECT_EQ(expiredEvents(first + second).second, 0) << "an expired hold reaped more than once after the takeover";
+    const QStringList newReapers = leaseHolders(setup, store::FleetJob::HoldReaper);
+    ASSERT_EQ(newReapers.size(), 1);
+    EXPECT_NE(newReapers[0], reapers[0]);
+}
+
+TEST(Fleet, AServerWithAnotherKeyEncryptionKeyRefusesToStartEvenBeforeAnyTicketWasSigned)
+{
+    // A fresh database: no signing key exists yet, so only the check the first server left can tell the KEKs apart.
+    TestServer::Options options;
+    options.reaperIntervalMs = 0;
+    TestServer setup(options);
+    ASSERT_EQ(setup.scalar(QStringLiteral("SELECT count(*) FROM signing_keys")).toInt(), 0);
+    ASSERT_EQ(setup.scalar(QStringLiteral("SELECT count(*) FROM key_encryption_check")).toInt(), 1);
+
+    QTemporaryDir otherDirectory; // its own signing-kek, created on start: another key
+    ServerProcess other(setup.databaseUrl(), freePort(), otherDirectory.path());
+    ASSERT_TRUE(other.process().waitForFinished(30000)) << "a server with another KEK kept running";
+    EXPECT_NE(other.process().exitCode(), 0);
+    const QByteArray output = other.output();
+    EXPECT_TRUE(output.contains("key-encryption key is not the one the other servers of this database use")) << output.constData();
+    EXPECT_EQ(setup.scalar(QStringLiteral("SELECT count(*) FROM key_encryption_check")).toInt(), 1);
+
+    // The same KEK file: starts and is ready.
+    QFile::copy(setup.dataDirectory() + QStringLiteral("/signing-kek"), otherDirectory.path() + QStringLiteral("/signing-kek.copy"));
+    QFile::remove(otherDirectory.path() + QStringLiteral("/signing-kek"));
+    QFile::rename(otherDirectory.path() + QStringLiteral("/signing-kek.copy"), otherDirectory.path() + QStringLiteral("/signing-kek"));
+    QFile::setPermissions(otherDirectory.path() + QStringLiteral("/signing-kek"), QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    ServerProcess same(setup.databaseUrl(), freePort(), otherDirectory.path());
+    EXPECT_TRUE(same.waitReady()) << same.output().constData();
 }

@@ -407,6 +407,7 @@ TEST(WaitingRoomAutomatic, DemandPastTheThresholdSwitchesTheRoomOn)
     config.listenPort = 0;
     config.threads = 2;
     config.databaseUrl = server.databaseUrl();
+    config.dataDirectory = server.dataDirectory(); // a second server of one database needs the first one's KEK
     config.reconcilerIntervalMs = 0;
     config.waitingRoomThreshold = 20;
     MarqueeServer guarded(config);

@@ -18,7 +18,7 @@ TestServer::TestServer()
 
 TestServer::TestServer(const Options &options)
 {
-    m_databaseConfig = TestCluster::instance().createDatabase();
+    m_databaseConfig = options.database ? *options.database : TestCluster::instance().createDatabase();
     ServerConfig config;
     config.listenAddress = QHostAddress::LocalHost;
     config.listenPort = 0;

@@ -7,6 +7,7 @@
 
 #include <QDateTime>
 #include <functional>
+#include <optional>
 #include <QTemporaryDir>
 #include <memory>
 
@@ -22,7 +23,7 @@ public:
     struct Options {
         int threads = 4;
         int holdTtlSeconds = 480;
-        int reaperIntervalMs = 200;
+        int reaperIntervalMs = 200; ///< 0: no reaper (it then never takes the reaper's fleet lease)
         int maxSeatsPerHold = 10;
         // Orders and payments: provider URL (settable later through
         // context().orderService.setProviderUrl()), webhook secret, windows and the reconciler.
@@ -33,6 +34,9 @@ public:
         int reconcilerIntervalMs = 0;       ///< 0: no reconciler thread (tests call reconcileOnce() themselves)
         int reconcileMinAgeSeconds = 0;
         int cancelCutoffSeconds = 2 * 3600;
+        /** @brief Serve this database (migrated at start) instead of a new one in the test cluster: one of a
+         *  cluster the test owns, to stop or stall it. */
+        std::optional<store::DatabaseConfig> database;
         /** @brief Any other setting (limits, fast refusals, ...), applied last. */
         std::function<void(ServerConfig &)> configure;
         qint64 cancelFeeMinor = 0;
