@@ -36,11 +36,8 @@ public:
     HoldFastPath(SeatMapService &seatMaps, store::HoldRepository &holds, bool enabled, int maxSnapshotAgeMs);
     ~HoldFastPath();
 
-    /** @brief An answer given without the database. */
-    struct Answer {
-        int status = 409;
-        QByteArray body;
-    };
+    /** @brief A decision made without the database (always a refusal, or a replay of one). */
+    using Answer = store::HoldDecision;
     /**
      * @brief The answer when the hold can be refused (or its key replayed) without the database; nothing when
      * PostgreSQL must decide. Also keeps the show's statuses fresh while it sees traffic.
@@ -86,7 +83,7 @@ private:
     bool keySeenLocked(const QByteArray &digest) const;
     /** @brief The answer given from memory under @p digest's key, replayed (422 for another request); locked. */
     std::optional<Answer> replayLocked(const QByteArray &digest, const QByteArray &requestHash) const;
-    /** @brief The 409 of mq_place_hold naming @p taken. */
+    /** @brief The seats_taken refusal naming @p taken, decided from memory. */
     static Answer refusal(const QStringList &taken);
     /** @brief Make @p answer the answer of @p digest's key (kept until the journal stored it); locked. */
     void keepAnswerLocked(const QByteArray &digest, const store::HoldRepository::StoredAnswer &answer);

@@ -1,16 +1,14 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "core/errorcatalogue.h"
 #include "core/jsonbody.h"
+#include "holds/holdanswer.h"
 #include "http/paymentcalls.h"
 #include "http/routes.h"
 #include "http/syncactions.h"
 #include "runtime/servercontext.h"
-#include "store/idempotencyrepository.h"
 
 #include <QCryptographicHash>
-#include <QDateTime>
 #include <QElapsedTimer>
-#include <QJsonDocument>
 #include <QJsonObject>
 
 namespace marquee::http {
@@ -26,25 +24,14 @@ HttpResponse holdNotFound()
 {
     return HttpResponse::error(apiError(ErrorCode::HoldNotFound));
 }
-/**
- * @brief Whether a hold's 200 is a hold placed by this very request rather than an Idempotency-Key replay of an
- * earlier one (whose seats may have been released or sold since): a fresh hold expires a full TTL from now.
- * Misjudging costs little either way: "replayed" only means a re-read of the show instead of an immediate delta;
- * a replay within ~2 s of its original judged fresh shows its seats held until the next re-read (≤ kLivePollMs).
- */
 QByteArray milliseconds(qint64 ns)
 {
     return QByteArray::number(double(ns) / 1e6, 'f', 3);
 }
-bool placedJustNow(const QByteArray &body, int ttlSeconds)
+HttpResponse answerFor(const store::HoldDecision &decision)
 {
-    constexpr qint64 kFreshWithinMs = 2000;
-    const QString expiresAt = QJsonDocument::fromJson(body).object().value(QStringLiteral("expires_at")).toString();
-    const QDateTime expires = QDateTime::fromString(expiresAt, Qt::ISODateWithMs);
-    if (!expires.isValid())
-        return false;
-    const qint64 remainingMs = QDateTime::currentDateTimeUtc().msecsTo(expires);
-    return remainingMs > qint64(ttlSeconds) * 1000 - kFreshWithinMs && remainingMs <= qint64(ttlSeconds) * 1000 + kFreshWithinMs;
+    const HoldAnswer answer = holdAnswer(decision);
+    return HttpResponse::rawJson(answer.status, answer.body);
 }
 } // namespace
 
@@ -83,13 +70,11 @@ HoldAttempt::HoldAttempt(ServerContext &context, const store::Principal &caller,
         // every retried write does (rule 3), not a refusal for the hold it made itself.
         if (m_admission.refusal()->code == QLatin1String("admission_hold_active") && !key.isEmpty()) {
             bool ok = false;
-            const auto stored = store::IdempotencyRepository(context.database).storedReply(caller.owner(), key, &ok);
+            const auto stored = context.holds.storedDecision(caller.owner(), key, m_request.fingerprint, &ok);
             if (!ok)
                 m_early = storeFailure();
-            else if (stored && stored->requestHash == m_request.fingerprint)
-                m_early = HttpResponse::rawJson(stored->status, stored->body);
             else if (stored)
-                m_early = HttpResponse::error(apiError(ErrorCode::IdempotencyKeyReused));
+                m_early = answerFor(*stored);
         }
         if (!m_early)
             m_early = HttpResponse::error(*m_admission.refusal());
@@ -97,20 +82,20 @@ HoldAttempt::HoldAttempt(ServerContext &context, const store::Principal &caller,
     }
     // Obvious losers are refused from memory; everything else (and every yes) is PostgreSQL's decision.
     if (const auto answer = context.holdFastPath.decide(m_request.showId, caller.owner(), key, m_request.fingerprint, m_request.seatIds)) {
-        m_admission.finish(answer->status, answer->body);
-        m_early = HttpResponse::rawJson(answer->status, answer->body);
+        m_admission.finish({});
+        m_early = answerFor(*answer);
         return;
     }
     auto remembered = context.holdFastPath.rememberKey(caller.owner(), key, m_request.fingerprint);
     if (remembered.answer) {
-        m_admission.finish(remembered.answer->status, remembered.answer->body);
-        m_early = HttpResponse::rawJson(remembered.answer->status, remembered.answer->body);
+        m_admission.finish({});
+        m_early = answerFor(*remembered.answer);
         return;
     }
     m_keyFresh = remembered.fresh;
 }
 
-store::HoldOutcome HoldAttempt::place()
+store::HoldDecision HoldAttempt::place()
 {
     return m_context.holds.placeHold(m_caller.owner(), m_request.idempotencyKey, m_request.fingerprint, m_request.showId, m_request.seatIds,
                                      m_context.config.holdTtlSeconds);
@@ -122,24 +107,26 @@ void HoldAttempt::submitBatched(HoldBatcher::Done done)
                                  m_context.config.holdTtlSeconds, std::move(done));
 }
 
-HttpResponse HoldAttempt::finish(const store::HoldOutcome &outcome, bool committed)
+HttpResponse HoldAttempt::finish(const store::HoldDecision &outcome, bool committed)
 {
     m_context.holdFastPath.keyDone(m_caller.owner(), m_request.idempotencyKey);
     if (!outcome.ok || !committed) {
-        m_admission.finish(503, {});
+        m_admission.finish({});
         // The seat map may already show seats of a hold its transaction then lost: read the show again.
-        if (outcome.ok && outcome.status == 200)
+        if (outcome.ok && outcome.verdict == store::HoldVerdict::Granted)
             m_context.seatMaps.markChanged(m_request.showId);
         return storeFailure();
     }
-    m_admission.finish(outcome.status, outcome.body);
-    if (outcome.status == 200) {
-        if (placedJustNow(outcome.body, m_context.config.holdTtlSeconds))
-            m_context.seatMaps.applyLocalWrite(m_request.showId, m_request.seatIds, 'h');
+    m_admission.finish(outcome.holdId);
+    if (outcome.verdict == store::HoldVerdict::Granted) {
+        if (!outcome.replayed)
+            m_context.seatMaps.applyLocalWrite(m_request.showId, outcome.seatIds, 'h');
         else
-            m_context.seatMaps.markChanged(m_request.showId); // a stored answer replayed: the seats may have moved since
+            m_context.seatMaps.markChanged(m_request.showId); // a stored grant replayed: the seats may have moved since
+    } else if (outcome.verdict == store::HoldVerdict::StoredHttpAnswer && outcome.storedStatus == 200) {
+        m_context.seatMaps.markChanged(m_request.showId);
     }
-    return HttpResponse::rawJson(outcome.status, outcome.body);
+    return answerFor(outcome);
 }
 
 void registerHoldRoutes(Router &router, ServerContext &context)
@@ -169,7 +156,7 @@ void registerHoldRoutes(Router &router, ServerContext &context)
         // memory if an earlier batch took its seats meanwhile. The answer is sent once that has committed.
         HttpResponse response;
         response.deferred = [attempt](std::function<void(HttpResponse)> answer) {
-            attempt->submitBatched([attempt, answer = std::move(answer)](store::HoldOutcome outcome, const HoldBatcher::Timing &timing) {
+            attempt->submitBatched([attempt, answer = std::move(answer)](store::HoldDecision outcome, const HoldBatcher::Timing &timing) {
                 HttpResponse decided = attempt->finish(outcome, true);
                 answer(std::move(decided.withHeader("Server-Timing", timing.fromMemory ? "queue;dur=" + milliseconds(timing.queueNs) + ", memory;dur=0"
                                                                                        : "queue;dur=" + milliseconds(timing.queueNs) + ", db;dur="

@@ -51,7 +51,7 @@ public:
     /** @brief The answer when the database need not be asked (refused by the waiting room or from memory). */
     const std::optional<HttpResponse> &earlyAnswer() const { return m_early; }
     /** @brief Ask PostgreSQL (only without an early answer). */
-    store::HoldOutcome place();
+    store::HoldDecision place();
     /**
      * @brief As place(), but queued in the HoldBatcher and decided in a batch's own transaction (never inside a
      * caller's one). @p done gets the outcome once committed, on a batch thread (on this one without batching).
@@ -61,7 +61,7 @@ public:
      * @brief The response for @p outcome after its transaction ended: @p committed false means the batch
      * transaction holding it rolled back, so nothing of it stays and the caller may retry.
      */
-    HttpResponse finish(const store::HoldOutcome &outcome, bool committed);
+    HttpResponse finish(const store::HoldDecision &outcome, bool committed);
 
 private:
     ServerContext &m_context;

@@ -105,7 +105,7 @@ void applyHolds(ServerContext &context, const store::Principal &caller, std::vec
     attempts.reserve(requests.size());
     for (HoldRequest &request : requests)
         attempts.emplace_back(context, caller, std::move(request));
-    std::vector<store::HoldOutcome> outcomes(attempts.size());
+    std::vector<store::HoldDecision> outcomes(attempts.size());
     std::vector<size_t> toPlace; // the attempts that reach the database, in batch order
     for (size_t i = 0; i < attempts.size(); ++i)
         if (!attempts[i].earlyAnswer())

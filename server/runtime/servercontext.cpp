@@ -20,12 +20,9 @@ ServerContext::ServerContext(ServerConfig config_, store::DatabaseConfig databas
     , waitingRooms(database)
     , waitingRoom(waitingRooms, database, config.waitingRoomTickMs, config.waitingRoomThreshold)
     , holdBatcher(holds, config.holdBatches,
-                  [this](qint64 showId, const store::HoldRepository::HoldRequest &request) -> std::optional<store::HoldOutcome> {
-                      const auto refusal = holdFastPath.refuseQueued(showId, request.owner, request.idempotencyKey, request.requestHash,
-                                                                     request.seatIds, request.keyFresh);
-                      if (!refusal)
-                          return std::nullopt;
-                      return store::HoldOutcome{true, refusal->status, refusal->body};
+                  [this](qint64 showId, const store::HoldRepository::HoldRequest &request) -> std::optional<store::HoldDecision> {
+                      return holdFastPath.refuseQueued(showId, request.owner, request.idempotencyKey, request.requestHash, request.seatIds,
+                                                       request.keyFresh);
                   },
                   config.holdBatchSize)
     , occupancyReports(database)
