@@ -142,6 +142,15 @@ std::optional<HoldFastPath::Answer> HoldFastPath::decide(qint64 showId, const QS
     return answer;
 }
 
+HoldFastPath::Entry HoldFastPath::enter(qint64 showId, const QString &owner, const QString &idempotencyKey, const QByteArray &requestHash,
+                                       const QStringList &seatIds)
+{
+    if (auto answer = decide(showId, owner, idempotencyKey, requestHash, seatIds))
+        return Entry{std::move(answer), false};
+    Remembered remembered = rememberKey(owner, idempotencyKey, requestHash);
+    return Entry{std::move(remembered.answer), remembered.fresh};
+}
+
 std::optional<HoldFastPath::Answer> HoldFastPath::refuseQueued(qint64 showId, const QString &owner, const QString &idempotencyKey,
                                                                const QByteArray &requestHash, const QStringList &seatIds, bool keyFresh)
 {

@@ -44,6 +44,15 @@ public:
      */
     std::optional<Answer> decide(qint64 showId, const QString &owner, const QString &idempotencyKey, const QByteArray &requestHash,
                                  const QStringList &seatIds);
+    /** @brief What enter() found: an answer from memory, or the request goes on to PostgreSQL. */
+    struct Entry {
+        /** @brief The answer without the database (nothing to do after it). */
+        std::optional<Answer> answer;
+        /** @brief Without an answer: the key was new to this process (see Remembered::fresh). keyDone() once decided. */
+        bool keyFresh = false;
+    };
+    /** @brief decide(), and without an answer rememberKey(): the one way in for a hold request (HoldService). */
+    Entry enter(qint64 showId, const QString &owner, const QString &idempotencyKey, const QByteArray &requestHash, const QStringList &seatIds);
     /** @brief What rememberKey() found. */
     struct Remembered {
         /** @brief The key is new to this process (not seen, not in flight): only then may refuseQueued() answer it. */

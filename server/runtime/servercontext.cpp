@@ -12,19 +12,15 @@ ServerContext::ServerContext(ServerConfig config_, store::DatabaseConfig databas
     , tickets(database)
     , events(database)
     , seatMaps(catalog)
-    , holdFastPath(seatMaps, holds, config.fastRefusals, config.fastRefusalMaxAgeMs)
     , orders(database)
     , payments(database)
     , bookings(database, tickets)
     , orderService(config.payments, orders, payments, bookings)
     , waitingRooms(database)
     , waitingRoom(waitingRooms, database, config.waitingRoomTickMs, config.waitingRoomThreshold)
-    , holdBatcher(holds, config.holdBatches,
-                  [this](qint64 showId, const store::HoldRepository::HoldRequest &request) -> std::optional<store::HoldDecision> {
-                      return holdFastPath.refuseQueued(showId, request.owner, request.idempotencyKey, request.requestHash, request.seatIds,
-                                                       request.keyFresh);
-                  },
-                  config.holdBatchSize)
+    , holdService(HoldService::Settings{config.holdTtlSeconds, config.fastRefusals, config.fastRefusalMaxAgeMs, config.holdBatches,
+                                        config.holdBatchSize},
+                  holds, seatMaps, waitingRoom)
     , occupancyReports(database)
     , tokenRateLimiter(config.rateLimitPerToken)
     , addressRateLimiter(config.rateLimitPerAddress)

@@ -130,7 +130,7 @@ TEST(HoldBatches, AQueuedRefusalNeverContradictsWhatTheSameKeyGotFromTheDatabase
 {
     TestServer server;
     const qint64 showId = server.createShow(1, 4);
-    HoldFastPath &fastPath = server.context().holdFastPath;
+    HoldFastPath &fastPath = server.context().holdService.fastPath();
     ASSERT_TRUE(fastPath.enabled());
     const QString owner = QStringLiteral("device:twin");
     const QString key = QStringLiteral("twin-key");
@@ -352,8 +352,8 @@ TEST(HoldBatches, HammeredBatchesNeverShareASeatNorSplitAHold)
     EXPECT_GE(hangUps.load(), 10);
 
     // The batched path was really taken, with more than one request per batch on average.
-    const quint64 batches = server.context().holdBatcher.batches();
-    const quint64 batched = server.context().holdBatcher.batchedRequests();
+    const quint64 batches = server.context().holdService.batcher().batches();
+    const quint64 batched = server.context().holdService.batcher().batchedRequests();
     std::printf("[          ] %d granted, %d refused, %d hang-ups; %llu requests in %llu batches\n", granted, refused, hangUps.load(),
                 static_cast<unsigned long long>(batched), static_cast<unsigned long long>(batches));
     EXPECT_GT(batched, batches + batches / 4) << "requests were hardly ever decided together: this test proved little about batches";
