@@ -29,6 +29,7 @@ constexpr Row kCatalogue[] = {
     {ErrorCode::IdempotencyKeyTooLong, {400, "invalid_idempotency_key", "The Idempotency-Key header is longer than 255 characters."}},
     {ErrorCode::HoldNotFound, {404, "hold_not_found", "There is no hold with this id for you."}},
     {ErrorCode::HoldStoreUnavailable, {503, "unavailable", "The booking database is not answering; nothing was held. Try again shortly."}},
+    {ErrorCode::HoldLimitReached, {409, "hold_limit_reached", "You already hold %1 seats of this show and may hold at most %2 at a time; buy or release some first."}},
 };
 
 constexpr bool inEnumOrder()
@@ -39,7 +40,7 @@ constexpr bool inEnumOrder()
     return true;
 }
 static_assert(inEnumOrder(), "kCatalogue must list the ErrorCode values in their order");
-static_assert(std::size(kCatalogue) == size_t(ErrorCode::HoldStoreUnavailable) + 1, "every ErrorCode needs an entry");
+static_assert(std::size(kCatalogue) == size_t(ErrorCode::HoldLimitReached) + 1, "every ErrorCode needs an entry");
 
 void writeString(QByteArray &out, const QString &text)
 {

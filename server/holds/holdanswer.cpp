@@ -24,6 +24,8 @@ std::optional<ErrorCode> holdError(HoldVerdict verdict)
         return ErrorCode::SalesClosed;
     case HoldVerdict::SalesNotOpen:
         return ErrorCode::SalesNotOpen;
+    case HoldVerdict::HoldLimitReached:
+        return ErrorCode::HoldLimitReached;
     case HoldVerdict::Granted:
     case HoldVerdict::StoredHttpAnswer:
         break;
@@ -49,11 +51,17 @@ HoldAnswer holdAnswer(const store::HoldDecision &decision)
         break;
     }
     QJsonObject extra;
+    QStringList arguments;
+    if (decision.verdict == HoldVerdict::HoldLimitReached) {
+        extra.insert(QStringLiteral("seats_held"), decision.seatsHeld);
+        extra.insert(QStringLiteral("seat_limit"), decision.seatLimit);
+        arguments << QString::number(decision.seatsHeld) << QString::number(decision.seatLimit);
+    }
     if (decision.verdict == HoldVerdict::SeatsTaken)
         extra.insert(QStringLiteral("held_seats"), QJsonArray::fromStringList(decision.seatIds));
     else if (decision.verdict == HoldVerdict::UnknownSeat)
         extra.insert(QStringLiteral("unknown_seats"), QJsonArray::fromStringList(decision.seatIds));
-    const ApiError error = apiError(*holdError(decision.verdict), {}, extra);
+    const ApiError error = apiError(*holdError(decision.verdict), arguments, extra);
     return {error.httpStatus, decision.inProcess ? error.toBody() : jsonbText(error.toJson())};
 }
 

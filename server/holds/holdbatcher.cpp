@@ -36,7 +36,8 @@ void HoldBatcher::submit(qint64 showId, store::HoldRepository::HoldRequest reque
 {
     const qint64 submittedNs = steadyNs();
     if (m_maxInFlight <= 0) {
-        store::HoldDecision outcome = m_holds.placeHold(request.owner, request.idempotencyKey, request.requestHash, showId, request.seatIds, ttlSeconds);
+        store::HoldDecision outcome
+            = m_holds.placeHold(request.owner, request.idempotencyKey, request.requestHash, showId, request.seatIds, ttlSeconds, request.seatLimit);
         done(std::move(outcome), Timing{0, steadyNs() - submittedNs, 1, false});
         return;
     }
@@ -93,7 +94,7 @@ void HoldBatcher::decide(qint64 showId, std::vector<Pending> &batch)
     if (outcomes.empty()) {
         for (const Pending *member : toDatabase)
             outcomes.push_back(m_holds.placeHold(member->request.owner, member->request.idempotencyKey, member->request.requestHash, showId,
-                                                 member->request.seatIds, member->ttlSeconds));
+                                                 member->request.seatIds, member->ttlSeconds, member->request.seatLimit));
     }
     const qint64 databaseNs = steadyNs() - startedNs;
     for (size_t i = 0; i < toDatabase.size(); ++i)

@@ -42,6 +42,15 @@ HoldService::HoldService(const Settings &settings, store::HoldRepository &holds,
 
 HoldService::~HoldService() = default;
 
+int HoldService::seatLimit(const store::Principal &caller) const
+{
+    if (caller.kind == store::Principal::Kind::Session)
+        return m_settings.maxHeldSeatsStaff;
+    if (caller.kind == store::Principal::Kind::Device)
+        return caller.role == Role::Till ? m_settings.maxHeldSeatsTill : m_settings.maxHeldSeatsKiosk;
+    return 0;
+}
+
 std::variant<HoldOutcome, HoldService::Pending> HoldService::begin(const store::Principal &caller, HoldRequest request)
 {
     const qint64 startedNs = steadyNs();
@@ -83,7 +92,8 @@ void HoldService::submit(Pending pending, Done done)
 {
     Pending::State &state = *pending.m_state;
     m_batcher.submit(state.request.showId,
-                     {state.caller.owner(), state.request.idempotencyKey, state.request.fingerprint, state.request.seatIds, state.keyFresh},
+                     {state.caller.owner(), state.request.idempotencyKey, state.request.fingerprint, state.request.seatIds, state.keyFresh,
+                      seatLimit(state.caller)},
                      m_settings.ttlSeconds,
                      [this, pending, done = std::move(done)](store::HoldDecision decision, const HoldBatcher::Timing &timing) {
                          done(finish(*pending.m_state, std::move(decision), true, timing));
@@ -111,7 +121,7 @@ std::vector<HoldOutcome> HoldService::placeTogether(const store::Principal &call
         const size_t i = toPlace[step];
         const Pending::State &state = *std::get<Pending>(started[i]).m_state;
         decisions[i] = m_holds.placeHold(state.caller.owner(), state.request.idempotencyKey, state.request.fingerprint, state.request.showId,
-                                         state.request.seatIds, m_settings.ttlSeconds);
+                                         state.request.seatIds, m_settings.ttlSeconds, seatLimit(state.caller));
         return decisions[i].ok;
     });
     const HoldBatcher::Timing timing{0, steadyNs() - startedNs, int(toPlace.size()), false};

@@ -59,11 +59,19 @@ public:
         int fastRefusalMaxAgeMs = 0;
         int batchThreads = 0;
         int batchSize = HoldBatcher::kMaxBatch;
+        /** @brief Live held seats one caller may have on one show, by kind of caller (0: no bound); decided by
+         *  PostgreSQL with each hold (mq_place_holds), for single holds and sync batches alike. */
+        int maxHeldSeatsKiosk = 0;
+        int maxHeldSeatsTill = 0;
+        int maxHeldSeatsStaff = 0;
     };
     HoldService(const Settings &settings, store::HoldRepository &holds, SeatMapService &seatMaps, WaitingRoomService &waitingRoom);
     ~HoldService();
     HoldService(const HoldService &) = delete;
     HoldService &operator=(const HoldService &) = delete;
+
+    /** @brief The bound on live held seats per show for @p caller (Settings; 0: none). */
+    int seatLimit(const store::Principal &caller) const;
 
     /** @brief A request that passed admission and memory and waits for PostgreSQL (copyable handle). */
     class Pending

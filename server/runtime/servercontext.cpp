@@ -19,7 +19,7 @@ ServerContext::ServerContext(ServerConfig config_, store::DatabaseConfig databas
     , waitingRooms(database)
     , waitingRoom(waitingRooms, database, config.waitingRoomTickMs, config.waitingRoomThreshold)
     , holdService(HoldService::Settings{config.holdTtlSeconds, config.fastRefusals, config.fastRefusalMaxAgeMs, config.holdBatches,
-                                        config.holdBatchSize},
+                                        config.holdBatchSize, config.maxHeldSeatsKiosk, config.maxHeldSeatsTill, config.maxHeldSeatsStaff},
                   holds, seatMaps, waitingRoom)
     , occupancyReports(database)
     , tokenRateLimiter(config.rateLimitPerToken)

@@ -21,18 +21,18 @@ QString placeHoldStatement(bool asyncCommit)
 {
     // set_config(..., is_local => true) lasts until this statement's transaction commits, so the commit itself
     // is asynchronous; mq_place_hold is unchanged and so is every other transaction on the connection.
-    return asyncCommit ? QStringLiteral("SELECT h.o_decision, h.o_data::text, h.o_replayed FROM mq_place_hold(?, ?, ?, ?, ?::text[], ?) h, "
+    return asyncCommit ? QStringLiteral("SELECT h.o_decision, h.o_data::text, h.o_replayed FROM mq_place_hold(?, ?, ?, ?, ?::text[], ?, ?) h, "
                                         "set_config('synchronous_commit', 'off', true)")
-                       : QStringLiteral("SELECT o_decision, o_data::text, o_replayed FROM mq_place_hold(?, ?, ?, ?, ?::text[], ?)");
+                       : QStringLiteral("SELECT o_decision, o_data::text, o_replayed FROM mq_place_hold(?, ?, ?, ?, ?::text[], ?, ?)");
 }
 
 QString placeHoldsStatement(bool asyncCommit)
 {
     return asyncCommit ? QStringLiteral("SELECT h.o_index, h.o_decision, h.o_data::text, h.o_replayed "
-                                        "  FROM mq_place_holds(?, ?, ?::text[], ?::text[], ?::text[], ?::text[], ?::integer[]) h, "
+                                        "  FROM mq_place_holds(?, ?, ?::text[], ?::text[], ?::text[], ?::text[], ?::integer[], ?::integer[]) h, "
                                         "       set_config('synchronous_commit', 'off', true)")
                        : QStringLiteral("SELECT o_index, o_decision, o_data::text, o_replayed "
-                                        "  FROM mq_place_holds(?, ?, ?::text[], ?::text[], ?::text[], ?::text[], ?::integer[])");
+                                        "  FROM mq_place_holds(?, ?, ?::text[], ?::text[], ?::text[], ?::text[], ?::integer[], ?::integer[])");
 }
 
 struct VerdictName {
@@ -50,6 +50,7 @@ constexpr VerdictName kVerdictNames[] = {
     {HoldVerdict::SalesClosed, QLatin1StringView("sales_closed")},
     {HoldVerdict::SalesNotOpen, QLatin1StringView("sales_not_open")},
     {HoldVerdict::StoredHttpAnswer, QLatin1StringView("stored")},
+    {HoldVerdict::HoldLimitReached, QLatin1StringView("hold_limit_reached")},
 };
 
 QLatin1StringView verdictName(HoldVerdict verdict)
@@ -95,6 +96,10 @@ HoldDecision HoldRepository::decisionFromRow(const QString &name, const QByteArr
     case HoldVerdict::UnknownSeat:
         decision.seatIds = stringList(data.value(QStringLiteral("unknown_seats")));
         break;
+    case HoldVerdict::HoldLimitReached:
+        decision.seatLimit = data.value(QStringLiteral("limit")).toInt();
+        decision.seatsHeld = data.value(QStringLiteral("held")).toInt();
+        break;
     case HoldVerdict::StoredHttpAnswer:
         decision.storedStatus = data.value(QStringLiteral("status")).toInt();
         decision.storedBody = jsonbText(data.value(QStringLiteral("body")).toObject());
@@ -122,6 +127,8 @@ QJsonObject decisionData(const HoldDecision &decision)
         return {{QStringLiteral("held_seats"), QJsonArray::fromStringList(decision.seatIds)}};
     case HoldVerdict::UnknownSeat:
         return {{QStringLiteral("unknown_seats"), QJsonArray::fromStringList(decision.seatIds)}};
+    case HoldVerdict::HoldLimitReached:
+        return {{QStringLiteral("limit"), decision.seatLimit}, {QStringLiteral("held"), decision.seatsHeld}};
     default:
         return {};
     }
@@ -138,8 +145,9 @@ HoldRepository::HoldRepository(const Database &database, bool asyncCommit)
 
 std::vector<HoldDecision> HoldRepository::placeHolds(qint64 showId, const std::vector<HoldRequest> &requests, int ttlSeconds)
 {
-    QStringList owners, keys, hashes, seats, counts;
+    QStringList owners, keys, hashes, seats, counts, limits;
     for (const HoldRequest &request : requests) {
+        limits << QString::number(request.seatLimit);
         owners << request.owner;
         keys << request.idempotencyKey;
         hashes << QString::fromLatin1(request.requestHash);
@@ -157,6 +165,7 @@ std::vector<HoldDecision> HoldRepository::placeHolds(qint64 showId, const std::v
     query.addBindValue(toPgTextArray(hashes));
     query.addBindValue(toPgTextArray(seats));
     query.addBindValue(QLatin1Char('{') + counts.join(QLatin1Char(',')) + QLatin1Char('}'));
+    query.addBindValue(QLatin1Char('{') + limits.join(QLatin1Char(',')) + QLatin1Char('}'));
     if (!execQuery(query, "place holds")) {
         m_database.resetAfterError(query.lastError());
         return {};
@@ -181,7 +190,7 @@ std::vector<HoldDecision> HoldRepository::placeHolds(qint64 showId, const std::v
 }
 
 HoldDecision HoldRepository::placeHold(const QString &owner, const QString &idempotencyKey, const QByteArray &requestHash,
-                                      qint64 showId, const QStringList &seatIds, int ttlSeconds)
+                                      qint64 showId, const QStringList &seatIds, int ttlSeconds, int seatLimit)
 {
     QSqlQuery *statement = m_database.prepared(m_placeHoldSql);
     if (!statement)
@@ -193,6 +202,7 @@ HoldDecision HoldRepository::placeHold(const QString &owner, const QString &idem
     query.addBindValue(showId);
     query.addBindValue(toPgTextArray(seatIds));
     query.addBindValue(ttlSeconds);
+    query.addBindValue(seatLimit);
     if (!execQuery(query, "place hold") || !query.next()) {
         // This request fails closed; a dropped connection is reopened on the next call.
         m_database.resetAfterError(query.lastError());

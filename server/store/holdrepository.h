@@ -21,6 +21,7 @@ enum class HoldVerdict {
     SalesClosed,
     SalesNotOpen,
     StoredHttpAnswer, ///< an answer an older server stored as HTTP under the key: storedStatus, storedBody
+    HoldLimitReached, ///< granting would pass the caller's bound on live held seats of the show: seatLimit, seatsHeld
 };
 
 /** @brief A hold request's decision and its data: never HTTP (server/holds/holdanswer.h makes the wire of it). */
@@ -42,6 +43,9 @@ struct HoldDecision {
     QString expiresAt;
     int storedStatus = 0;
     QByteArray storedBody;
+    /** @brief HoldLimitReached: the caller's bound, and the live held seats it has on the show. */
+    int seatLimit = 0;
+    int seatsHeld = 0;
 
     static HoldDecision refused(HoldVerdict verdict, QStringList seatIds = {})
     {
@@ -71,7 +75,7 @@ public:
      * @param requestHash digest of the request body, to refuse a reused key with another body
      */
     HoldDecision placeHold(const QString &owner, const QString &idempotencyKey, const QByteArray &requestHash, qint64 showId,
-                          const QStringList &seatIds, int ttlSeconds);
+                          const QStringList &seatIds, int ttlSeconds, int seatLimit = 0);
     /** @brief One hold request of a batch (the arguments of placeHold without show and TTL). */
     struct HoldRequest {
         QString owner;
@@ -80,6 +84,8 @@ public:
         QStringList seatIds;
         /** @brief Not used by the database: whether the HoldBatcher may refuse it from memory (HoldFastPath::rememberKey). */
         bool keyFresh = false;
+        /** @brief The owner's bound on live held seats of the show, decided with the hold (0: none). */
+        int seatLimit = 0;
     };
     /**
      * @brief Decide @p requests for @p showId in one transaction and one round trip (mq_place_holds): each

@@ -24,6 +24,9 @@ public:
         int holdTtlSeconds = 480;
         int reaperIntervalMs = 200;
         int maxSeatsPerHold = 10;
+        /** @brief Keep the server's bounds on live held seats per caller and show (ServerConfig::maxHeldSeatsKiosk
+         *  …); off by default, since most tests hold many seats with one token on purpose. */
+        bool boundHeldSeats = false;
         // Orders and payments: provider URL (settable later through
         // context().orderService.setProviderUrl()), webhook secret, windows and the reconciler.
         QString paymentProviderUrl;

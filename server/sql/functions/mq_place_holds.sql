@@ -1,7 +1,8 @@
 -- SPDX-License-Identifier: AGPL-3.0-or-later
 -- Decides hold requests for one show in one transaction (the server's HoldBatcher collects them). Request i is
 -- p_owners[i], p_keys[i] (NULL or '': no Idempotency-Key), p_hashes[i] and the next p_seat_counts[i] entries of
--- p_seats. Returns one row per request: o_index = i, o_decision, o_data and o_replayed. Decisions and data, never
+-- p_seats; p_seat_limits[i] > 0 bounds the live held seats its owner may have on the show (NULL or 0: no bound).
+-- Returns one row per request: o_index = i, o_decision, o_data and o_replayed. Decisions and data, never
 -- HTTP: the server's catalogue (core/errorcatalogue, server/holds/holdanswer.cpp) makes the wire of each.
 --   granted         {hold_id, show_id, seat_ids, expires_at}
 --   seats_taken     {held_seats}: the request's seats that are held or sold; none of them is held for it
@@ -9,6 +10,8 @@
 --   key_reused      {}: the Idempotency-Key was used with another request
 --   in_flight       {}: a request with this Idempotency-Key is being decided right now
 --   show_not_found  {}, sales_closed {}, sales_not_open {}
+--   hold_limit_reached {limit, held}: granting would give the owner more than p_seat_limits[i] live held seats
+--                   on the show (held: how many it has, this batch's earlier grants included)
 --   stored          {status, body}: an answer an older server stored as HTTP, replayed as it was stored
 -- o_replayed: the decision is the one stored under the request's Idempotency-Key (made by an earlier request).
 -- Each request is its own all-or-nothing unit, decided in order, seeing the claims of the requests before it:
@@ -24,9 +27,11 @@
 -- Every other statement touches no table or one row by primary key and keeps its cached plan.
 -- The return type changed (decisions instead of HTTP statuses and bodies): CREATE OR REPLACE cannot change it.
 DROP FUNCTION IF EXISTS mq_place_hold(text, text, text, bigint, text[], integer);
+DROP FUNCTION IF EXISTS mq_place_hold(text, text, text, bigint, text[], integer, integer);
 DROP FUNCTION IF EXISTS mq_place_holds(bigint, integer, text[], text[], text[], text[], integer[]);
+DROP FUNCTION IF EXISTS mq_place_holds(bigint, integer, text[], text[], text[], text[], integer[], integer[]);
 CREATE FUNCTION mq_place_holds(p_show bigint, p_ttl_s integer, p_owners text[], p_keys text[], p_hashes text[],
-                               p_seats text[], p_seat_counts integer[])
+                               p_seats text[], p_seat_counts integer[], p_seat_limits integer[] DEFAULT NULL)
 RETURNS TABLE (o_index integer, o_decision text, o_data jsonb, o_replayed boolean)
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -64,9 +69,25 @@ DECLARE
     v_claim_holds  uuid[] := '{}';
     v_hold         uuid;
     v_claimed      integer;
+    v_bounded      text[];          -- the owners of the batch with a bound on their held seats, sorted
+    v_owner        text;
+    v_limit        integer;
+    v_holding      jsonb := '{}';   -- bounded owner -> live held seats on the show, this batch's grants included
 BEGIN
     SELECT * INTO v_show FROM shows WHERE show_id = p_show;
     v_open := FOUND AND now() < v_show.starts_at AND now() <= v_show.sales_close_at AND now() >= v_show.sales_open_at;
+    SELECT array_agg(DISTINCT b.owner ORDER BY b.owner) INTO v_bounded
+      FROM unnest(p_owners, p_seat_limits) AS b(owner, seat_limit) WHERE b.seat_limit > 0;
+    IF v_open AND v_bounded IS NOT NULL THEN
+        -- The bound is decided here, with the hold, never checked before it: one transaction lock per bounded
+        -- owner and show, taken before any seat lock and in sorted order, puts every concurrent hold of one caller
+        -- (other batches, sync batches, other instances) one after the other, and each counts what the ones
+        -- before it committed. Held by the transaction: a sync batch's later holds of the owner take it again
+        -- at once. Holds of other callers never wait for it.
+        FOREACH v_owner IN ARRAY v_bounded LOOP
+            PERFORM pg_advisory_xact_lock(hashtextextended(v_owner || E'\x1f' || p_show::text, 11));
+        END LOOP;
+    END IF;
     IF v_open THEN
         -- Every seat of the batch, locked once in canonical (byte) order: the batch queues behind (or ahead of)
         -- other writers like any single hold and never deadlocks with them; within the batch nothing waits.
@@ -83,6 +104,17 @@ BEGIN
          WHERE NOT (k.state = 'available' OR (k.state = 'held' AND k.expiry <= v_now));
         v_expires := v_now + make_interval(secs => p_ttl_s);
         v_expires_text := to_char(v_expires AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');
+        IF v_bounded IS NOT NULL THEN
+            -- Live held seats of each bounded owner on the show: seats still held by one of its holds and not
+            -- lapsed at v_now (an order's extension counts; released, swept or sold seats do not).
+            SELECT coalesce(jsonb_object_agg(c.owner, c.seats), '{}') INTO v_holding
+              FROM (SELECT h.owner, count(*) AS seats
+                      FROM holds h
+                      JOIN show_seats ss ON ss.show_id = h.show_id AND ss.seat_id = ANY (h.seat_ids) AND ss.held_by = h.hold_id
+                     WHERE h.owner = ANY (v_bounded) AND h.show_id = p_show AND h.released_at IS NULL AND h.swept_at IS NULL
+                       AND ss.status = 'held' AND ss.hold_expires_at > v_now
+                     GROUP BY h.owner) AS c;
+        END IF;
     END IF;
 
     -- A concurrent request with the same Idempotency-Key holds this lock until it commits: it is reported in
@@ -152,7 +184,15 @@ BEGIN
             END LOOP;
             o_decision := 'seats_taken';
             o_data := jsonb_build_object('held_seats', to_jsonb(v_held));
+        ELSIF coalesce(p_seat_limits[i], 0) > 0
+              AND coalesce((v_holding ->> p_owners[i])::integer, 0) + cardinality(v_seats) > p_seat_limits[i] THEN
+            o_decision := 'hold_limit_reached';
+            o_data := jsonb_build_object('limit', p_seat_limits[i], 'held', coalesce((v_holding ->> p_owners[i])::integer, 0));
         ELSE
+            IF coalesce(p_seat_limits[i], 0) > 0 THEN
+                v_holding := v_holding || jsonb_build_object(p_owners[i],
+                                                             coalesce((v_holding ->> p_owners[i])::integer, 0) + cardinality(v_seats));
+            END IF;
             v_hold := gen_random_uuid();
             v_taken := v_taken || v_seats;
             v_claim_holds := v_claim_holds || array_fill(v_hold, ARRAY[cardinality(v_seats)]);
@@ -223,9 +263,10 @@ $$;
 
 -- One request alone is a batch of one: the same logic in one place (and no subtransaction per hold any more).
 CREATE FUNCTION mq_place_hold(p_owner text, p_idem_key text, p_request_hash text, p_show bigint, p_seats text[],
-                              p_ttl_s integer, OUT o_decision text, OUT o_data jsonb, OUT o_replayed boolean)
+                              p_ttl_s integer, p_seat_limit integer DEFAULT 0,
+                              OUT o_decision text, OUT o_data jsonb, OUT o_replayed boolean)
 LANGUAGE sql AS $$
     SELECT b.o_decision, b.o_data, b.o_replayed
       FROM mq_place_holds(p_show, p_ttl_s, ARRAY[p_owner], ARRAY[p_idem_key], ARRAY[p_request_hash], p_seats,
-                          ARRAY[coalesce(cardinality(p_seats), 0)]) AS b;
+                          ARRAY[coalesce(cardinality(p_seats), 0)], ARRAY[p_seat_limit]) AS b;
 $$;
