@@ -29,6 +29,7 @@ constexpr Row kCatalogue[] = {
     {ErrorCode::IdempotencyKeyTooLong, {400, "invalid_idempotency_key", "The Idempotency-Key header is longer than 255 characters."}},
     {ErrorCode::HoldNotFound, {404, "hold_not_found", "There is no hold with this id for you."}},
     {ErrorCode::HoldStoreUnavailable, {503, "unavailable", "The booking database is not answering; nothing was held. Try again shortly."}},
+    {ErrorCode::HoldLimitReached, {409, "hold_limit_reached", "You already hold %1 seats of this show and may hold at most %2 at a time; buy or release some first."}},
     {ErrorCode::HoldReleased, {409, "hold_released", "This hold was released; its seats are no longer yours."}},
     {ErrorCode::HoldExpired, {409, "hold_expired", "This hold has expired; hold the seats again."}},
     {ErrorCode::ShowStarted, {422, "sales_closed", "This show has started."}},

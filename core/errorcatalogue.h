@@ -27,6 +27,8 @@ enum class ErrorCode {
     IdempotencyKeyTooLong, ///< 400 invalid_idempotency_key: the header is longer than 255 characters
     HoldNotFound,          ///< 404 hold_not_found: no hold with this id for this caller
     HoldStoreUnavailable,  ///< 503 unavailable: the database did not answer; nothing was held
+    HoldLimitReached,      ///< 409 hold_limit_reached: the caller's live held seats on the show would pass its bound
+                           ///< (arguments: seats held, the bound; extra: seats_held, seat_limit)
     // Creating an order for a hold:
     HoldReleased,          ///< 409 hold_released: the hold was released before the order
     HoldExpired,           ///< 409 hold_expired: the hold's seats expired before they could be frozen for payment

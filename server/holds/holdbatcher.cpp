@@ -36,19 +36,20 @@ void HoldBatcher::submit(qint64 showId, store::HoldRepository::HoldRequest reque
 {
     const qint64 submittedNs = steadyNs();
     if (m_maxInFlight <= 0) {
-        store::HoldOutcome outcome = m_holds.placeHold(request.owner, request.idempotencyKey, request.requestHash, showId, request.seatIds, ttlSeconds);
+        store::HoldDecision outcome
+            = m_holds.placeHold(request.owner, request.idempotencyKey, request.requestHash, showId, request.seatIds, ttlSeconds, request.seatLimit);
         done(std::move(outcome), Timing{0, steadyNs() - submittedNs, 1, false});
         return;
     }
     m_queue.push(showId, Pending{std::move(request), ttlSeconds, std::move(done), submittedNs});
 }
 
-store::HoldOutcome HoldBatcher::place(qint64 showId, const store::HoldRepository::HoldRequest &request, int ttlSeconds, Timing *timing)
+store::HoldDecision HoldBatcher::place(qint64 showId, const store::HoldRepository::HoldRequest &request, int ttlSeconds, Timing *timing)
 {
-    std::promise<std::pair<store::HoldOutcome, Timing>> answer;
+    std::promise<std::pair<store::HoldDecision, Timing>> answer;
     auto future = answer.get_future();
     submit(showId, request, ttlSeconds,
-           [&answer](store::HoldOutcome outcome, const Timing &spent) { answer.set_value({std::move(outcome), spent}); });
+           [&answer](store::HoldDecision outcome, const Timing &spent) { answer.set_value({std::move(outcome), spent}); });
     auto [outcome, spent] = future.get();
     if (timing)
         *timing = spent;
@@ -64,7 +65,7 @@ void HoldBatcher::decide(qint64 showId, std::vector<Pending> &batch)
     toDatabase.reserve(batch.size());
     for (Pending &member : batch) {
         if (m_refuseFromMemory) {
-            if (std::optional<store::HoldOutcome> refusal = m_refuseFromMemory(showId, member.request)) {
+            if (std::optional<store::HoldDecision> refusal = m_refuseFromMemory(showId, member.request)) {
                 m_refusedWhileQueued.fetch_add(1, std::memory_order_relaxed);
                 member.done(std::move(*refusal), Timing{takenNs - member.submittedNs, 0, 0, true});
                 continue;
@@ -76,7 +77,7 @@ void HoldBatcher::decide(qint64 showId, std::vector<Pending> &batch)
         return;
 
     const qint64 startedNs = steadyNs();
-    std::vector<store::HoldOutcome> outcomes;
+    std::vector<store::HoldDecision> outcomes;
     const int ttlSeconds = toDatabase.front()->ttlSeconds;
     const bool oneTtl = std::all_of(toDatabase.begin(), toDatabase.end(), [&](const Pending *member) { return member->ttlSeconds == ttlSeconds; });
     if (toDatabase.size() > 1 && oneTtl) {
@@ -93,7 +94,7 @@ void HoldBatcher::decide(qint64 showId, std::vector<Pending> &batch)
     if (outcomes.empty()) {
         for (const Pending *member : toDatabase)
             outcomes.push_back(m_holds.placeHold(member->request.owner, member->request.idempotencyKey, member->request.requestHash, showId,
-                                                 member->request.seatIds, member->ttlSeconds));
+                                                 member->request.seatIds, member->ttlSeconds, member->request.seatLimit));
     }
     const qint64 databaseNs = steadyNs() - startedNs;
     for (size_t i = 0; i < toDatabase.size(); ++i)

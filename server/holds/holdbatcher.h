@@ -39,7 +39,7 @@ class HoldBatcher
 {
 public:
     /** @brief A refusal decided from memory for a request that waited (see HoldFastPath::refuseQueued). */
-    using RefuseFromMemory = std::function<std::optional<store::HoldOutcome>(qint64 showId, const store::HoldRepository::HoldRequest &request)>;
+    using RefuseFromMemory = std::function<std::optional<store::HoldDecision>(qint64 showId, const store::HoldRepository::HoldRequest &request)>;
 
     /**
      * @param maxInFlight batch threads, i.e. batches (of any shows) decided at the same time at most; 0 switches
@@ -62,14 +62,14 @@ public:
         bool fromMemory = false; ///< refused from the snapshot after waiting, without the database
     };
     /** @brief Called once per request, on a batch thread (or the caller's, without batching). */
-    using Done = std::function<void(store::HoldOutcome outcome, const Timing &timing)>;
+    using Done = std::function<void(store::HoldDecision outcome, const Timing &timing)>;
 
     /** @brief Whether submit() answers on another thread (false: it decides before it returns). */
     bool asynchronous() const { return m_maxInFlight > 0; }
     /** @brief Queue one hold request; @p done gets PostgreSQL's answer (or a refusal from memory) once committed. */
     void submit(qint64 showId, store::HoldRepository::HoldRequest request, int ttlSeconds, Done done);
     /** @brief As submit(), but waits for the answer. */
-    store::HoldOutcome place(qint64 showId, const store::HoldRepository::HoldRequest &request, int ttlSeconds, Timing *timing = nullptr);
+    store::HoldDecision place(qint64 showId, const store::HoldRepository::HoldRequest &request, int ttlSeconds, Timing *timing = nullptr);
 
     /** @brief Batches run and requests they took so far, and those refused from memory after waiting (benchmarks, tests). */
     quint64 batches() const;

@@ -2,14 +2,10 @@
 #include "holds/holdfastpath.h"
 #include "logging.h"
 
-#include "core/errorcatalogue.h"
 #include "seating/seatmapservice.h"
 
 #include <QCryptographicHash>
 #include <QDeadlineTimer>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QLoggingCategory>
 
 
@@ -65,9 +61,14 @@ std::optional<HoldFastPath::Answer> HoldFastPath::replayLocked(const QByteArray 
     if (unstored == m_unstored.constEnd())
         return std::nullopt;
     // This key's answer was given from memory and is not stored yet: replay it exactly as the database would.
-    if (unstored->requestHash == requestHash)
-        return Answer{unstored->status, unstored->body};
-    return Answer{422, apiError(ErrorCode::IdempotencyKeyReused).toBody()};
+    if (unstored->requestHash != requestHash) {
+        Answer reused = Answer::refused(store::HoldVerdict::KeyReused);
+        reused.inProcess = true;
+        return reused;
+    }
+    Answer replay = unstored->decision;
+    replay.replayed = true;
+    return replay;
 }
 
 HoldFastPath::Remembered HoldFastPath::rememberKey(const QString &owner, const QString &idempotencyKey, const QByteArray &requestHash)
@@ -100,8 +101,9 @@ void HoldFastPath::keyDone(const QString &owner, const QString &idempotencyKey)
 
 HoldFastPath::Answer HoldFastPath::refusal(const QStringList &taken)
 {
-    const ApiError error = apiError(ErrorCode::SeatsUnavailable, {}, {{QStringLiteral("held_seats"), QJsonArray::fromStringList(taken)}});
-    return Answer{error.httpStatus, error.toBody()};
+    Answer answer = Answer::refused(store::HoldVerdict::SeatsTaken, taken);
+    answer.inProcess = true;
+    return answer;
 }
 
 void HoldFastPath::keepAnswerLocked(const QByteArray &digest, const store::HoldRepository::StoredAnswer &answer)
@@ -135,9 +137,18 @@ std::optional<HoldFastPath::Answer> HoldFastPath::decide(qint64 showId, const QS
         QMutexLocker lock(&m_mutex);
         if (m_unstored.contains(digest) || keySeenLocked(digest))
             return std::nullopt; // a concurrent request with this key got there first: let the database sort it out
-        keepAnswerLocked(digest, store::HoldRepository::StoredAnswer{owner, idempotencyKey, requestHash, answer.status, answer.body});
+        keepAnswerLocked(digest, store::HoldRepository::StoredAnswer{owner, idempotencyKey, requestHash, answer});
     }
     return answer;
+}
+
+HoldFastPath::Entry HoldFastPath::enter(qint64 showId, const QString &owner, const QString &idempotencyKey, const QByteArray &requestHash,
+                                       const QStringList &seatIds)
+{
+    if (auto answer = decide(showId, owner, idempotencyKey, requestHash, seatIds))
+        return Entry{std::move(answer), false};
+    Remembered remembered = rememberKey(owner, idempotencyKey, requestHash);
+    return Entry{std::move(remembered.answer), remembered.fresh};
 }
 
 std::optional<HoldFastPath::Answer> HoldFastPath::refuseQueued(qint64 showId, const QString &owner, const QString &idempotencyKey,
@@ -159,7 +170,7 @@ std::optional<HoldFastPath::Answer> HoldFastPath::refuseQueued(qint64 showId, co
         const auto inFlight = m_inFlight.constFind(digest);
         if (inFlight == m_inFlight.constEnd() || inFlight->remembered != 1 || m_unstored.contains(digest))
             return std::nullopt;
-        keepAnswerLocked(digest, store::HoldRepository::StoredAnswer{owner, idempotencyKey, requestHash, answer.status, answer.body});
+        keepAnswerLocked(digest, store::HoldRepository::StoredAnswer{owner, idempotencyKey, requestHash, answer});
     }
     m_refusals.fetch_add(1, std::memory_order_relaxed);
     return answer;

@@ -36,17 +36,23 @@ public:
     HoldFastPath(SeatMapService &seatMaps, store::HoldRepository &holds, bool enabled, int maxSnapshotAgeMs);
     ~HoldFastPath();
 
-    /** @brief An answer given without the database. */
-    struct Answer {
-        int status = 409;
-        QByteArray body;
-    };
+    /** @brief A decision made without the database (always a refusal, or a replay of one). */
+    using Answer = store::HoldDecision;
     /**
      * @brief The answer when the hold can be refused (or its key replayed) without the database; nothing when
      * PostgreSQL must decide. Also keeps the show's statuses fresh while it sees traffic.
      */
     std::optional<Answer> decide(qint64 showId, const QString &owner, const QString &idempotencyKey, const QByteArray &requestHash,
                                  const QStringList &seatIds);
+    /** @brief What enter() found: an answer from memory, or the request goes on to PostgreSQL. */
+    struct Entry {
+        /** @brief The answer without the database (nothing to do after it). */
+        std::optional<Answer> answer;
+        /** @brief Without an answer: the key was new to this process (see Remembered::fresh). keyDone() once decided. */
+        bool keyFresh = false;
+    };
+    /** @brief decide(), and without an answer rememberKey(): the one way in for a hold request (HoldService). */
+    Entry enter(qint64 showId, const QString &owner, const QString &idempotencyKey, const QByteArray &requestHash, const QStringList &seatIds);
     /** @brief What rememberKey() found. */
     struct Remembered {
         /** @brief The key is new to this process (not seen, not in flight): only then may refuseQueued() answer it. */
@@ -86,7 +92,7 @@ private:
     bool keySeenLocked(const QByteArray &digest) const;
     /** @brief The answer given from memory under @p digest's key, replayed (422 for another request); locked. */
     std::optional<Answer> replayLocked(const QByteArray &digest, const QByteArray &requestHash) const;
-    /** @brief The 409 of mq_place_hold naming @p taken. */
+    /** @brief The seats_taken refusal naming @p taken, decided from memory. */
     static Answer refusal(const QStringList &taken);
     /** @brief Make @p answer the answer of @p digest's key (kept until the journal stored it); locked. */
     void keepAnswerLocked(const QByteArray &digest, const store::HoldRepository::StoredAnswer &answer);

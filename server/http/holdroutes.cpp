@@ -1,16 +1,14 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "core/errorcatalogue.h"
 #include "core/jsonbody.h"
+#include "holds/holdanswer.h"
+#include "holds/holdservice.h"
 #include "http/paymentcalls.h"
 #include "http/routes.h"
 #include "http/syncactions.h"
 #include "runtime/servercontext.h"
-#include "store/idempotencyrepository.h"
 
-#include <QCryptographicHash>
-#include <QDateTime>
 #include <QElapsedTimer>
-#include <QJsonDocument>
 #include <QJsonObject>
 
 namespace marquee::http {
@@ -26,103 +24,26 @@ HttpResponse holdNotFound()
 {
     return HttpResponse::error(apiError(ErrorCode::HoldNotFound));
 }
-/**
- * @brief Whether a hold's 200 is a hold placed by this very request rather than an Idempotency-Key replay of an
- * earlier one (whose seats may have been released or sold since): a fresh hold expires a full TTL from now.
- * Misjudging costs little either way: "replayed" only means a re-read of the show instead of an immediate delta;
- * a replay within ~2 s of its original judged fresh shows its seats held until the next re-read (≤ kLivePollMs).
- */
 QByteArray milliseconds(qint64 ns)
 {
     return QByteArray::number(double(ns) / 1e6, 'f', 3);
 }
-bool placedJustNow(const QByteArray &body, int ttlSeconds)
+/** @brief Server-Timing (milliseconds; ApiServer adds total): how a benchmark tells answers from memory apart. */
+QByteArray serverTiming(const HoldBatcher::Timing &timing)
 {
-    constexpr qint64 kFreshWithinMs = 2000;
-    const QString expiresAt = QJsonDocument::fromJson(body).object().value(QStringLiteral("expires_at")).toString();
-    const QDateTime expires = QDateTime::fromString(expiresAt, Qt::ISODateWithMs);
-    if (!expires.isValid())
-        return false;
-    const qint64 remainingMs = QDateTime::currentDateTimeUtc().msecsTo(expires);
-    return remainingMs > qint64(ttlSeconds) * 1000 - kFreshWithinMs && remainingMs <= qint64(ttlSeconds) * 1000 + kFreshWithinMs;
+    if (timing.fromMemory)
+        return "queue;dur=" + milliseconds(timing.queueNs) + ", memory;dur=0";
+    return "queue;dur=" + milliseconds(timing.queueNs) + ", db;dur=" + milliseconds(timing.databaseNs) + ";desc=\"batch of "
+         + QByteArray::number(timing.batchSize) + "\"";
 }
 } // namespace
 
-HttpResponse holdStoreFailure()
+HttpResponse holdResponse(const HoldOutcome &outcome)
 {
-    return storeFailure();
-}
-
-HoldAttempt::HoldAttempt(ServerContext &context, const store::Principal &caller, HoldRequest request)
-    : m_context(context)
-    , m_caller(caller)
-    , m_request(std::move(request))
-    , m_admission(context.waitingRoom.admitHold(m_request.showId, caller, m_request.admissionToken))
-{
-    const QString &key = m_request.idempotencyKey;
-    // A hot show sells only to callers the waiting room admitted (one live hold per admission).
-    if (m_admission.refusal()) {
-        // A retry of the very request that placed the admission's live hold gets that request's answer, as
-        // every retried write does (rule 3), not a refusal for the hold it made itself.
-        if (m_admission.refusal()->code == QLatin1String("admission_hold_active") && !key.isEmpty()) {
-            bool ok = false;
-            const auto stored = store::IdempotencyRepository(context.database).storedReply(caller.owner(), key, &ok);
-            if (!ok)
-                m_early = storeFailure();
-            else if (stored && stored->requestHash == m_request.fingerprint)
-                m_early = HttpResponse::rawJson(stored->status, stored->body);
-            else if (stored)
-                m_early = HttpResponse::error(apiError(ErrorCode::IdempotencyKeyReused));
-        }
-        if (!m_early)
-            m_early = HttpResponse::error(*m_admission.refusal());
-        return;
-    }
-    // Obvious losers are refused from memory; everything else (and every yes) is PostgreSQL's decision.
-    if (const auto answer = context.holdFastPath.decide(m_request.showId, caller.owner(), key, m_request.fingerprint, m_request.seatIds)) {
-        m_admission.finish(answer->status, answer->body);
-        m_early = HttpResponse::rawJson(answer->status, answer->body);
-        return;
-    }
-    auto remembered = context.holdFastPath.rememberKey(caller.owner(), key, m_request.fingerprint);
-    if (remembered.answer) {
-        m_admission.finish(remembered.answer->status, remembered.answer->body);
-        m_early = HttpResponse::rawJson(remembered.answer->status, remembered.answer->body);
-        return;
-    }
-    m_keyFresh = remembered.fresh;
-}
-
-store::HoldOutcome HoldAttempt::place()
-{
-    return m_context.holds.placeHold(m_caller.owner(), m_request.idempotencyKey, m_request.fingerprint, m_request.showId, m_request.seatIds,
-                                     m_context.config.holdTtlSeconds);
-}
-
-void HoldAttempt::submitBatched(HoldBatcher::Done done)
-{
-    m_context.holdBatcher.submit(m_request.showId, {m_caller.owner(), m_request.idempotencyKey, m_request.fingerprint, m_request.seatIds, m_keyFresh},
-                                 m_context.config.holdTtlSeconds, std::move(done));
-}
-
-HttpResponse HoldAttempt::finish(const store::HoldOutcome &outcome, bool committed)
-{
-    m_context.holdFastPath.keyDone(m_caller.owner(), m_request.idempotencyKey);
-    if (!outcome.ok || !committed) {
-        m_admission.finish(503, {});
-        // The seat map may already show seats of a hold its transaction then lost: read the show again.
-        if (outcome.ok && outcome.status == 200)
-            m_context.seatMaps.markChanged(m_request.showId);
-        return storeFailure();
-    }
-    m_admission.finish(outcome.status, outcome.body);
-    if (outcome.status == 200) {
-        if (placedJustNow(outcome.body, m_context.config.holdTtlSeconds))
-            m_context.seatMaps.applyLocalWrite(m_request.showId, m_request.seatIds, 'h');
-        else
-            m_context.seatMaps.markChanged(m_request.showId); // a stored answer replayed: the seats may have moved since
-    }
-    return HttpResponse::rawJson(outcome.status, outcome.body);
+    if (outcome.admissionRefusal)
+        return HttpResponse::error(*outcome.admissionRefusal);
+    const HoldAnswer answer = holdAnswer(outcome.decision);
+    return HttpResponse::rawJson(answer.status, answer.body);
 }
 
 void registerHoldRoutes(Router &router, ServerContext &context)
@@ -142,22 +63,16 @@ void registerHoldRoutes(Router &router, ServerContext &context)
             return HttpResponse::error(std::get<ApiError>(parsed));
         QElapsedTimer clock;
         clock.start();
-        auto attempt = std::make_shared<HoldAttempt>(context, request.caller(), std::move(std::get<HoldRequest>(parsed)));
-        if (attempt->earlyAnswer()) {
-            // Server-Timing (milliseconds; ApiServer adds total): how a benchmark tells answers from memory apart.
-            return HttpResponse(*attempt->earlyAnswer()).withHeader("Server-Timing", "memory;dur=" + milliseconds(clock.nsecsElapsed()));
-        }
-        // Admission and group commit (HoldBatcher): the request waits in this show's queue, without holding this
-        // worker thread, and is decided with other waiting holds of the show in one transaction — or refused from
-        // memory if an earlier batch took its seats meanwhile. The answer is sent once that has committed.
+        auto started = context.holdService.begin(request.caller(), std::move(std::get<HoldRequest>(parsed)));
+        if (const auto *early = std::get_if<HoldOutcome>(&started))
+            return holdResponse(*early).withHeader("Server-Timing", "memory;dur=" + milliseconds(clock.nsecsElapsed()));
+        // Group commit (HoldBatcher): the request waits in this show's queue, without holding this worker thread,
+        // and is decided with other waiting holds of the show in one transaction — or refused from memory if an
+        // earlier batch took its seats meanwhile. The answer is sent once that has committed.
         HttpResponse response;
-        response.deferred = [attempt](std::function<void(HttpResponse)> answer) {
-            attempt->submitBatched([attempt, answer = std::move(answer)](store::HoldOutcome outcome, const HoldBatcher::Timing &timing) {
-                HttpResponse decided = attempt->finish(outcome, true);
-                answer(std::move(decided.withHeader("Server-Timing", timing.fromMemory ? "queue;dur=" + milliseconds(timing.queueNs) + ", memory;dur=0"
-                                                                                       : "queue;dur=" + milliseconds(timing.queueNs) + ", db;dur="
-                                                                                             + milliseconds(timing.databaseNs) + ";desc=\"batch of "
-                                                                                             + QByteArray::number(timing.batchSize) + "\"")));
+        response.deferred = [&context, pending = std::get<HoldService::Pending>(std::move(started))](std::function<void(HttpResponse)> answer) {
+            context.holdService.submit(pending, [answer = std::move(answer)](HoldOutcome outcome) {
+                answer(std::move(holdResponse(outcome).withHeader("Server-Timing", serverTiming(outcome.timing))));
             });
         };
         return response;

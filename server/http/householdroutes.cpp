@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // House holds (managers): seats kept off sale with a reason, listed and released.
 #include "core/jsonbody.h"
+#include "holds/holdanswer.h"
 #include "http/routes.h"
 #include "runtime/servercontext.h"
 #include "store/householdrepository.h"
@@ -48,12 +49,13 @@ void registerHouseHoldRoutes(Router &router, ServerContext &context)
                                                                 QCryptographicHash::Sha256)
                                            .toHex();
         store::HouseHoldRepository house(context.database);
-        const store::HoldOutcome outcome = house.place(request.caller(), std::get<QString>(key), fingerprint, *showId, seats, std::get<QString>(reason));
+        const store::HoldDecision outcome = house.place(request.caller(), std::get<QString>(key), fingerprint, *showId, seats, std::get<QString>(reason));
         if (!outcome.ok)
             return storeFailure();
-        if (outcome.status == 200)
+        if (outcome.verdict == store::HoldVerdict::Granted)
             context.seatMaps.markChanged(*showId);
-        return HttpResponse::rawJson(outcome.status, outcome.body);
+        const HoldAnswer answer = holdAnswer(outcome);
+        return HttpResponse::rawJson(answer.status, answer.body);
     });
 
     router.add(Method::Get, QStringLiteral("/api/v1/shows/{show_id}/house-holds"), Access::roles_(kManagerRoles), [&context](RequestContext &request) {

@@ -75,15 +75,15 @@ QByteArray MetricsEndpoint::collect(ServerContext &context, const ServerPool &po
 
     family(out, "marquee_hold_refused_from_memory_total", "counter",
            "Holds refused by the fast path without asking the database (seats proven taken).");
-    sample(out, "marquee_hold_refused_from_memory_total", {}, double(context.holdFastPath.refusals()));
+    sample(out, "marquee_hold_refused_from_memory_total", {}, double(context.holdService.fastPath().refusals()));
     family(out, "marquee_hold_refused_while_queued_total", "counter",
            "Holds refused from memory after waiting in a show's batch queue.");
-    sample(out, "marquee_hold_refused_while_queued_total", {}, double(context.holdBatcher.refusedWhileQueued()));
+    sample(out, "marquee_hold_refused_while_queued_total", {}, double(context.holdService.batcher().refusedWhileQueued()));
     family(out, "marquee_hold_batches_total", "counter", "Hold batches decided, one database transaction each.");
-    sample(out, "marquee_hold_batches_total", {}, double(context.holdBatcher.batches()));
+    sample(out, "marquee_hold_batches_total", {}, double(context.holdService.batcher().batches()));
     family(out, "marquee_hold_batched_requests_total", "counter",
            "Hold requests decided in batches (divided by marquee_hold_batches_total: the mean batch size).");
-    sample(out, "marquee_hold_batched_requests_total", {}, double(context.holdBatcher.batchedRequests()));
+    sample(out, "marquee_hold_batched_requests_total", {}, double(context.holdService.batcher().batchedRequests()));
 
     family(out, "marquee_waiting_room_join_batches_total", "counter", "Waiting-room join batches written.");
     sample(out, "marquee_waiting_room_join_batches_total", {}, double(context.waitingRoom.joinBatches()));

@@ -7,6 +7,7 @@
 
 #include "core/jsonbody.h"
 #include "core/role.h"
+#include "holds/holdrequest.h"
 #include "store/orderrepository.h"
 #include "store/principal.h"
 #include "store/ticketrepository.h"
@@ -17,15 +18,6 @@
 #include <vector>
 
 namespace marquee::http {
-
-/** @brief A hold request, checked: POST /api/v1/shows/{show_id}/hold, or a batch's "hold" action. */
-struct HoldRequest {
-    qint64 showId = 0;
-    QString idempotencyKey; ///< empty: nothing is deduplicated
-    QStringList seatIds;
-    QByteArray fingerprint; ///< what the request means (show and set of seats), for idempotency_key_reused
-    QByteArray admissionToken;
-};
 
 /** @brief Read {seat_ids} for @p showId; the error for a malformed body or more than @p maxSeatsPerHold seats. */
 Result<HoldRequest> parseHoldRequest(int maxSeatsPerHold, qint64 showId, const QString &idempotencyKey, const QJsonObject &body,

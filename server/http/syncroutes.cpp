@@ -14,31 +14,11 @@ using Method = QHttpServerRequest::Method;
 
 namespace {
 
-/**
- * Holds next to each other in the batch share one transaction, so they share one commit (one WAL flush) instead
- * of paying one each, which is what limits a replay. Each runs behind its own savepoint: mq_place_hold answers
- * refusals (seats taken, unknown seat or show, sales closed) without failing, and a statement that does fail
- * (a deadlock with another kiosk's batch) is rolled back alone. Only a broken transaction fails the others,
- * and then none of them was applied: every one answers 503 and is sent again under the same key.
- */
+/** @brief A run of hold actions, decided together by HoldService::placeTogether (one transaction, one commit). */
 void applyHolds(ServerContext &context, const store::Principal &caller, std::vector<HoldRequest> requests, std::vector<HttpResponse> &responses)
 {
-    std::vector<HoldAttempt> attempts;
-    attempts.reserve(requests.size());
-    for (HoldRequest &request : requests)
-        attempts.emplace_back(context, caller, std::move(request));
-    std::vector<store::HoldOutcome> outcomes(attempts.size());
-    std::vector<size_t> toPlace; // the attempts that reach the database, in batch order
-    for (size_t i = 0; i < attempts.size(); ++i)
-        if (!attempts[i].earlyAnswer())
-            toPlace.push_back(i);
-    const bool committed = context.database.commitEachBehindSavepoint(toPlace.size(), [&](size_t step) {
-        const size_t i = toPlace[step];
-        outcomes[i] = attempts[i].place();
-        return outcomes[i].ok;
-    });
-    for (size_t i = 0; i < attempts.size(); ++i)
-        responses.push_back(attempts[i].earlyAnswer() ? *attempts[i].earlyAnswer() : attempts[i].finish(outcomes[i], committed));
+    for (const HoldOutcome &outcome : context.holdService.placeTogether(caller, std::move(requests)))
+        responses.push_back(holdResponse(outcome));
 }
 
 QJsonObject resultJson(const HttpResponse &response)

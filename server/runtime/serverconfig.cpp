@@ -133,6 +133,9 @@ QString ServerConfig::usage()
         "  --hold-batches N            hold requests wait in a per-show queue and N threads decide them in batches,\n"
         "                              one transaction per batch (default one per core: %3 here; 0 = one transaction per hold, no queue)\n"
         "  --hold-batch-size N         holds decided together in one batch at most (default 64, 1-64)\n"
+        "  --max-held-seats-kiosk N    live held seats one kiosk may have on one show (default 20, 0 = no bound)\n"
+        "  --max-held-seats-till N     live held seats one till may have on one show (default 60, 0 = no bound)\n"
+        "  --max-held-seats-staff N    live held seats one staff session may have on one show (default 200, 0 = no bound)\n"
         "  --max-live-subscribers N    WebSocket seat-map subscribers per process (default 20000, 0 = no limit)\n"
         "  --live-threads N            threads that send live seat-map deltas to WebSocket subscribers (default 1)\n"
         "  --occupancy-warm-shows N    load the occupancy reports of up to N shows on sale (soonest first) in the\n"
@@ -409,6 +412,15 @@ std::optional<ServerConfig> ServerConfig::fromArguments(const QStringList &input
                 return std::nullopt;
         } else if (option == QLatin1String("--hold-batch-size")) {
             if (!intValue(option, value, 1, HoldBatcher::kMaxBatch, &config.holdBatchSize))
+                return std::nullopt;
+        } else if (option == QLatin1String("--max-held-seats-kiosk")) {
+            if (!intValue(option, value, 0, 100000, &config.maxHeldSeatsKiosk))
+                return std::nullopt;
+        } else if (option == QLatin1String("--max-held-seats-till")) {
+            if (!intValue(option, value, 0, 100000, &config.maxHeldSeatsTill))
+                return std::nullopt;
+        } else if (option == QLatin1String("--max-held-seats-staff")) {
+            if (!intValue(option, value, 0, 100000, &config.maxHeldSeatsStaff))
                 return std::nullopt;
         } else if (option == QLatin1String("--max-live-subscribers")) {
             if (!intValue(option, value, 0, 10000000, &config.maxLiveSubscribers))

@@ -64,6 +64,15 @@ struct ServerConfig {
     /** @brief Holds decided together in one batch at most (HoldBatcher): larger batches raise throughput, smaller
      *  ones shorten the slowest winner's wait (the p99 of a 200). */
     int holdBatchSize = 64;
+    /**
+     * @brief Live held seats one caller may have on one show (0: no bound), by kind of caller, counted across
+     * single holds and sync batches and decided by PostgreSQL with each hold. A kiosk serves one customer at a
+     * time: two full holds (an abandoned basket and the next customer's) fit; a till serves a queue and groups;
+     * a staff session books for schools and companies. House holds (managers) are not bounded.
+     */
+    int maxHeldSeatsKiosk = 20;
+    int maxHeldSeatsTill = 60;
+    int maxHeldSeatsStaff = 200;
     int fastRefusalMaxAgeMs = 1000; ///< statuses older than this are not trusted for a refusal
     int maxLiveSubscribers = 20000; ///< WebSocket seat-map subscribers per process; 0: no limit
     /** @brief Threads that write live seat-map deltas to WebSocket subscribers (off the HTTP worker threads). */

@@ -13,22 +13,15 @@ ServerContext::ServerContext(ServerConfig config_, store::DatabaseConfig databas
     , tickets(database)
     , events(database)
     , seatMaps(catalog)
-    , holdFastPath(seatMaps, holds, config.fastRefusals, config.fastRefusalMaxAgeMs)
     , orders(database)
     , payments(database)
     , bookings(database, tickets)
     , orderService(config.payments, orders, payments, bookings)
     , waitingRooms(database)
     , waitingRoom(waitingRooms, database, config.waitingRoomTickMs, config.waitingRoomThreshold)
-    , holdBatcher(holds, config.holdBatches,
-                  [this](qint64 showId, const store::HoldRepository::HoldRequest &request) -> std::optional<store::HoldOutcome> {
-                      const auto refusal = holdFastPath.refuseQueued(showId, request.owner, request.idempotencyKey, request.requestHash,
-                                                                     request.seatIds, request.keyFresh);
-                      if (!refusal)
-                          return std::nullopt;
-                      return store::HoldOutcome{true, refusal->status, refusal->body};
-                  },
-                  config.holdBatchSize)
+    , holdService(HoldService::Settings{config.holdTtlSeconds, config.fastRefusals, config.fastRefusalMaxAgeMs, config.holdBatches,
+                                        config.holdBatchSize, config.maxHeldSeatsKiosk, config.maxHeldSeatsTill, config.maxHeldSeatsStaff},
+                  holds, seatMaps, waitingRoom)
     , occupancyReports(database)
     , tokenRateLimiter(config.rateLimitPerToken)
     , addressRateLimiter(config.rateLimitPerAddress)

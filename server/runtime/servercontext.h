@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
-#include "holds/holdbatcher.h"
-#include "holds/holdfastpath.h"
+#include "holds/holdservice.h"
 #include "orders/orderservice.h"
 #include "orders/paymentcallthreads.h"
 #include "protection/connectionlimiter.h"
@@ -43,16 +42,16 @@ struct ServerContext {
     store::TicketRepository tickets;
     store::EventRepository events;
     SeatMapService seatMaps;
-    HoldFastPath holdFastPath;
     store::OrderRepository orders;
     store::PaymentRepository payments;
     store::BookingRepository bookings;
     payments::OrderService orderService;
     store::WaitingRoomRepository waitingRooms;
     WaitingRoomService waitingRoom;
-    /** @brief Declared after everything its answers touch (the waiting room's admissions, the seat maps, the fast
-     * path), so that it is destroyed first: its destructor still decides and answers what is queued. */
-    HoldBatcher holdBatcher;
+    /** @brief The hold use case (admission, refusals from memory, group commit, replay, seat-map notes). Declared
+     * after everything its answers touch (the waiting room's admissions, the seat maps), so that it is destroyed
+     * first: its batcher still decides and answers what is queued. */
+    HoldService holdService;
     OccupancyReports occupancyReports;
     /** @brief Protection (rate and connection limits), shared by every worker thread; all decided without the
      *  database. */

@@ -4,16 +4,57 @@
 #include "store/database.h"
 
 #include <QJsonObject>
+#include <QStringList>
 #include <optional>
 #include <vector>
 
 namespace marquee::store {
 
-/** @brief What the database decided for a hold request: the HTTP status and body to send. */
-struct HoldOutcome {
-    bool ok = false;       ///< false on a database error (nothing was changed)
-    int status = 500;
-    QByteArray body;
+/** @brief What was decided for one hold request (o_decision of mq_place_holds). */
+enum class HoldVerdict {
+    Granted,      ///< the seats are held: holdId, showId, seatIds, expiresAt
+    SeatsTaken,   ///< some seat is held or sold; none is held for the request: seatIds are those taken
+    UnknownSeat,  ///< a seat the show does not have, none, or one named twice: seatIds are the unknown ones
+    KeyReused,    ///< the Idempotency-Key was used with another request
+    InFlight,     ///< a request with the same Idempotency-Key is being decided right now
+    ShowNotFound,
+    SalesClosed,
+    SalesNotOpen,
+    StoredHttpAnswer, ///< an answer an older server stored as HTTP under the key: storedStatus, storedBody
+    HoldLimitReached, ///< granting would pass the caller's bound on live held seats of the show: seatLimit, seatsHeld
+};
+
+/** @brief A hold request's decision and its data: never HTTP (server/holds/holdanswer.h makes the wire of it). */
+struct HoldDecision {
+    bool ok = false; ///< false on a database error (nothing was changed)
+    HoldVerdict verdict = HoldVerdict::Granted;
+    /** @brief The decision stored under the request's Idempotency-Key by an earlier request, given again. */
+    bool replayed = false;
+    /**
+     * @brief Decided by this process, not by mq_place_holds: a refusal from the seat snapshot (HoldFastPath) or a
+     * stored key compared here. Its body is written compactly, PostgreSQL's decisions as jsonb (the pinned wire).
+     */
+    bool inProcess = false;
+    QString holdId;
+    qint64 showId = 0;
+    /** @brief Granted: the seats held, canonical order; SeatsTaken: those taken; UnknownSeat: those unknown. */
+    QStringList seatIds;
+    /** @brief Granted: as PostgreSQL formats it (UTC, milliseconds truncated), so a read-back agrees. */
+    QString expiresAt;
+    int storedStatus = 0;
+    QByteArray storedBody;
+    /** @brief HoldLimitReached: the caller's bound, and the live held seats it has on the show. */
+    int seatLimit = 0;
+    int seatsHeld = 0;
+
+    static HoldDecision refused(HoldVerdict verdict, QStringList seatIds = {})
+    {
+        HoldDecision decision;
+        decision.ok = true;
+        decision.verdict = verdict;
+        decision.seatIds = std::move(seatIds);
+        return decision;
+    }
 };
 
 /**
@@ -33,8 +74,8 @@ public:
      * @param idempotencyKey empty for a request without the header (then nothing is deduplicated)
      * @param requestHash digest of the request body, to refuse a reused key with another body
      */
-    HoldOutcome placeHold(const QString &owner, const QString &idempotencyKey, const QByteArray &requestHash, qint64 showId,
-                          const QStringList &seatIds, int ttlSeconds);
+    HoldDecision placeHold(const QString &owner, const QString &idempotencyKey, const QByteArray &requestHash, qint64 showId,
+                          const QStringList &seatIds, int ttlSeconds, int seatLimit = 0);
     /** @brief One hold request of a batch (the arguments of placeHold without show and TTL). */
     struct HoldRequest {
         QString owner;
@@ -43,13 +84,15 @@ public:
         QStringList seatIds;
         /** @brief Not used by the database: whether the HoldBatcher may refuse it from memory (HoldFastPath::rememberKey). */
         bool keyFresh = false;
+        /** @brief The owner's bound on live held seats of the show, decided with the hold (0: none). */
+        int seatLimit = 0;
     };
     /**
      * @brief Decide @p requests for @p showId in one transaction and one round trip (mq_place_holds): each
-     * request all-or-nothing and answered exactly as placeHold would answer it alone, in order. Empty on a
+     * request all-or-nothing and decided exactly as placeHold would decide it alone, in order. Empty on a
      * database error (then nothing of the batch was changed).
      */
-    std::vector<HoldOutcome> placeHolds(qint64 showId, const std::vector<HoldRequest> &requests, int ttlSeconds);
+    std::vector<HoldDecision> placeHolds(qint64 showId, const std::vector<HoldRequest> &requests, int ttlSeconds);
     /** @brief Outcome of a release. */
     struct Release {
         bool ok = false;    ///< false on a database error
@@ -69,19 +112,26 @@ public:
      * active, expired, released or converted. std::nullopt when unknown or not the owner's (or on error, see @p ok).
      */
     std::optional<QJsonObject> hold(const QString &owner, const QString &holdId, bool *ok);
-    /** @brief An answer to remember under an Idempotency-Key without placing a hold (a refusal made from memory). */
+    /**
+     * @brief The live decision stored under @p owner's @p key, as mq_place_holds would give it to a request with
+     * @p requestHash (replayed, KeyReused for another request); std::nullopt when nothing is stored, or on a
+     * database error (then @p ok is false).
+     */
+    std::optional<HoldDecision> storedDecision(const QString &owner, const QString &idempotencyKey, const QByteArray &requestHash, bool *ok);
+    /** @brief A decision to remember under an Idempotency-Key without placing a hold (a refusal made from memory). */
     struct StoredAnswer {
         QString owner;
         QString idempotencyKey;
         QByteArray requestHash;
-        int status = 409;
-        QByteArray body;
+        HoldDecision decision;
     };
     /**
      * @brief Store @p answers as idempotency records in one transaction (group commit: one WAL flush for the
      * batch). A key that is already stored keeps its record. False on a database error (nothing stored).
      */
     bool storeAnswers(const std::vector<StoredAnswer> &answers);
+    /** @brief A row of mq_place_hold(s): (o_decision, o_data as text, o_replayed); not ok for a decision it does not know. */
+    static HoldDecision decisionFromRow(const QString &decision, const QByteArray &data, bool replayed);
     /**
      * @brief Free the seats of expired holds, at most @p batch holds; the number of seats freed, -1 on error. The
      * freed seats of each show are told to SeatWrites (the live seat feed) once committed.

@@ -4,6 +4,7 @@
 #include "core/isotime.h"
 #include "store/staffrepository.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QSqlQuery>
 #include <QUuid>
@@ -15,7 +16,7 @@ HouseHoldRepository::HouseHoldRepository(const Database &database)
 {
 }
 
-HoldOutcome HouseHoldRepository::place(const Principal &manager, const QString &idempotencyKey, const QByteArray &requestHash,
+HoldDecision HouseHoldRepository::place(const Principal &manager, const QString &idempotencyKey, const QByteArray &requestHash,
                                        qint64 showId, const QStringList &seatIds, const QString &reason)
 {
     QSqlDatabase db = m_database.connection();
@@ -23,7 +24,7 @@ HoldOutcome HouseHoldRepository::place(const Principal &manager, const QString &
     if (!tx.isActive())
         return {};
     QSqlQuery query(db);
-    prepareQuery(query, QStringLiteral("SELECT o_status, o_body::text FROM mq_place_hold(?, ?, ?, ?, ?::text[], ?)"));
+    prepareQuery(query, QStringLiteral("SELECT o_decision, o_data::text, o_replayed FROM mq_place_hold(?, ?, ?, ?, ?::text[], ?)"));
     query.addBindValue(owner());
     query.addBindValue(idempotencyKey.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(idempotencyKey));
     query.addBindValue(QString::fromLatin1(requestHash));
@@ -32,21 +33,21 @@ HoldOutcome HouseHoldRepository::place(const Principal &manager, const QString &
     query.addBindValue(kTtlSeconds);
     if (!execQuery(query, "place house hold") || !query.next())
         return {};
-    HoldOutcome outcome{true, query.value(0).toInt(), query.value(1).toString().toUtf8()};
-    if (outcome.status == 200) {
-        const QJsonObject body = QJsonDocument::fromJson(outcome.body).object();
-        const QString holdId = body.value(QStringLiteral("hold_id")).toString();
+    HoldDecision outcome = HoldRepository::decisionFromRow(query.value(0).toString(), query.value(1).toString().toUtf8(), query.value(2).toBool());
+    if (!outcome.ok)
+        return {};
+    if (outcome.verdict == HoldVerdict::Granted) {
         // A replayed request (same Idempotency-Key) finds the note already set and is not audited twice.
         QSqlQuery note(db);
         prepareQuery(note, QStringLiteral("UPDATE holds SET note = ? WHERE hold_id = ?::uuid AND note IS NULL"));
         note.addBindValue(reason);
-        note.addBindValue(holdId);
+        note.addBindValue(outcome.holdId);
         if (!execQuery(note, "note house hold"))
             return {};
         if (note.numRowsAffected() == 1
-            && !StaffRepository::appendAudit(db, manager, {QStringLiteral("house_hold.place"), QStringLiteral("hold:%1").arg(holdId), reason,
+            && !StaffRepository::appendAudit(db, manager, {QStringLiteral("house_hold.place"), QStringLiteral("hold:%1").arg(outcome.holdId), reason,
                                                            QJsonObject{{QStringLiteral("show_id"), showId},
-                                                                       {QStringLiteral("seat_ids"), body.value(QStringLiteral("seat_ids"))}}}))
+                                                                       {QStringLiteral("seat_ids"), QJsonArray::fromStringList(outcome.seatIds)}}}))
             return {};
     }
     if (!tx.commit())

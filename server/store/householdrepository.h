@@ -24,7 +24,7 @@ public:
     explicit HouseHoldRepository(const Database &database);
 
     /** @brief Like HoldRepository::placeHold, for the house, with the manager's @p reason. */
-    HoldOutcome place(const Principal &manager, const QString &idempotencyKey, const QByteArray &requestHash, qint64 showId,
+    HoldDecision place(const Principal &manager, const QString &idempotencyKey, const QByteArray &requestHash, qint64 showId,
                       const QStringList &seatIds, const QString &reason);
     /** @brief Live house holds of a show: [{hold_id, seat_ids, reason, created_at, expires_at}]. */
     std::optional<QJsonArray> list(qint64 showId);

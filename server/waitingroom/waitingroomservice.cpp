@@ -102,11 +102,10 @@ AdmissionPass::~AdmissionPass()
         m_service->finishHold(m_entryId, {});
 }
 
-void AdmissionPass::finish(int status, const QByteArray &body)
+void AdmissionPass::finish(const QString &holdId)
 {
     if (!m_service || !m_entryId)
         return;
-    const QString holdId = status == 200 ? QJsonDocument::fromJson(body).object().value(QStringLiteral("hold_id")).toString() : QString();
     m_service->finishHold(std::exchange(m_entryId, 0), holdId);
 }
 

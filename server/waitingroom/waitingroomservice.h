@@ -33,8 +33,8 @@ public:
     ~AdmissionPass();
     /** @brief Why the hold is refused; std::nullopt when it may go ahead. */
     const std::optional<ApiError> &refusal() const { return m_refusal; }
-    /** @brief The hold's answer: a 200 body's hold_id is recorded as the admission's hold. */
-    void finish(int status, const QByteArray &body);
+    /** @brief The hold is decided: @p holdId (empty when none was placed) is recorded as the admission's hold. */
+    void finish(const QString &holdId);
 
 private:
     friend class WaitingRoomService;

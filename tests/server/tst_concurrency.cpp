@@ -368,7 +368,7 @@ FromMemory fightOverOverlappingHolds(const Fight &fight)
     auto last = server.client(server.deviceToken());
     const HttpResult claimAll = last->post(holdPath(showId), seatsBody(freeSeats.mid(0, 10)));
     EXPECT_EQ(claimAll.status, 200) << claimAll.body.constData();
-    return FromMemory{server.context().holdFastPath.refusals(), server.context().holdBatcher.refusedWhileQueued()};
+    return FromMemory{server.context().holdService.fastPath().refusals(), server.context().holdService.batcher().refusedWhileQueued()};
 }
 
 } // namespace

@@ -6,6 +6,8 @@
 // two holds nor a hold in half its seats.
 #include "servertesthelpers.h"
 
+#include "holds/holdanswer.h"
+
 #include <QCryptographicHash>
 #include <QElapsedTimer>
 #include <QJsonDocument>
@@ -44,9 +46,15 @@ store::HoldRepository::HoldRequest request(const QString &owner, const QStringLi
     return {owner, key, QByteArray("hash-") + seats.join(QLatin1Char(',')).toUtf8(), seats};
 }
 
-QJsonObject body(const store::HoldOutcome &outcome)
+/** @brief The answer's body on the wire (HoldService makes it of the decision with holdAnswer()). */
+QByteArray wireBody(const store::HoldDecision &outcome)
 {
-    return QJsonDocument::fromJson(outcome.body).object();
+    return holdAnswer(outcome).body;
+}
+
+QJsonObject body(const store::HoldDecision &outcome)
+{
+    return QJsonDocument::fromJson(wireBody(outcome)).object();
 }
 
 } // namespace
@@ -67,21 +75,23 @@ TEST(HoldBatches, EachRequestOfABatchIsItsOwnAllOrNothingUnit)
         request(QStringLiteral("device:e"), {QStringLiteral("B2")}, QStringLiteral("key-1")), // same key, other seats: 422
         request(QStringLiteral("device:f"), {QStringLiteral("A5")}),
     };
-    const std::vector<store::HoldOutcome> outcomes = holds.placeHolds(showId, batch, 60);
+    const std::vector<store::HoldDecision> outcomes = holds.placeHolds(showId, batch, 60);
     ASSERT_EQ(outcomes.size(), batch.size());
-    EXPECT_EQ(outcomes[0].status, 200);
+    EXPECT_EQ(outcomes[0].verdict, store::HoldVerdict::Granted);
     EXPECT_EQ(stringList(body(outcomes[0]).value(QStringLiteral("seat_ids"))), (QStringList{QStringLiteral("A1"), QStringLiteral("A2")}));
-    EXPECT_EQ(outcomes[1].status, 409);
+    EXPECT_EQ(outcomes[1].verdict, store::HoldVerdict::SeatsTaken);
     EXPECT_EQ(body(outcomes[1]).value(QStringLiteral("error")).toString(), QStringLiteral("seats_unavailable"));
     EXPECT_EQ(stringList(body(outcomes[1]).value(QStringLiteral("held_seats"))), QStringList{QStringLiteral("A2")});
-    EXPECT_EQ(outcomes[2].status, 200);
-    EXPECT_EQ(outcomes[3].status, 400);
+    EXPECT_EQ(outcomes[2].verdict, store::HoldVerdict::Granted);
+    EXPECT_EQ(outcomes[3].verdict, store::HoldVerdict::UnknownSeat);
     EXPECT_EQ(stringList(body(outcomes[3]).value(QStringLiteral("unknown_seats"))), QStringList{QStringLiteral("Z9")});
-    EXPECT_EQ(outcomes[4].status, 200);
-    EXPECT_EQ(outcomes[5].status, 200);
-    EXPECT_EQ(outcomes[5].body, outcomes[4].body) << "a replay inside the batch gets the stored answer";
-    EXPECT_EQ(outcomes[6].status, 422);
-    EXPECT_EQ(outcomes[7].status, 200) << "A5 of the refused request 4 stayed free";
+    EXPECT_EQ(outcomes[4].verdict, store::HoldVerdict::Granted);
+    EXPECT_EQ(outcomes[5].verdict, store::HoldVerdict::Granted);
+    EXPECT_EQ(wireBody(outcomes[5]), wireBody(outcomes[4])) << "a replay inside the batch gets the stored answer";
+    EXPECT_FALSE(outcomes[4].replayed);
+    EXPECT_TRUE(outcomes[5].replayed);
+    EXPECT_EQ(outcomes[6].verdict, store::HoldVerdict::KeyReused);
+    EXPECT_EQ(outcomes[7].verdict, store::HoldVerdict::Granted) << "A5 of the refused request 4 stayed free";
 
     // The table says exactly what the answers said.
     const auto holder = [&](const char *seat) {
@@ -104,11 +114,11 @@ TEST(HoldBatches, EachRequestOfABatchIsItsOwnAllOrNothingUnit)
               4);
 
     // A batch for an unknown show or a closed sale answers every request, as each would be answered alone.
-    const std::vector<store::HoldOutcome> unknown = holds.placeHolds(999999, {batch[0], batch[4]}, 60);
+    const std::vector<store::HoldDecision> unknown = holds.placeHolds(999999, {batch[0], batch[4]}, 60);
     ASSERT_EQ(unknown.size(), 2u);
-    EXPECT_EQ(unknown[0].status, 404);
-    EXPECT_EQ(unknown[1].status, 200) << "a stored answer is replayed before the show is looked up, as mq_place_hold does";
-    EXPECT_EQ(unknown[1].body, outcomes[4].body);
+    EXPECT_EQ(unknown[0].verdict, store::HoldVerdict::ShowNotFound);
+    EXPECT_EQ(unknown[1].verdict, store::HoldVerdict::Granted) << "a stored answer is replayed before the show is looked up, as mq_place_hold does";
+    EXPECT_EQ(wireBody(unknown[1]), wireBody(outcomes[4]));
 }
 
 // The race the hammering test below found once in a few runs (fixed in HoldFastPath::refuseQueued): a request
@@ -120,7 +130,7 @@ TEST(HoldBatches, AQueuedRefusalNeverContradictsWhatTheSameKeyGotFromTheDatabase
 {
     TestServer server;
     const qint64 showId = server.createShow(1, 4);
-    HoldFastPath &fastPath = server.context().holdFastPath;
+    HoldFastPath &fastPath = server.context().holdService.fastPath();
     ASSERT_TRUE(fastPath.enabled());
     const QString owner = QStringLiteral("device:twin");
     const QString key = QStringLiteral("twin-key");
@@ -131,10 +141,10 @@ TEST(HoldBatches, AQueuedRefusalNeverContradictsWhatTheSameKeyGotFromTheDatabase
     ASSERT_FALSE(first.answer);
     const HoldFastPath::Remembered twin = fastPath.rememberKey(owner, key, hash); // overtakes it
     EXPECT_FALSE(twin.fresh);
-    const std::vector<store::HoldOutcome> granted
+    const std::vector<store::HoldDecision> granted
         = server.context().holds.placeHolds(showId, {request(owner, {QStringLiteral("A1")}, key)}, 60);
     ASSERT_EQ(granted.size(), 1u);
-    ASSERT_EQ(granted[0].status, 200);
+    ASSERT_EQ(granted[0].verdict, store::HoldVerdict::Granted);
     fastPath.keyDone(owner, key);
 
     // Wait until memory knows A1 is taken (a request without a key is refused from memory, nothing kept).
@@ -147,11 +157,11 @@ TEST(HoldBatches, AQueuedRefusalNeverContradictsWhatTheSameKeyGotFromTheDatabase
 
     EXPECT_FALSE(fastPath.refuseQueued(showId, owner, key, hash, {QStringLiteral("A1")}, first.fresh))
         << "refused from memory although the same key was granted A1 by the database";
-    const std::vector<store::HoldOutcome> replayed
+    const std::vector<store::HoldDecision> replayed
         = server.context().holds.placeHolds(showId, {request(owner, {QStringLiteral("A1")}, key)}, 60);
     ASSERT_EQ(replayed.size(), 1u);
-    EXPECT_EQ(replayed[0].status, 200);
-    EXPECT_EQ(replayed[0].body, granted[0].body);
+    EXPECT_EQ(replayed[0].verdict, store::HoldVerdict::Granted);
+    EXPECT_EQ(wireBody(replayed[0]), wireBody(granted[0]));
     fastPath.keyDone(owner, key);
 
     // Control: a request alone with its fresh key is still refused from memory, and that is its key's answer.
@@ -160,11 +170,12 @@ TEST(HoldBatches, AQueuedRefusalNeverContradictsWhatTheSameKeyGotFromTheDatabase
     ASSERT_TRUE(alone.fresh);
     const std::optional<HoldFastPath::Answer> refused = fastPath.refuseQueued(showId, owner, lone, hash, {QStringLiteral("A1")}, alone.fresh);
     ASSERT_TRUE(refused);
-    EXPECT_EQ(refused->status, 409);
+    EXPECT_EQ(refused->verdict, store::HoldVerdict::SeatsTaken);
     fastPath.keyDone(owner, lone);
     const std::optional<HoldFastPath::Answer> again = fastPath.decide(showId, owner, lone, hash, {QStringLiteral("A1")});
     ASSERT_TRUE(again);
-    EXPECT_EQ(again->body, refused->body);
+    EXPECT_EQ(wireBody(*again), wireBody(*refused));
+    EXPECT_TRUE(again->replayed);
 }
 
 // The reaper finds expired holds through the holds table (show_seats has no expiry index any more), frees only
@@ -176,7 +187,7 @@ TEST(HoldBatches, ReaperFreesExpiredHoldsFoundThroughTheHoldsTable)
     TestServer server(options);
     const qint64 showId = server.createShow(1, 6);
     store::HoldRepository &holds = server.context().holds;
-    const std::vector<store::HoldOutcome> placed = holds.placeHolds(
+    const std::vector<store::HoldDecision> placed = holds.placeHolds(
         showId, {request(QStringLiteral("device:a"), {QStringLiteral("A1"), QStringLiteral("A2")}), request(QStringLiteral("device:b"), {QStringLiteral("A3")}),
                  request(QStringLiteral("device:c"), {QStringLiteral("A4")})},
         1);
@@ -341,8 +352,8 @@ TEST(HoldBatches, HammeredBatchesNeverShareASeatNorSplitAHold)
     EXPECT_GE(hangUps.load(), 10);
 
     // The batched path was really taken, with more than one request per batch on average.
-    const quint64 batches = server.context().holdBatcher.batches();
-    const quint64 batched = server.context().holdBatcher.batchedRequests();
+    const quint64 batches = server.context().holdService.batcher().batches();
+    const quint64 batched = server.context().holdService.batcher().batchedRequests();
     std::printf("[          ] %d granted, %d refused, %d hang-ups; %llu requests in %llu batches\n", granted, refused, hangUps.load(),
                 static_cast<unsigned long long>(batched), static_cast<unsigned long long>(batches));
     EXPECT_GT(batched, batches + batches / 4) << "requests were hardly ever decided together: this test proved little about batches";

@@ -533,10 +533,10 @@ TEST(Holds, CommitModeIsAnOptionAndNeverLeaksIntoTheConnectionsOtherTransactions
         TestServer server(options);
         const qint64 showId = server.createShow(1, 4);
         // The repository on this thread's connection, as a worker thread uses it.
-        const store::HoldOutcome placed = server.context().holds.placeHold(QStringLiteral("device:commit-mode"), {}, "hash", showId,
-                                                                           {QStringLiteral("A1")}, 60);
+        const store::HoldDecision placed = server.context().holds.placeHold(QStringLiteral("device:commit-mode"), {}, "hash", showId,
+                                                                            {QStringLiteral("A1")}, 60);
         ASSERT_TRUE(placed.ok);
-        EXPECT_EQ(placed.status, 200) << placed.body.constData();
+        EXPECT_EQ(placed.verdict, store::HoldVerdict::Granted);
         EXPECT_EQ(seatsInStatus(server, showId, "held"), 1);
         // set_config(..., true) ended with the hold's transaction: orders and payments on this connection still
         // wait for their flush.

@@ -28,6 +28,8 @@ TestServer::TestServer(const Options &options)
     config.holdTtlSeconds = options.holdTtlSeconds;
     config.reaperIntervalMs = options.reaperIntervalMs;
     config.maxSeatsPerHold = options.maxSeatsPerHold;
+    if (!options.boundHeldSeats)
+        config.maxHeldSeatsKiosk = config.maxHeldSeatsTill = config.maxHeldSeatsStaff = 0;
     config.payments.providerUrl = options.paymentProviderUrl;
     config.payments.webhookSecret = options.paymentWebhookSecret;
     config.payments.paymentWindowSeconds = options.paymentWindowSeconds;

@@ -25,6 +25,9 @@ public:
         int holdTtlSeconds = 480;
         int reaperIntervalMs = 200; ///< 0: no reaper (it then never takes the reaper's fleet lease)
         int maxSeatsPerHold = 10;
+        /** @brief Keep the server's bounds on live held seats per caller and show (ServerConfig::maxHeldSeatsKiosk
+         *  …); off by default, since most tests hold many seats with one token on purpose. */
+        bool boundHeldSeats = false;
         // Orders and payments: provider URL (settable later through
         // context().orderService.setProviderUrl()), webhook secret, windows and the reconciler.
         QString paymentProviderUrl;

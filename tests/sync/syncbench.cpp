@@ -136,7 +136,7 @@ double anchorHoldsPerSecond(TestServer &server, int actions, int threads)
                 const QByteArray hash = QCryptographicHash::hash(QByteArray::number(showId) + '|' + seat.toUtf8(), QCryptographicHash::Sha256).toHex();
                 const auto outcome = server.context().holds.placeHold(QStringLiteral("device:anchor"), QUuid::createUuid().toString(QUuid::WithoutBraces),
                                                                       hash, showId, {seat}, 480);
-                if (outcome.ok && outcome.status == 200)
+                if (outcome.ok && outcome.verdict == store::HoldVerdict::Granted)
                     ++ok;
             }
             server.context().database.closeThreadConnection();
