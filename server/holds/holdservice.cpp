@@ -152,7 +152,7 @@ HoldOutcome HoldService::finish(Pending::State &state, store::HoldDecision decis
     }
     state.admission.finish(decision.holdId);
     if (granted && !decision.replayed)
-        m_seatMaps.applyLocalWrite(showId, decision.seatIds, 'h');
+        m_holds.database().seatWrites().committed(showId, decision.seatIds, SeatStatus::Held);
     else if (decision.replayed && !decision.holdId.isEmpty())
         m_seatMaps.markChanged(showId); // a stored grant replayed: its seats may have moved since
     outcome.decision = std::move(decision);

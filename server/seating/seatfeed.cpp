@@ -88,8 +88,9 @@ void SeatFeed::publish(qint64 showId, const QueryStart &start, const store::Seat
     }
 }
 
-bool SeatFeed::applyLocalWrite(qint64 showId, const QStringList &seatIds, char code)
+bool SeatFeed::applyLocalWrite(qint64 showId, const QStringList &seatIds, SeatStatus status)
 {
+    const char code = seatStatusCode(status);
     {
         QMutexLocker lock(&m_mutex);
         const auto it = m_shows.find(showId);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "core/seatstatus.h"
 #include "store/catalogrepository.h"
 #include "store/seatfreeing.h"
 
@@ -47,13 +48,12 @@ public:
      */
     void publish(qint64 showId, const QueryStart &start, const store::SeatStatuses &statuses, const QStringList &seatIds);
     /**
-     * @brief This process has just committed a write that set @p seatIds of @p showId to @p code ('h' held, 'b'
-     * booked, 'a' available): send it to subscribers now as one delta, without waiting for the next read of the
-     * whole show. A read that began before this call does not undo it (its answer for these seats may predate the
+     * @brief This process has just committed a write that set @p seatIds of @p showId to @p status: send it to
+     * subscribers now as one delta, without waiting for the next read of the whole show. A read that began before this call does not undo it (its answer for these seats may predate the
      * write); the next read after it confirms or corrects it. Ignored while the feed does not know the show yet.
      * @return true when some seat's status changed (a delta was sent, or is pending when batching)
      */
-    bool applyLocalWrite(qint64 showId, const QStringList &seatIds, char code);
+    bool applyLocalWrite(qint64 showId, const QStringList &seatIds, SeatStatus status);
     /** @brief Asked to call flushPending(@p showId) in @p delayMs milliseconds; see setBatching(). */
     using BatchWake = std::function<void(qint64 showId, int delayMs)>;
     /**

@@ -35,7 +35,7 @@ SeatMapService::SeatMapService(store::CatalogRepository &catalog, int refreshInt
     , m_refreshIntervalMs(refreshIntervalMs)
     , m_feed(catalog.database().seatFreeing())
 {
-    m_catalog.database().seatWrites().setSink([this](qint64 showId, const QStringList &seatIds, char code) { applyLocalWrite(showId, seatIds, code); });
+    m_catalog.database().seatWrites().setSink([this](qint64 showId, const QStringList &seatIds, SeatStatus status) { applyLocalWrite(showId, seatIds, status); });
     m_background.reset(QThread::create([this] { backgroundLoop(); }));
     m_background->setObjectName(QStringLiteral("seatmap-refresh"));
     m_background->start();
@@ -160,7 +160,7 @@ void SeatMapService::markChanged(qint64 showId)
     }
 }
 
-void SeatMapService::applyLocalWrite(qint64 showId, const QStringList &seatIds, char code)
+void SeatMapService::applyLocalWrite(qint64 showId, const QStringList &seatIds, SeatStatus status)
 {
     {
         QMutexLocker lock(&m_mutex);
@@ -168,14 +168,14 @@ void SeatMapService::applyLocalWrite(qint64 showId, const QStringList &seatIds, 
         if (it != m_snapshots.end())
             ++it->changes; // the rendered seat map is re-read on the next request, as after markChanged()
         const auto live = m_live.find(showId);
-        if (code == kAvailableCode && live != m_live.end()) {
+        if (status == SeatStatus::Available && live != m_live.end()) {
             ++live->changes; // confirmed (or corrected) by a read soon, see the header
             m_queued.wakeOne();
         }
     }
     // The live statuses need no re-read for this write: a feed that does not know the show yet reads it in full
     // when it starts following it.
-    m_feed.applyLocalWrite(showId, seatIds, code);
+    m_feed.applyLocalWrite(showId, seatIds, status);
 }
 
 void SeatMapService::noteHoldTraffic(qint64 showId)

@@ -69,13 +69,13 @@ public:
     /** @brief This process changed seats of the show: the next read fetches fresh statuses. */
     void markChanged(qint64 showId);
     /**
-     * @brief This process has just committed a write that set @p seatIds of @p showId to @p code ('h' a hold, 'b'
-     * a sale, 'a' a free): subscribers get the delta at once from here (SeatFeed::applyLocalWrite) instead of from
+     * @brief This process has just committed a write that set @p seatIds of @p showId to @p status (a hold, a
+     * sale, a free): subscribers get the delta at once from here (SeatFeed::applyLocalWrite) instead of from
      * a re-read of the whole show, and the next seat-map read fetches fresh statuses (as markChanged()). A free
      * also asks for a prompt re-read: a hold committed just after it may have reached the feed first.
-     * Repositories report sales and frees through store::SeatWrites, which calls this.
+     * Called only through store::SeatWrites, the one path of every committed seat write.
      */
-    void applyLocalWrite(qint64 showId, const QStringList &seatIds, char code);
+    void applyLocalWrite(qint64 showId, const QStringList &seatIds, SeatStatus status);
     /** @brief Forget a show's cached layout (after a manager edited prices). */
     void invalidate(qint64 showId);
 

@@ -139,7 +139,7 @@ ConfirmOutcome BookingRepository::confirm(const OrderRecord &order)
         return out;
     if (!tx.commit())
         return out;
-    m_database.seatWrites().committed(order.showId, order.seatIds, 'b');
+    m_database.seatWrites().committed(order.showId, order.seatIds, SeatStatus::Booked);
     out.kind = ConfirmOutcome::Kind::Confirmed;
     out.body = body;
     return out;
@@ -294,7 +294,7 @@ CancelOutcome BookingRepository::cancel(const QString &bookingId, const Principa
         return out;
     if (!tx.commit())
         return out;
-    m_database.seatWrites().committed(showId, seatIds, 'a');
+    m_database.seatWrites().committed(showId, seatIds, SeatStatus::Available);
     out.kind = CancelOutcome::Kind::Cancelled;
     return out;
 }

@@ -264,7 +264,7 @@ HoldRepository::Release HoldRepository::releaseHold(const QString &owner, const 
     query.finish();
     // One statement, committed when it returned: subscribers get the freed seats now, not from a later re-read.
     if (release.found)
-        m_database.seatWrites().committed(release.showId, release.freedSeats, 'a');
+        m_database.seatWrites().committed(release.showId, release.freedSeats, SeatStatus::Available);
     return release;
 }
 
@@ -366,7 +366,7 @@ int HoldRepository::reapExpired(int batch)
     query.finish();
     // Committed (one statement): a lapse reaches subscribers from this sweep, not only from the next re-read.
     for (const auto &[showId, seatIds] : freedByShow)
-        m_database.seatWrites().committed(showId, seatIds, 'a');
+        m_database.seatWrites().committed(showId, seatIds, SeatStatus::Available);
     return freed;
 }
 

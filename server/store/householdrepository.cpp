@@ -111,7 +111,7 @@ HoldRepository::Release HouseHoldRepository::release(const Principal &manager, c
         return {};
     if (!tx.commit())
         return {};
-    m_database.seatWrites().committed(showId, freed, 'a');
+    m_database.seatWrites().committed(showId, freed, SeatStatus::Available);
     return {true, true, showId, freed, {}};
 }
 

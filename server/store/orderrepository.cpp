@@ -482,7 +482,7 @@ bool OrderRepository::endWithoutBooking(const QString &orderId, OrderState from,
     r.addBindValue(orderId);
     if (!execQuery(r, "store order result") || !tx.commit())
         return false;
-    m_database.seatWrites().committed(order->showId, freed, 'a');
+    m_database.seatWrites().committed(order->showId, freed, SeatStatus::Available);
     *dbError = false;
     return true;
 }
@@ -528,7 +528,7 @@ bool OrderRepository::markHoldLost(const QString &orderId, const QString &reques
         return false;
     if (!tx.commit())
         return false;
-    m_database.seatWrites().committed(order->showId, freed, 'a');
+    m_database.seatWrites().committed(order->showId, freed, SeatStatus::Available);
     *dbError = false;
     return true;
 }

@@ -684,7 +684,7 @@ TEST(Live, AnExpiredHoldIsSentAsAvailableAndReplayedOnResume)
     EXPECT_EQ(resumed.statuses(), seatStatuses(*kiosk, showId));
 }
 
-TEST(Live, AReleaseAndAnExpirySweepTellTheSeatsTheyFreed)
+TEST(Live, AHoldAReleaseAndAnExpirySweepEachTellTheSeatsTheyWroteOnce)
 {
     // The contract under the deltas above, without timing: the release route and the reaper's sweep hand the seats
     // they freed to store::SeatWrites themselves (nothing else is asked to re-read the show).
@@ -697,44 +697,60 @@ TEST(Live, AReleaseAndAnExpirySweepTellTheSeatsTheyFreed)
     struct Told {
         qint64 showId;
         QStringList seatIds;
-        char code;
+        SeatStatus status;
     };
     std::mutex mutex;
     std::vector<Told> told;
-    server.context().database.seatWrites().setSink([&](qint64 show, const QStringList &seats, char code) {
+    server.context().database.seatWrites().setSink([&](qint64 show, const QStringList &seats, SeatStatus status) {
         std::lock_guard lock(mutex);
-        told.push_back({show, seats, code});
+        QStringList sorted = seats;
+        sorted.sort();
+        told.push_back({show, sorted, status});
     });
     const auto toldSoFar = [&] {
         std::lock_guard lock(mutex);
         return told;
     };
 
-    const HttpResult held = kiosk->post(holdPath(showId), seatsBody({QStringLiteral("B2"), QStringLiteral("A9")}));
+    const QList<QPair<QByteArray, QByteArray>> key{{"Idempotency-Key", "told-once"}};
+    const HttpResult held = kiosk->post(holdPath(showId), seatsBody({QStringLiteral("B2"), QStringLiteral("A9")}), key);
     ASSERT_EQ(held.status, 200) << held.body.constData();
+    std::vector<Told> afterHold = toldSoFar();
+    ASSERT_EQ(afterHold.size(), 1u);
+    EXPECT_EQ(afterHold[0].showId, showId);
+    EXPECT_EQ(afterHold[0].seatIds, (QStringList{QStringLiteral("A9"), QStringLiteral("B2")}));
+    EXPECT_EQ(afterHold[0].status, SeatStatus::Held);
+    // The same request again is a replay: nothing was written, nothing is told.
+    const HttpResult replayed = kiosk->post(holdPath(showId), seatsBody({QStringLiteral("A9"), QStringLiteral("B2")}), key);
+    ASSERT_EQ(replayed.status, 200) << replayed.body.constData();
+    EXPECT_EQ(replayed.json()[QStringLiteral("hold_id")], held.json()[QStringLiteral("hold_id")]);
+    EXPECT_EQ(toldSoFar().size(), 1u);
     const QByteArray releasePath = "/api/v1/holds/" + held.json()[QStringLiteral("hold_id")].toString().toLatin1();
     ASSERT_EQ(kiosk->del(releasePath).status, 200);
     std::vector<Told> afterRelease = toldSoFar();
-    ASSERT_EQ(afterRelease.size(), 1u);
-    EXPECT_EQ(afterRelease[0].showId, showId);
-    EXPECT_EQ(afterRelease[0].seatIds, (QStringList{QStringLiteral("A9"), QStringLiteral("B2")}));
-    EXPECT_EQ(afterRelease[0].code, 'a');
+    ASSERT_EQ(afterRelease.size(), 2u);
+    EXPECT_EQ(afterRelease[1].showId, showId);
+    EXPECT_EQ(afterRelease[1].seatIds, (QStringList{QStringLiteral("A9"), QStringLiteral("B2")}));
+    EXPECT_EQ(afterRelease[1].status, SeatStatus::Available);
     // Releasing again frees nothing and tells nothing.
     ASSERT_EQ(kiosk->del(releasePath).status, 200);
-    EXPECT_EQ(toldSoFar().size(), 1u);
+    EXPECT_EQ(toldSoFar().size(), 2u);
 
     const HttpResult lapsing = kiosk->post(holdPath(showId), seatsBody({QStringLiteral("A5")}));
     ASSERT_EQ(lapsing.status, 200) << lapsing.body.constData();
     const HttpResult other = kiosk->post(holdPath(showId), seatsBody({QStringLiteral("A6")}));
     ASSERT_EQ(other.status, 200);
+    ASSERT_EQ(toldSoFar().size(), 4u);
+    EXPECT_EQ(toldSoFar()[2].status, SeatStatus::Held);
+    EXPECT_EQ(toldSoFar()[3].status, SeatStatus::Held);
     QThread::msleep(1300); // both lapse
     EXPECT_EQ(server.context().holds.reapExpired(1000), 2);
     const std::vector<Told> afterSweep = toldSoFar();
-    ASSERT_EQ(afterSweep.size(), 2u);
-    EXPECT_EQ(afterSweep[1].showId, showId);
-    EXPECT_EQ(afterSweep[1].seatIds, (QStringList{QStringLiteral("A5"), QStringLiteral("A6")}));
-    EXPECT_EQ(afterSweep[1].code, 'a');
+    ASSERT_EQ(afterSweep.size(), 5u);
+    EXPECT_EQ(afterSweep[4].showId, showId);
+    EXPECT_EQ(afterSweep[4].seatIds, (QStringList{QStringLiteral("A5"), QStringLiteral("A6")}));
+    EXPECT_EQ(afterSweep[4].status, SeatStatus::Available);
     EXPECT_EQ(server.context().holds.reapExpired(1000), 0); // nothing left, nothing told
-    EXPECT_EQ(toldSoFar().size(), 2u);
+    EXPECT_EQ(toldSoFar().size(), 5u);
     server.context().database.seatWrites().setSink(nullptr);
 }

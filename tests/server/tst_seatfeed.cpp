@@ -74,7 +74,7 @@ TEST_F(SeatFeedTest, LocalHoldIsSentAtOnceAndAnOlderReadDoesNotUndoIt)
 
     // A read begins, then a hold commits here, then the read (which may predate the hold) is published.
     const SeatFeed::QueryStart olderRead = feed.beginQuery();
-    EXPECT_TRUE(feed.applyLocalWrite(kShow, {QStringLiteral("A2"), QStringLiteral("A\"3")}, 'h'));
+    EXPECT_TRUE(feed.applyLocalWrite(kShow, {QStringLiteral("A2"), QStringLiteral("A\"3")}, SeatStatus::Held));
     std::vector<Delta> sent = taken();
     ASSERT_EQ(sent.size(), 1u);
     EXPECT_EQ(sent[0].version, start.version + 1);
@@ -89,7 +89,7 @@ TEST_F(SeatFeedTest, LocalHoldIsSentAtOnceAndAnOlderReadDoesNotUndoIt)
     publishRead(feed.beginQuery(), "ahhb");
     EXPECT_TRUE(taken().empty());
     // Applying the same write again changes nothing and sends nothing.
-    EXPECT_FALSE(feed.applyLocalWrite(kShow, {QStringLiteral("A2")}, 'h'));
+    EXPECT_FALSE(feed.applyLocalWrite(kShow, {QStringLiteral("A2")}, SeatStatus::Held));
     EXPECT_TRUE(taken().empty());
 
     // A later read corrects the feed: A2's hold lapsed.
@@ -106,10 +106,10 @@ TEST_F(SeatFeedTest, LocalHoldIsSentAtOnceAndAnOlderReadDoesNotUndoIt)
 
 TEST_F(SeatFeedTest, UnknownShowsAndSeatsAreLeftToTheNextRead)
 {
-    EXPECT_FALSE(feed.applyLocalWrite(kShow, {QStringLiteral("A1")}, 'h')); // the feed does not follow the show yet
+    EXPECT_FALSE(feed.applyLocalWrite(kShow, {QStringLiteral("A1")}, SeatStatus::Held)); // the feed does not follow the show yet
     publishRead(feed.beginQuery(), "aaaa");
     EXPECT_EQ(feed.subscribe(listener, kShow, -1, {}).version, 1);
-    EXPECT_FALSE(feed.applyLocalWrite(kShow, {QStringLiteral("Z9")}, 'h'));
+    EXPECT_FALSE(feed.applyLocalWrite(kShow, {QStringLiteral("Z9")}, SeatStatus::Held));
     EXPECT_TRUE(taken().empty());
 }
 
@@ -128,7 +128,7 @@ TEST_F(SeatFeedTest, ConcurrentWritersProduceConsecutiveVersionsInOrder)
     for (int t = 0; t < 4; ++t) {
         writers.emplace_back([&, t] {
             for (int i = t; i < 400; i += 4)
-                feed.applyLocalWrite(kShow, {many.at(i)}, 'h');
+                feed.applyLocalWrite(kShow, {many.at(i)}, SeatStatus::Held);
         });
     }
     for (std::thread &writer : writers)
@@ -158,7 +158,7 @@ TEST_F(SeatFeedTest, BatchingTurnsABurstIntoOneDeltaAndASubscriberStartsAfterIt)
     });
 
     // After a quiet spell the first change goes out at once, without a flush being asked for.
-    EXPECT_TRUE(feed.applyLocalWrite(kShow, {QStringLiteral("A\"3")}, 'h'));
+    EXPECT_TRUE(feed.applyLocalWrite(kShow, {QStringLiteral("A\"3")}, SeatStatus::Held));
     std::vector<Delta> sent = taken();
     ASSERT_EQ(sent.size(), 1u);
     EXPECT_EQ(sent[0].version, first.version + 1);
@@ -167,9 +167,9 @@ TEST_F(SeatFeedTest, BatchingTurnsABurstIntoOneDeltaAndASubscriberStartsAfterIt)
 
     // Three writes close behind it, one of them undone: nothing is sent yet, the flush is asked for once, for the
     // end of the window the first delta opened.
-    EXPECT_TRUE(feed.applyLocalWrite(kShow, {QStringLiteral("A1")}, 'h'));
-    EXPECT_TRUE(feed.applyLocalWrite(kShow, {QStringLiteral("B1"), QStringLiteral("A2")}, 'h'));
-    EXPECT_TRUE(feed.applyLocalWrite(kShow, {QStringLiteral("A2")}, 'a'));
+    EXPECT_TRUE(feed.applyLocalWrite(kShow, {QStringLiteral("A1")}, SeatStatus::Held));
+    EXPECT_TRUE(feed.applyLocalWrite(kShow, {QStringLiteral("B1"), QStringLiteral("A2")}, SeatStatus::Held));
+    EXPECT_TRUE(feed.applyLocalWrite(kShow, {QStringLiteral("A2")}, SeatStatus::Available));
     EXPECT_TRUE(taken().empty());
     EXPECT_EQ(wakes, std::vector<qint64>{kShow});
     ASSERT_EQ(delays.size(), 1u);
@@ -189,7 +189,7 @@ TEST_F(SeatFeedTest, BatchingTurnsABurstIntoOneDeltaAndASubscriberStartsAfterIt)
 
     // A subscriber arriving while a change is pending gets it as a delta first, then a snapshot at that version:
     // what it is shown and the version it resumes from agree.
-    EXPECT_TRUE(feed.applyLocalWrite(kShow, {QStringLiteral("A\"3")}, 'b'));
+    EXPECT_TRUE(feed.applyLocalWrite(kShow, {QStringLiteral("A\"3")}, SeatStatus::Booked));
     EXPECT_EQ(wakes.size(), 2u);
     const SeatFeed::Start late = feed.subscribe(listener, kShow, -1, {});
     sent = taken();
@@ -200,7 +200,7 @@ TEST_F(SeatFeedTest, BatchingTurnsABurstIntoOneDeltaAndASubscriberStartsAfterIt)
     EXPECT_TRUE(late.messages[0].contains("\"statuses\":\"habh\"")) << late.messages[0].constData();
 
     // Switching batching off sends what is still pending.
-    EXPECT_TRUE(feed.applyLocalWrite(kShow, {QStringLiteral("A1")}, 'a'));
+    EXPECT_TRUE(feed.applyLocalWrite(kShow, {QStringLiteral("A1")}, SeatStatus::Available));
     EXPECT_TRUE(taken().empty());
     feed.setBatching(0, nullptr);
     sent = taken();
