@@ -50,6 +50,19 @@ struct Answer {
     }
 };
 
+/** @brief Everything @p socket receives until the peer closes it or @p ms pass. */
+QByteArray readUntilClosed(QAbstractSocket &socket, int ms)
+{
+    QByteArray data;
+    QElapsedTimer timer;
+    timer.start();
+    while (socket.state() == QAbstractSocket::ConnectedState && timer.elapsed() < ms) {
+        socket.waitForReadyRead(200);
+        data += socket.readAll();
+    }
+    return data + socket.readAll();
+}
+
 /** @brief A client TLS configuration that trusts only the CA in @p caFile and verifies the server. */
 QSslConfiguration trusting(const QString &caFile)
 {
@@ -84,14 +97,7 @@ Answer https(quint16 port, const QSslConfiguration &tls, const QByteArray &metho
     if (!body.isEmpty())
         request += "Content-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n";
     socket.write(request + "\r\n" + body);
-    QByteArray data;
-    QElapsedTimer timer;
-    timer.start();
-    while (socket.state() == QAbstractSocket::ConnectedState && timer.elapsed() < 15000) {
-        socket.waitForReadyRead(200);
-        data += socket.readAll();
-    }
-    data += socket.readAll();
+    const QByteArray data = readUntilClosed(socket, 15000);
     const qsizetype split = data.indexOf("\r\n\r\n");
     answer.head = data.left(split);
     answer.body = split < 0 ? QByteArray() : data.mid(split + 4);
@@ -169,17 +175,6 @@ private:
     quint16 m_port;
 };
 
-bool pumpUntil(const std::function<bool()> &condition, int ms = 10000)
-{
-    QElapsedTimer timer;
-    timer.start();
-    while (!condition() && timer.elapsed() < ms) {
-        QEventLoop loop;
-        QTimer::singleShot(10, &loop, &QEventLoop::quit);
-        loop.exec();
-    }
-    return condition();
-}
 } // namespace
 
 TEST(TlsProxy, HaproxyWithTheVenueCertificateServesHttpsAndWssAndRefusesEverythingElse)
@@ -260,13 +255,7 @@ TEST(TlsProxy, HaproxyWithTheVenueCertificateServesHttpsAndWssAndRefusesEverythi
     plain.connectToHost(QStringLiteral("127.0.0.1"), port);
     ASSERT_TRUE(plain.waitForConnected(5000));
     plain.write("GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n");
-    QByteArray plainAnswer;
-    QElapsedTimer timer;
-    timer.start();
-    while (plain.state() == QAbstractSocket::ConnectedState && timer.elapsed() < 5000) {
-        plain.waitForReadyRead(200);
-        plainAnswer += plain.readAll();
-    }
+    const QByteArray plainAnswer = readUntilClosed(plain, 5000);
     EXPECT_FALSE(plainAnswer.startsWith("HTTP/")) << plainAnswer.constData();
     EXPECT_NE(plain.state(), QAbstractSocket::ConnectedState) << "the proxy kept a plain-text connection open";
 
