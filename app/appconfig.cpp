@@ -28,7 +28,11 @@ std::optional<AppConfig> parseArguments(const QStringList &arguments, QString *e
                                     QStringLiteral("TARGET"));
     const QCommandLineOption printDir(QStringLiteral("print-dir"), QStringLiteral("Where PDF tickets are written."), QStringLiteral("DIR"));
     const QCommandLineOption journal(QStringLiteral("journal"), QStringLiteral("SQLite journal file."), QStringLiteral("FILE"));
-    parser.addOptions({role, server, token, paysim, fullscreen, language, config, headless, idle, escpos, printDir, journal});
+    const QCommandLineOption caFile(QStringLiteral("ca-file"),
+                                    QStringLiteral("The venue CA (ca.crt of marquee-admin tls init): HTTPS and WSS trust it alone."), QStringLiteral("PATH"));
+    const QCommandLineOption allowInsecure(QStringLiteral("allow-insecure-http"),
+                                           QStringLiteral("Allow plain http:// to another machine (a warning stays on screen)."));
+    parser.addOptions({role, server, token, paysim, fullscreen, language, config, headless, idle, escpos, printDir, journal, caFile, allowInsecure});
     if (!parser.parse(arguments)) {
         *error = parser.errorText();
         return std::nullopt;
@@ -66,6 +70,8 @@ std::optional<AppConfig> parseArguments(const QStringList &arguments, QString *e
     result.escposTarget = value(escpos, QStringLiteral("escpos"), QString());
     result.printDir = value(printDir, QStringLiteral("print_dir"), QString());
     result.journalPath = value(journal, QStringLiteral("journal"), QString());
+    result.caFile = value(caFile, QStringLiteral("ca_file"), QString());
+    result.allowInsecureHttp = parser.isSet(allowInsecure) || (file && file->value(QStringLiteral("allow_insecure_http")).toBool());
     result.staffPin = file ? file->value(QStringLiteral("staff_pin"), result.staffPin).toString() : result.staffPin;
     result.cityName = file ? file->value(QStringLiteral("city")).toString() : QString();
     bool ok = true;
@@ -93,7 +99,26 @@ std::optional<AppConfig> parseArguments(const QStringList &arguments, QString *e
         *error = QStringLiteral("--language must be en or de.");
         return std::nullopt;
     }
+    const sync::TransportPolicy policy{result.allowInsecureHttp, std::nullopt};
+    for (const QUrl &url : {result.server, result.paysim}) {
+        if (const QString refused = url.isEmpty() ? QString() : policy.refusal(url); !refused.isEmpty()) {
+            *error = refused.left(1).toUpper() + refused.mid(1) + QLatin1Char('.');
+            return std::nullopt;
+        }
+    }
     return result;
+}
+
+std::optional<sync::TransportPolicy> transportPolicy(const AppConfig &config, QString *error)
+{
+    sync::TransportPolicy policy;
+    policy.allowInsecureHttp = config.allowInsecureHttp;
+    if (!config.caFile.isEmpty()) {
+        policy.tls = sync::TransportPolicy::venueTls(config.caFile, error);
+        if (!policy.tls)
+            return std::nullopt;
+    }
+    return policy;
 }
 
 } // namespace marquee::app

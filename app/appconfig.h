@@ -6,6 +6,8 @@
 #include <QUrl>
 #include <optional>
 
+#include "sync/transportsecurity.h"
+
 namespace marquee::app {
 
 /** @brief Everything the app is started with: command line first, then the config file, then defaults. */
@@ -27,6 +29,8 @@ struct AppConfig {
     QString escposTarget;                   ///< "" (none), a device/file path, or "tcp://host:9100"
     QString headlessDir;                    ///< --headless: walk the flow and save screenshots here
     QString cityName;                       ///< the kiosk's city; empty = the first city
+    QString caFile;                         ///< --ca-file: the venue CA (marquee-admin tls init's ca.crt) HTTPS trusts, alone
+    bool allowInsecureHttp = false;         ///< --allow-insecure-http: plain http:// to another machine, with a warning banner
 };
 
 /**
@@ -34,5 +38,11 @@ struct AppConfig {
  * message for the user in @p error; --help and --version set @p exitNow.
  */
 std::optional<AppConfig> parseArguments(const QStringList &arguments, QString *error, bool *exitNow = nullptr);
+
+/**
+ * @brief The transport policy @p config asks for: the venue CA of --ca-file (loaded and checked here) and whether
+ * plain http is allowed. std::nullopt with a message in @p error when the CA file is unusable.
+ */
+std::optional<sync::TransportPolicy> transportPolicy(const AppConfig &config, QString *error);
 
 } // namespace marquee::app

@@ -71,6 +71,16 @@ int runApp(int argc, char **argv)
         QTextStream(exitNow ? stdout : stderr) << error << Qt::endl;
         return exitNow ? 0 : 2;
     }
+    // Before any client exists: every ApiClient and live feed takes the process's policy when it is made.
+    const auto policy = transportPolicy(*config, &error);
+    if (!policy) {
+        QTextStream(stderr) << error << Qt::endl;
+        return 2;
+    }
+    sync::TransportPolicy::install(*policy);
+    if (config->allowInsecureHttp)
+        QTextStream(stderr) << "warning: --allow-insecure-http: plain http:// to another machine is allowed; anyone on the network "
+                               "can read and change the traffic" << Qt::endl;
     if (config->role != QLatin1String("kiosk"))
         return runStaffApp(*config);
 

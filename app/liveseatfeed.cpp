@@ -90,6 +90,13 @@ void LiveSeatFeed::open(bool resume)
         query.addQueryItem(QStringLiteral("epoch"), m_epoch);
         url.setQuery(query);
     }
+    if (const QString refused = m_transport.refusal(url); !refused.isEmpty()) {
+        // Not retried: the address will not change by itself. The seat map keeps polling (which says the same).
+        qCWarning(lcLive) << "show" << m_showId << refused;
+        return;
+    }
+    if (m_transport.tls && url.scheme() == QLatin1String("wss"))
+        m_socket.setSslConfiguration(*m_transport.tls);
     m_awaitingPong = false;
     QNetworkRequest request(url);
     request.setRawHeader("Authorization", "Bearer " + m_token.toUtf8());

@@ -7,6 +7,8 @@
 #include <QUrl>
 #include <QWebSocket>
 
+#include "sync/transportsecurity.h"
+
 namespace marquee::app {
 
 /**
@@ -36,6 +38,8 @@ public:
     int connects() const { return m_connects; }
     /** @brief The first reconnect waits this long, doubling up to 16 times that. */
     void setReconnectDelayMs(int ms) { m_baseDelayMs = ms; }
+    /** @brief Which URLs may be used and which CAs WSS trusts (default: sync::TransportPolicy::current() when made). */
+    void setTransport(const sync::TransportPolicy &policy) { m_transport = policy; }
     /** @brief Ping the server this often; no pong by the next ping means the link is gone. */
     void setPingIntervalMs(int ms) { m_ping.setInterval(ms); }
 
@@ -58,6 +62,7 @@ private:
     QTimer m_ping;           ///< a silent link (blackholed) is only found by asking
     bool m_awaitingPong = false;
     QUrl m_server;
+    sync::TransportPolicy m_transport = sync::TransportPolicy::current();
     QString m_token;
     qint64 m_showId = 0;
     qint64 m_version = -1;

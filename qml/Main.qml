@@ -65,6 +65,12 @@ Window {
     Component { id: delayedScreen; DelayedScreen {} }
     Component { id: staffScreen; StaffScreen { portrait: window.portrait } }
 
+    InsecureBanner {
+        anchors.left: parent.left
+        anchors.right: parent.right
+        anchors.top: parent.top
+    }
+
     SyncStatus {
         id: syncStatus
         anchors.left: parent.left

@@ -22,6 +22,7 @@ MARQUEE_PACKAGES=(
   libgl-dev libssl-dev libpq-dev libqrencode-dev libzxing-dev libgtest-dev libsqlite3-dev
   postgresql-15 postgresql-client-15 redis-server
   xvfb xauth poppler-utils curl fonts-dejavu-core
+  haproxy openssl   # the TLS proxy in front of the server, and its test (tests/server/tst_tlsproxy.cpp)
   libgl1-mesa-dri libglx-mesa0 libegl1 libegl-mesa0   # Mesa: the OpenGL scene graph under Xvfb (tests/support/with-xvfb)
   python3 python3-yaml python3-jsonschema
 )

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // marquee-admin: database administration. Each command prints its result (token, confirmation) as its last line.
 #include "runtime/serverconfig.h"
+#include "runtime/venuetls.h"
 #include "startup/demoseed.h"
 #include "startup/marqueeserver.h"
 #include "store/authrepository.h"
@@ -37,9 +38,76 @@ QString usage()
         "  keys list                                       every key that still verifies\n"
         "  audit-protection [--server-role ROLE]           whether ROLE (default: the connecting role) could silence the\n"
         "                                                  audit log, and the SQL a superuser runs to prevent it\n"
+        "  tls init --dir DIR --name NAME... --ip IP... [--force]\n"
+        "                                                  a venue CA and a server certificate for those DNS names and\n"
+        "                                                  addresses in DIR: ca.crt (for every device's --ca-file), ca.key,\n"
+        "                                                  server.crt, server.key and server.pem (HAProxy's bundle); refuses\n"
+        "                                                  to replace files without --force\n"
+        "  tls rotate --dir DIR [--name NAME...] [--ip IP...]  a new server key and certificate from the same CA (default:\n"
+        "                                                  the current names); restart marquee-proxy afterwards\n"
+        "  tls show --dir DIR                              the CA's SHA-256 fingerprint (what devices pin), names, expiry\n"
+        "tls commands need no database. --name and --ip may be repeated, or given comma-separated.\n"
         "Without --database-url (or MARQUEE_DATABASE_URL) the embedded cluster in the data directory is used.\n"
         "keys rotate seals the new key with the server's key-encryption key: DIR/signing-kek unless --signing-kek-file\n"
         "(or MARQUEE_SIGNING_KEK_FILE) names it.\n");
+}
+
+QString optionValue(QStringList &args, const QString &name);
+
+/** @brief Every value of a repeatable option (--name a --name b, or --name a,b). */
+QStringList optionValues(QStringList &args, const QString &name, bool *missingValue)
+{
+    QStringList values;
+    for (qsizetype i = args.indexOf(name); i >= 0; i = args.indexOf(name)) {
+        if (i + 1 >= args.size()) {
+            *missingValue = true;
+            args.remove(i);
+            break;
+        }
+        values += args[i + 1].split(QLatin1Char(','), Qt::SkipEmptyParts);
+        args.remove(i, 2);
+    }
+    return values;
+}
+
+/** @brief marquee-admin tls init|rotate|show: files only, no database. */
+int tlsCommand(QStringList args, QTextStream &out, QTextStream &err)
+{
+    const QString action = args.isEmpty() ? QString() : args.takeFirst();
+    const QString dir = optionValue(args, QStringLiteral("--dir"));
+    bool missingValue = false;
+    const QStringList names = optionValues(args, QStringLiteral("--name"), &missingValue);
+    const QStringList ips = optionValues(args, QStringLiteral("--ip"), &missingValue);
+    const bool force = args.removeAll(QStringLiteral("--force")) > 0;
+    if (dir.isEmpty() || missingValue || !args.isEmpty() || (action != QLatin1String("init") && action != QLatin1String("rotate") && action != QLatin1String("show"))
+        || (action != QLatin1String("init") && force) || (action == QLatin1String("show") && !(names.isEmpty() && ips.isEmpty()))) {
+        err << "marquee-admin: usage: tls init --dir DIR --name NAME... --ip IP... [--force] | tls rotate --dir DIR [--name NAME...] [--ip IP...]"
+               " | tls show --dir DIR\n";
+        return 2;
+    }
+    QString error;
+    std::optional<VenueTls::Subject> subject = VenueTls::Subject{};
+    if (action == QLatin1String("init") || !names.isEmpty() || !ips.isEmpty())
+        subject = VenueTls::subject(names, ips, &error);
+    const bool done = subject
+        && (action == QLatin1String("init") ? VenueTls::init(dir, *subject, force, &error)
+                                            : action == QLatin1String("rotate") ? VenueTls::rotate(dir, *subject, &error) : true);
+    const auto summary = done ? VenueTls::show(dir, &error) : std::nullopt;
+    if (!summary) {
+        err << "marquee-admin: tls " << action << ": " << error << "\n";
+        return 1;
+    }
+    QStringList alternatives = summary->server.dnsNames;
+    for (const QHostAddress &address : summary->server.addresses)
+        alternatives << address.toString();
+    if (action != QLatin1String("show"))
+        out << "wrote " << VenueTls::caCertificateFile(dir) << " (give it to every device as --ca-file) and " << VenueTls::bundleFile(dir)
+            << " (HAProxy's crt)\n";
+    out << "CA " << summary->caSubject << ", valid until " << summary->caNotAfter.toString(Qt::ISODate) << "\n"
+        << "server certificate for " << alternatives.join(QStringLiteral(", ")) << ", valid until "
+        << summary->serverNotAfter.toString(Qt::ISODate) << "\n"
+        << "CA SHA-256 fingerprint " << summary->caFingerprint << Qt::endl;
+    return 0;
 }
 
 QString optionValue(QStringList &args, const QString &name)
@@ -72,6 +140,8 @@ int main(int argc, char *argv[])
         out << usage();
         return args.isEmpty() ? 2 : 0;
     }
+    if (args.first() == QLatin1String("tls"))
+        return tlsCommand(args.mid(1), out, err);
 
     std::unique_ptr<store::EmbeddedPostgres> embedded;
     QString error;

@@ -100,7 +100,19 @@ void ApiClient::send(const QString &method, const QString &path, const QJsonObje
     url.setPath(question < 0 ? path : path.left(question));
     if (question >= 0)
         url.setQuery(path.mid(question + 1));
+    if (const QString refused = m_transport.refusal(url); !refused.isEmpty()) {
+        // Never on the wire; the callback still runs later, on this thread, like any other failure.
+        ApiResult result;
+        result.networkError = refused;
+        QTimer::singleShot(0, this, [callback = std::move(callback), result] {
+            if (callback)
+                callback(result);
+        });
+        return;
+    }
     QNetworkRequest request(url);
+    if (m_transport.tls && url.scheme() == QLatin1String("https"))
+        request.setSslConfiguration(*m_transport.tls);
     request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
     request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
     request.setRawHeader("Accept", "application/json");

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/apierror.h"
+#include "transportsecurity.h"
 
 #include <QByteArray>
 #include <QDateTime>
@@ -70,6 +71,9 @@ public:
      * and pool), so a bulk replay can keep 6 × pools requests on the wire. Default 1.
      */
     void setConnectionPools(int pools);
+    /** @brief Which URLs may be used and which CAs HTTPS trusts (default: TransportPolicy::current() when made). */
+    void setTransport(const TransportPolicy &policy) { m_transport = policy; }
+    const TransportPolicy &transport() const { return m_transport; }
 
     /**
      * @brief Send a request; @p callback runs in this object's thread exactly once (never after destruction).
@@ -120,6 +124,7 @@ private:
     QList<QNetworkAccessManager *> m_networks;
     int m_nextNetwork = 0;
     QUrl m_baseUrl;
+    TransportPolicy m_transport = TransportPolicy::current();
     QString m_token;
     int m_timeoutMs = 5000;
     QSet<QNetworkReply *> m_replies;

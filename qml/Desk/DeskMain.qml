@@ -18,6 +18,12 @@ Window {
     color: Pos.canvas
     title: qsTr("Marquee — Manager desk")
 
+    InsecureBanner {
+        anchors.left: parent.left
+        anchors.right: parent.right
+        anchors.top: parent.top
+    }
+
     readonly property var pages: [
         { key: "dashboard", label: qsTr("Dashboard"), glyph: "▦" },
         { key: "occupancy", label: qsTr("Occupancy"), glyph: "◧" },

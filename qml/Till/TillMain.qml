@@ -18,6 +18,12 @@ Window {
     color: Pos.canvas
     title: qsTr("Marquee — Box office")
 
+    InsecureBanner {
+        anchors.left: parent.left
+        anchors.right: parent.right
+        anchors.top: parent.top
+    }
+
     Rectangle {
         id: topBar
         visible: Till.session.signedIn

@@ -132,7 +132,8 @@ HttpResponse ApiServer::dispatch(const QHttpServerRequest &request, int *route)
     // Rate limits first: a flood is turned away before routing, parsing or any database work.
     if (m_context.addressRateLimiter.enabled() || m_context.tokenRateLimiter.enabled()) {
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
-        std::optional<int> retryAfter = m_context.addressRateLimiter.admit(request.remoteAddress().toString().toLatin1(), now);
+        std::optional<int> retryAfter = m_context.addressRateLimiter.admit(
+            m_context.config.trustedProxies.clientAddress(request).toString().toLatin1(), now);
         if (!retryAfter && m_context.tokenRateLimiter.enabled()) {
             QByteArray authorization;
             for (const auto &[name, value] : request.headers()) {
@@ -243,7 +244,8 @@ bool ApiServer::handleRequest(const QHttpServerRequest &request, QTcpSocket *soc
     addTotalTime(response, timer);
     answer(socket, responder, response, timer, route, requestId);
     // The path is decoded: %0A would start a forged log line, so control characters are written escaped.
-    qCDebug(lcHttp).noquote() << methodName(request.method()) << escapedForLog(request.url().path()) << response.status << timer.nsecsElapsed() / 1000 << "us";
+    // Behind a trusted proxy the client's address, not the proxy's (TrustedProxies).
+    qCDebug(lcHttp).noquote() << m_context.config.trustedProxies.clientAddress(request).toString() << methodName(request.method()) << escapedForLog(request.url().path()) << response.status << timer.nsecsElapsed() / 1000 << "us";
     return true;
 }
 

@@ -30,15 +30,6 @@ ApiError signInLocked(const store::SignInLock &lock)
                     QJsonObject{{QStringLiteral("retry_after_s"), seconds}}};
 }
 
-/** @brief The caller's address as one key: an IPv4 client on a dual-stack socket is its IPv4 address. */
-QString clientAddress(const QHttpServerRequest &request)
-{
-    const QHostAddress address = request.remoteAddress();
-    bool isV4 = false;
-    const quint32 v4 = address.toIPv4Address(&isV4);
-    return isV4 ? QHostAddress(v4).toString() : address.toString();
-}
-
 // Sign-out, re-authentication and PIN changes are staff actions: AuthRepository appends their audit row in the
 // session write's own transaction, so neither commits without the other.
 store::AuditEntry sessionAction(const store::Principal &actor, const QString &action)
@@ -73,7 +64,7 @@ void registerSessionRoutes(Router &router, ServerContext &context)
             deviceId = device->id;
         }
         // Throttled per name and per address before any hashing: a locked-out guesser costs one indexed read.
-        const QString address = clientAddress(request.request);
+        const QString address = context.config.trustedProxies.clientAddress(request.request).toString();
         store::SignInThrottle throttle(context.database, throttleLimits(context.config));
         const auto lock = throttle.lockout(std::get<QString>(name), address);
         if (!lock)

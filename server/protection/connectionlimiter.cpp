@@ -9,9 +9,10 @@
 
 namespace marquee::protection {
 
-ConnectionLimiter::ConnectionLimiter(int maxConnections, int maxPerAddress)
+ConnectionLimiter::ConnectionLimiter(int maxConnections, int maxPerAddress, const TrustedProxies &exempt)
     : m_max(maxConnections)
     , m_maxPerAddress(maxPerAddress)
+    , m_exempt(exempt)
 {
 }
 
@@ -20,6 +21,10 @@ bool ConnectionLimiter::tryOpen(const QHostAddress &address)
     QMutexLocker lock(&m_mutex);
     if (m_max > 0 && m_open >= m_max)
         return false;
+    if (m_exempt.contains(address)) {
+        ++m_open;
+        return true;
+    }
     int &fromAddress = m_perAddress[address];
     if (m_maxPerAddress > 0 && fromAddress >= m_maxPerAddress) {
         if (fromAddress == 0)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "protection/requestframer.h"
+#include "protection/trustedproxies.h"
 
 #include <QHash>
 #include <QHostAddress>
@@ -17,7 +18,9 @@ namespace marquee::protection {
 class ConnectionLimiter
 {
 public:
-    ConnectionLimiter(int maxConnections, int maxPerAddress);
+    /** @brief Connections from @p exempt (the trusted proxies, which carry many clients) count only towards
+     *  @p maxConnections. */
+    ConnectionLimiter(int maxConnections, int maxPerAddress, const TrustedProxies &exempt = {});
 
     /** @brief Count a new connection from @p address; false (and nothing counted) when over a limit. */
     bool tryOpen(const QHostAddress &address);
@@ -27,6 +30,7 @@ public:
 private:
     const int m_max;
     const int m_maxPerAddress;
+    const TrustedProxies m_exempt;
     mutable QMutex m_mutex;
     int m_open = 0;
     QHash<QHostAddress, int> m_perAddress;

@@ -145,7 +145,10 @@ QString ServerConfig::usage()
         "  --rate-limit-address N      requests per second per client address, bursts of 2N (default 0 = off)\n"
         "  --max-connections N         open connections per process (default 10000, 0 = no limit)\n"
         "  --max-connections-per-address N  open connections per client address (default 256, 0 = no limit;\n"
-        "                              behind a reverse proxy on one address raise it or use 0 and cap at the proxy)\n"
+        "                              connections from a --trusted-proxy count only towards --max-connections)\n"
+        "  --trusted-proxy ADDR[,ADDR...]  reverse proxies (IP or ADDR/BITS) whose X-Forwarded-For is believed: its last\n"
+        "                              entry is the client for the per-address limits, the sign-in throttle and the\n"
+        "                              access log; from any other peer the header is ignored (default none)\n"
         "%4"
         "  --config FILE               read 'option = value' lines (same names, without the dashes)\n"
         "Environment: MARQUEE_DATABASE_URL, MARQUEE_DATABASE_OWNER_URL, MARQUEE_LISTEN, MARQUEE_DATA_DIR, MARQUEE_SIGNING_KEK_FILE,\n"
@@ -460,6 +463,11 @@ std::optional<ServerConfig> ServerConfig::fromArguments(const QStringList &input
         } else if (option == QLatin1String("--reconciler-interval-ms")) {
             if (!intValue(option, value, 0, 3600000, &config.reconcilerIntervalMs))
                 return std::nullopt;
+        } else if (option == QLatin1String("--trusted-proxy")) {
+            const auto proxies = protection::TrustedProxies::parse(value, error);
+            if (!proxies)
+                return std::nullopt;
+            config.trustedProxies = *proxies;
         } else if (const auto framing = config.framing.parseOption(option, value, error); framing != protection::FramingLimits::Parsed::NotMine) {
             if (framing == protection::FramingLimits::Parsed::Bad)
                 return std::nullopt;

@@ -4,6 +4,7 @@
 #include "logging.h"
 #include "orders/paymentsettings.h"
 #include "protection/requestframer.h"
+#include "protection/trustedproxies.h"
 
 #include <QHostAddress>
 #include <QString>
@@ -85,6 +86,10 @@ struct ServerConfig {
     int maxConnections = 10000;   ///< open HTTP/WebSocket connections per process; more are closed at once
     /** @brief Open connections per client address; behind a reverse proxy every client has the proxy's address. */
     int maxConnectionsPerAddress = 256;
+    /** @brief Reverse proxies (--trusted-proxy) whose X-Forwarded-For names the client: per-address limits, the
+     *  sign-in throttle and the access log then see the client's address; connections from them count only
+     *  towards maxConnections. Empty: X-Forwarded-For is ignored. */
+    protection::TrustedProxies trustedProxies;
     /** @brief Header, body and idle timeouts and the header size limit of every HTTP connection (FramingSocket). */
     protection::FramingLimits framing;
     int sessionTtlSeconds = 12 * 60 * 60;

@@ -25,7 +25,7 @@ ServerContext::ServerContext(ServerConfig config_, store::DatabaseConfig databas
     , occupancyReports(database)
     , tokenRateLimiter(config.rateLimitPerToken)
     , addressRateLimiter(config.rateLimitPerAddress)
-    , connections(config.maxConnections, config.maxConnectionsPerAddress)
+    , connections(config.maxConnections, config.maxConnectionsPerAddress, config.trustedProxies)
     , passwordHashing(database, this->config.passwordThreads, QStringLiteral("passwords"))
     , paymentCalls(database, payments::PaymentCallThreads::kDefaultThreads)
 {

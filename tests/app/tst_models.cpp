@@ -3,6 +3,7 @@
 #include "appconfig.h"
 #include "kioskapi.h"
 #include "seatmapmodel.h"
+#include "transportstatus.h"
 #include "sync/apiclient.h"
 
 #include <QJsonArray>
@@ -59,7 +60,7 @@ TEST(AppConfig, ReadsTheConfigFileButTheCommandLineWins)
     const QString path = dir.filePath(QStringLiteral("kiosk.ini"));
     QFile file(path);
     ASSERT_TRUE(file.open(QIODevice::WriteOnly));
-    file.write("role=kiosk\nserver=http://10.0.0.5:8080\ntoken=fromfile\nidle_timeout=45\nlanguage=de\n");
+    file.write("role=kiosk\nserver=https://10.0.0.5:8080\ntoken=fromfile\nidle_timeout=45\nlanguage=de\n");
     file.close();
     QString error;
     auto config = parseArguments({"marquee", "--config", path, "--language", "en"}, &error);
@@ -68,6 +69,45 @@ TEST(AppConfig, ReadsTheConfigFileButTheCommandLineWins)
     EXPECT_EQ(config->token, QStringLiteral("fromfile"));
     EXPECT_EQ(config->idleTimeoutSeconds, 45);
     EXPECT_EQ(config->language, QStringLiteral("en"));
+}
+
+TEST(AppConfig, PlainHttpToAnotherMachineIsRefusedUnlessAllowed)
+{
+    QString error;
+    EXPECT_FALSE(parseArguments({"marquee", "--server", "http://192.0.2.1:8080", "--token", "t"}, &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("Refusing plain http:// to 192.0.2.1"))) << error.toStdString();
+    EXPECT_TRUE(error.contains(QStringLiteral("--allow-insecure-http"))) << error.toStdString();
+    EXPECT_FALSE(parseArguments({"marquee", "--server", "https://192.0.2.1", "--token", "t", "--paysim", "http://192.0.2.2:8090"}, &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("192.0.2.2"))) << error.toStdString();
+
+    // Loopback needs no TLS; https:// anywhere is fine; the flag allows plain http and says so (the banner).
+    for (const char *server : {"http://127.0.0.1:8080", "http://localhost:8080", "http://[::1]:8080", "https://192.0.2.1"}) {
+        const auto config = parseArguments({"marquee", "--server", server, "--token", "t"}, &error);
+        ASSERT_TRUE(config) << server << ": " << error.toStdString();
+        EXPECT_FALSE(config->allowInsecureHttp);
+    }
+    const auto allowed = parseArguments({"marquee", "--server", "http://192.0.2.1:8080", "--token", "t", "--allow-insecure-http"}, &error);
+    ASSERT_TRUE(allowed) << error.toStdString();
+    EXPECT_TRUE(allowed->allowInsecureHttp);
+    const auto policy = transportPolicy(*allowed, &error);
+    ASSERT_TRUE(policy);
+    EXPECT_TRUE(policy->refusal(QUrl(QStringLiteral("ws://192.0.2.1:8080/api/v1/shows/1/live"))).isEmpty());
+    marquee::sync::TransportPolicy::install(*policy);
+    EXPECT_TRUE(TransportStatus().insecure());
+    EXPECT_FALSE(TransportStatus().warning().isEmpty());
+    marquee::sync::TransportPolicy::install({});
+    EXPECT_FALSE(TransportStatus().insecure());
+
+    // The venue CA: a file without a certificate is refused with its name.
+    QTemporaryDir dir;
+    QFile notACertificate(dir.filePath(QStringLiteral("ca.crt")));
+    ASSERT_TRUE(notACertificate.open(QIODevice::WriteOnly));
+    notACertificate.write("not a certificate\n");
+    notACertificate.close();
+    const auto withCa = parseArguments({"marquee", "--server", "https://192.0.2.1", "--token", "t", "--ca-file", notACertificate.fileName()}, &error);
+    ASSERT_TRUE(withCa) << error.toStdString();
+    EXPECT_FALSE(transportPolicy(*withCa, &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("holds no PEM certificate"))) << error.toStdString();
 }
 
 namespace {

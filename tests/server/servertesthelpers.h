@@ -4,15 +4,32 @@
 
 #include "testserver.h"
 
+#include <QElapsedTimer>
+#include <QEventLoop>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMap>
 #include <QStringList>
+#include <QTimer>
+#include <functional>
 #include <gtest/gtest.h>
 #include <ostream>
 
 namespace marquee::test {
+
+/** @brief Run the event loop (sockets read, signals arrive) until @p condition holds or @p ms pass. */
+inline bool pumpUntil(const std::function<bool()> &condition, int ms = 10000)
+{
+    QElapsedTimer timer;
+    timer.start();
+    while (!condition() && timer.elapsed() < ms) {
+        QEventLoop loop;
+        QTimer::singleShot(5, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+    return condition();
+}
 
 /**
  * @brief A fingerprint of every table a request could write to. Comparing it before and after a rejected

@@ -52,17 +52,7 @@ public:
     }
 
     /** @brief Run the event loop until @p condition holds or @p ms pass. */
-    bool waitFor(const std::function<bool()> &condition, int ms = 10000)
-    {
-        QElapsedTimer timer;
-        timer.start();
-        while (!condition() && timer.elapsed() < ms) {
-            QEventLoop loop;
-            QTimer::singleShot(10, &loop, &QEventLoop::quit);
-            loop.exec();
-        }
-        return condition();
-    }
+    bool waitFor(const std::function<bool()> &condition, int ms = 10000) { return pumpUntil(condition, ms); }
     bool waitForStatus(const QString &seat, const QString &status) { return waitFor([&] { return m_status.value(seat) == status; }); }
 
     const std::vector<QJsonObject> &messages() const { return m_messages; }
@@ -124,19 +114,6 @@ QStringList seatOrder(HttpClient &client, qint64 showId)
     for (const QJsonValue &seat : map.json().value(QStringLiteral("seats")).toArray())
         seats << seat[QStringLiteral("seat_id")].toString();
     return seats;
-}
-
-/** @brief Run the event loop (the LiveClients read) until @p condition holds or @p ms pass. */
-bool pumpUntil(const std::function<bool()> &condition, int ms)
-{
-    QElapsedTimer timer;
-    timer.start();
-    while (!condition() && timer.elapsed() < ms) {
-        QEventLoop loop;
-        QTimer::singleShot(5, &loop, &QEventLoop::quit);
-        loop.exec();
-    }
-    return condition();
 }
 
 /**
