@@ -43,7 +43,11 @@ HttpResponse holdResponse(const HoldOutcome &outcome)
     if (outcome.admissionRefusal)
         return HttpResponse::error(*outcome.admissionRefusal);
     const HoldAnswer answer = holdAnswer(outcome.decision);
-    return HttpResponse::rawJson(answer.status, answer.body);
+    HttpResponse response = HttpResponse::rawJson(answer.status, answer.body);
+    const std::optional<ErrorCode> refusal = outcome.decision.ok ? holdError(outcome.decision.verdict) : ErrorCode::HoldStoreUnavailable;
+    if (refusal)
+        response.withErrorHeaders(answer.status, QString::fromLatin1(errorEntry(*refusal).code));
+    return response;
 }
 
 void registerHoldRoutes(Router &router, ServerContext &context)

@@ -26,14 +26,20 @@ HttpResponse HttpResponse::rawJson(int status, QByteArray body)
 HttpResponse HttpResponse::error(const ApiError &error)
 {
     HttpResponse response = rawJson(error.httpStatus, error.toBody());
-    if (error.httpStatus == 429)
-        response.withHeader("Retry-After", QByteArray::number(error.extra.value(QStringLiteral("retry_after_s")).toInt(1)));
-    // The database is not answering: clients and proxies may try again in a moment, not at once in a loop.
-    if (error.httpStatus == 503 && error.code == QLatin1String("unavailable"))
-        response.withHeader("Retry-After", "1");
-    if (error.httpStatus == 401)
-        response.withHeader("WWW-Authenticate", "Bearer realm=\"marquee\"");
+    response.withErrorHeaders(error.httpStatus, error.code, error.extra.value(QStringLiteral("retry_after_s")).toInt(1));
     return response;
+}
+
+HttpResponse &HttpResponse::withErrorHeaders(int httpStatus, const QString &code, int retryAfterSeconds)
+{
+    if (httpStatus == 429)
+        withHeader("Retry-After", QByteArray::number(retryAfterSeconds));
+    // The database is not answering: clients and proxies may try again in a moment, not at once in a loop.
+    if (httpStatus == 503 && code == QLatin1String("unavailable"))
+        withHeader("Retry-After", "1");
+    if (httpStatus == 401)
+        withHeader("WWW-Authenticate", "Bearer realm=\"marquee\"");
+    return *this;
 }
 
 HttpResponse HttpResponse::noBody(int status)

@@ -39,6 +39,11 @@ struct HttpResponse {
     static HttpResponse rawJson(int status, QByteArray body);
     static HttpResponse error(const ApiError &error);
     static HttpResponse noBody(int status);
+    /**
+     * @brief The headers every error of @p httpStatus and @p code carries (Retry-After on 429 and on 503
+     * unavailable, WWW-Authenticate on 401), for an error body rendered elsewhere (a hold decision).
+     */
+    HttpResponse &withErrorHeaders(int httpStatus, const QString &code, int retryAfterSeconds = 1);
     HttpResponse &withHeader(const QByteArray &name, const QByteArray &value)
     {
         headers.append({name, value});
