@@ -17,7 +17,7 @@ void marquee::fuzz::fuzzRouteBody(const QJsonObject &input)
         checkRefusal(*error);
         return;
     }
-    const http::HoldRequest &hold = std::get<http::HoldRequest>(parsed);
+    const HoldRequest &hold = std::get<HoldRequest>(parsed);
     FUZZ_CHECK(hold.showId == 42 && hold.idempotencyKey == QLatin1String("key-1") && hold.admissionToken == "admission");
     FUZZ_CHECK(!hold.seatIds.isEmpty() && hold.seatIds.size() <= kMaxSeats);
     FUZZ_CHECK(hold.fingerprint.size() == 64);
@@ -28,7 +28,7 @@ void marquee::fuzz::fuzzRouteBody(const QJsonObject &input)
         reversed.append(*it);
     body.insert(QStringLiteral("seat_ids"), reversed);
     const auto again = http::parseHoldRequest(kMaxSeats, 42, QString(), body, {});
-    FUZZ_CHECK(!isError(again) && std::get<http::HoldRequest>(again).fingerprint == hold.fingerprint);
+    FUZZ_CHECK(!isError(again) && std::get<HoldRequest>(again).fingerprint == hold.fingerprint);
     const auto otherShow = http::parseHoldRequest(kMaxSeats, 43, QString(), body, {});
-    FUZZ_CHECK(!isError(otherShow) && std::get<http::HoldRequest>(otherShow).fingerprint != hold.fingerprint);
+    FUZZ_CHECK(!isError(otherShow) && std::get<HoldRequest>(otherShow).fingerprint != hold.fingerprint);
 }

@@ -31,7 +31,7 @@ void marquee::fuzz::fuzzRouteBody(const QJsonObject &body)
         // Every action carries its own endpoint's idempotency key: replayed, it is deduplicated as the single request would be.
         const QString key = actions.at(qsizetype(i)).toObject().value(QStringLiteral("idempotency_key")).toString();
         FUZZ_CHECK(!key.isEmpty());
-        if (const auto *hold = std::get_if<http::HoldRequest>(&batch[i])) {
+        if (const auto *hold = std::get_if<HoldRequest>(&batch[i])) {
             FUZZ_CHECK(hold->idempotencyKey == key && hold->showId > 0);
             FUZZ_CHECK(!hold->seatIds.isEmpty() && hold->seatIds.size() <= kMaxSeats);
         } else if (const auto *checkin = std::get_if<store::CheckinRequest>(&batch[i])) {

@@ -62,14 +62,18 @@ bool isAdmitted(const QJsonObject &status)
     return status.value(QStringLiteral("admitted")).toBool();
 }
 
-/** @brief A second marquee-server on the same database (another instance, or the same one after a restart). */
-std::unique_ptr<MarqueeServer> instanceOn(const QString &databaseUrl)
+/**
+ * @brief A second marquee-server on the same database (another instance, or the same one after a restart), with
+ * the first one's data directory: every server of one database needs the same key-encryption key.
+ */
+std::unique_ptr<MarqueeServer> instanceOn(const TestServer &first)
 {
     ServerConfig config;
     config.listenAddress = QHostAddress::LocalHost;
     config.listenPort = 0;
     config.threads = 2;
-    config.databaseUrl = databaseUrl;
+    config.databaseUrl = first.databaseUrl();
+    config.dataDirectory = first.dataDirectory();
     config.reconcilerIntervalMs = 0;
     auto instance = std::make_unique<MarqueeServer>(config);
     if (!instance->start())
@@ -310,7 +314,7 @@ TEST_F(WaitingRoom, TwoInstancesShareTheQueueAndARestartKeepsIt)
     auto onFirst = server.client(deviceToken);
     const QString earlyToken = join(*onFirst);
 
-    auto second = instanceOn(server.databaseUrl());
+    auto second = instanceOn(server);
     HttpClient onSecond(QStringLiteral("127.0.0.1"), second->port());
     onSecond.setToken(deviceToken);
     // The second instance knows the room and verifies the first one's token (one key, kept in the database).
@@ -350,7 +354,7 @@ TEST_F(WaitingRoom, TwoInstancesShareTheQueueAndARestartKeepsIt)
     onSecond.disconnect();
     second->stop();
     second.reset();
-    auto restarted = instanceOn(server.databaseUrl());
+    auto restarted = instanceOn(server);
     HttpClient onRestarted(QStringLiteral("127.0.0.1"), restarted->port());
     onRestarted.setToken(deviceToken);
     EXPECT_EQ(positionOf(onRestarted, earlyToken), early);
@@ -410,6 +414,8 @@ TEST(WaitingRoomAutomatic, DemandPastTheThresholdSwitchesTheRoomOn)
     config.dataDirectory = server.dataDirectory(); // a second server of one database needs the first one's KEK
     config.reconcilerIntervalMs = 0;
     config.waitingRoomThreshold = 20;
+    // One kiosk token stands for the whole crowd here: the per-caller held-seat cap would refuse it first.
+    config.maxHeldSeatsKiosk = 0;
     MarqueeServer guarded(config);
     ASSERT_TRUE(guarded.start()) << guarded.errorString().toStdString();
     HttpClient client(QStringLiteral("127.0.0.1"), guarded.port());
