@@ -102,6 +102,7 @@ DeskController::DeskController(const AppConfig &config, QObject *parent)
     , m_shifts(new JsonTableModel(this))
     , m_occupancyMap(new SeatMapModel(this))
 {
+    applyLanguage(m_translator, config.language); // first: the column titles below are translated
     m_session->setDeviceToken(config.token);
     m_session->setTimeoutMs(config.requestTimeoutMs);
     m_session->setLockAfterSeconds(900);
@@ -328,7 +329,7 @@ void DeskController::loadSales(const QString &groupBy, JsonTableModel *model)
                     row = {{QStringLiteral("key"), key}, {QStringLiteral("bookings"), 0}, {QStringLiteral("tickets"), 0},
                            {QStringLiteral("revenue_minor"), 0}, {QStringLiteral("refunds"), 0}, {QStringLiteral("refunds_minor"), 0},
                            {QStringLiteral("net_minor"), 0}, {QStringLiteral("currency"), currency}};
-                row.insert(QStringLiteral("label"), QLocale().toString(day, QStringLiteral("ddd d MMM")));
+                row.insert(QStringLiteral("label"), QLocale().toString(day, tr("ddd d MMM", "date format")));
                 row.insert(QStringLiteral("short_label"), QLocale().toString(day, QStringLiteral("d.M.")));
                 filled.append(row);
             }
@@ -736,7 +737,7 @@ void DeskController::openOccupancy(qint64 showId)
         for (int i = 0; i < m_shows->count(); ++i)
             if (m_shows->rowAt(i).value(QStringLiteral("show_id")).toLongLong() == showId)
                 title = m_shows->rowAt(i).value(QStringLiteral("title")).toString() + QStringLiteral(" · ")
-                        + wireTimeText(m_shows->rowAt(i).value(QStringLiteral("starts_at")).toString(), QStringLiteral("ddd d MMM HH:mm"),
+                        + wireTimeText(m_shows->rowAt(i).value(QStringLiteral("starts_at")).toString(), tr("ddd d MMM HH:mm", "date format"),
                                        showZone(QJsonObject::fromVariantMap(m_shows->rowAt(i))));
         m_occupancy = {{QStringLiteral("show_id"), showId},
                        {QStringLiteral("title"), title},
@@ -773,7 +774,7 @@ void DeskController::loadHouseHolds(qint64 showId)
                                                 {QStringLiteral("seats"), seats.join(QStringLiteral(" "))},
                                                 {QStringLiteral("seat_count"), seats.size()},
                                                 {QStringLiteral("reason"), str(hold, "reason")},
-                                                {QStringLiteral("created"), wireTimeText(str(hold, "created_at"), QStringLiteral("d MMM HH:mm"))}});
+                                                {QStringLiteral("created"), wireTimeText(str(hold, "created_at"), tr("d MMM HH:mm", "date format"))}});
             }
         }
         Q_EMIT houseHoldsChanged();

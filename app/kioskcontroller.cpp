@@ -16,6 +16,7 @@
 #include <QLocale>
 #include <QQmlEngine>
 #include <QStandardPaths>
+#include <algorithm>
 
 namespace marquee::app {
 
@@ -887,6 +888,32 @@ QVariantList KioskController::uncollected() const
     return list;
 }
 
+QString KioskController::bookingTime() const
+{
+    return venueDayAndTime(m_booking.startsAt, printZone(m_booking));
+}
+
+QString KioskController::bookingSeats() const
+{
+    // By row, rows in the booking's order, seats in a row by number: "Row E, seats 8 and 9 · Row F, seat 3".
+    QList<std::pair<QString, QList<PrintedTicket>>> rows;
+    for (const PrintedTicket &ticket : m_booking.tickets) {
+        auto row = std::find_if(rows.begin(), rows.end(), [&](const auto &r) { return r.first == ticket.row; });
+        if (row == rows.end())
+            row = rows.insert(rows.end(), {ticket.row, {}});
+        row->second.append(ticket);
+    }
+    QStringList parts;
+    for (auto &[row, tickets] : rows) {
+        std::sort(tickets.begin(), tickets.end(), [](const PrintedTicket &a, const PrintedTicket &b) { return a.number < b.number; });
+        QStringList numbers;
+        for (const PrintedTicket &ticket : tickets)
+            numbers.append(ticket.number > 0 ? QString::number(ticket.number) : ticket.seatId);
+        parts.append(tr("Row %1, seat(s) %2", nullptr, int(numbers.size())).arg(row, QLocale().createSeparatedList(numbers)));
+    }
+    return parts.join(QStringLiteral(" · "));
+}
+
 void KioskController::showBooking(const QJsonObject &booking)
 {
     m_holdTick.stop();
@@ -1005,16 +1032,7 @@ void KioskController::resetToAttract()
 
 void KioskController::setLanguage(const QString &code)
 {
-    QCoreApplication::removeTranslator(&m_translator);
-    if (code == QLatin1String("de")) {
-        if (m_translator.load(QStringLiteral(":/i18n/marquee_de.qm")))
-            QCoreApplication::installTranslator(&m_translator);
-        else
-            qCWarning(lcKiosk) << "German translation missing";
-        QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
-    } else {
-        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedKingdom));
-    }
+    applyLanguage(m_translator, code);
     m_config.language = code;
     if (m_engine)
         m_engine->retranslate();
