@@ -115,8 +115,8 @@ DeskController::DeskController(const AppConfig &config, QObject *parent)
     m_salesByDevice->setColumns(salesColumns(tr("Device")));
     // Together as wide as the table beside the show editor at 1920 pixels (DeskShows.qml), so the prices of two
     // tiers are not cut off at the panel's edge (a narrower window scrolls sideways).
-    m_shows->setColumns({{QStringLiteral("show_id"), tr("Show"), Kind::Integer, 70},
-                         {QStringLiteral("title"), tr("Movie"), Kind::Text, 230},
+    m_shows->setColumns({{QStringLiteral("show_id"), tr("Show", "the column of show numbers"), Kind::Integer, 70},
+                         {QStringLiteral("title"), tr("Movie"), Kind::Text, 210},
                          {QStringLiteral("starts_at"), tr("Starts"), Kind::Time, 160},
                          {QStringLiteral("screen_name"), tr("Screen"), Kind::Text, 90},
                          {QStringLiteral("capacity"), tr("Seats"), Kind::Integer, 66},
@@ -124,7 +124,7 @@ DeskController::DeskController(const AppConfig &config, QObject *parent)
                          {QStringLiteral("held"), tr("Held"), Kind::Integer, 66},
                          {QStringLiteral("occupancy"), tr("Full"), Kind::Percent, 66},
                          {QStringLiteral("prices"), tr("Prices"), Kind::Text, 290},
-                         {QStringLiteral("waiting_room"), tr("Waiting room"), Kind::Bool, 80}});
+                         {QStringLiteral("waiting_room"), tr("Waiting room"), Kind::Bool, 100}});
     // Every refund of the range from GET /api/v1/reports/refunds: staff's and the server's own.
     // Up to Show as wide as the dashboard's table at 1920 pixels, so the figures a manager checks first are never cut
     // off; the devices and the full order id (for the CSV) are a scroll away.
@@ -145,7 +145,7 @@ DeskController::DeskController(const AppConfig &config, QObject *parent)
                            {QStringLiteral("role"), tr("Role"), Kind::Text, 70},
                            {QStringLiteral("health"), tr("Health"), Kind::Text, 100},
                            {QStringLiteral("last_seen_at"), tr("Last seen"), Kind::Time, 160},
-                           {QStringLiteral("queue_length"), tr("Queue"), Kind::Integer, 80},
+                           {QStringLiteral("queue_length"), tr("Queue", "the column of queued offline actions"), Kind::Integer, 80},
                            {QStringLiteral("printer_state"), tr("Printer"), Kind::Text, 100},
                            {QStringLiteral("app_version"), tr("Version"), Kind::Text, 80},
                            {QStringLiteral("reconciled_at"), tr("Reconciled"), Kind::Time, 160},

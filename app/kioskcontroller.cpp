@@ -23,6 +23,22 @@ namespace marquee::app {
 namespace {
 KioskController *s_instance = nullptr;
 
+/** @brief A reconciliation state of a ticket or payment ("confirmed", "refund_due", ...) as staff read it. */
+QString reconciliationStateText(const QString &state)
+{
+    if (state == QLatin1String("confirmed"))
+        return KioskController::tr("confirmed");
+    if (state == QLatin1String("voided"))
+        return KioskController::tr("voided");
+    if (state == QLatin1String("unknown"))
+        return KioskController::tr("unknown");
+    if (state == QLatin1String("refund_due"))
+        return KioskController::tr("refund due");
+    if (state == QLatin1String("pending"))
+        return KioskController::tr("pending");
+    return state;
+}
+
 QString dataDir()
 {
     QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
@@ -1100,6 +1116,7 @@ void KioskController::lookupBooking(const QString &bookingRef)
     for (const sync::TicketRecord &ticket : tickets)
         lines.append(QVariantMap{{QStringLiteral("seat"), ticket.seatId},
                                  {QStringLiteral("state"), ticket.reconciliation},
+                                 {QStringLiteral("state_text"), reconciliationStateText(ticket.reconciliation)},
                                  {QStringLiteral("reprints"), ticket.reprints}});
     m_lookup.insert(QStringLiteral("tickets"), lines);
     Q_EMIT lookupChanged();
@@ -1202,6 +1219,7 @@ void KioskController::loadReconciliation()
                                                                                                  line.value(QStringLiteral("currency")).toString()))},
                                      {QStringLiteral("ref"), line.value(QStringLiteral("booking_ref")).toString(line.value(QStringLiteral("order_id")).toString())},
                                      {QStringLiteral("state"), line.value(QStringLiteral("state")).toString()},
+                                     {QStringLiteral("state_text"), reconciliationStateText(line.value(QStringLiteral("state")).toString())},
                                      {QStringLiteral("reason"), line.value(QStringLiteral("reason")).toString()}});
         }
         for (const QJsonValue &v : report.value(QStringLiteral("tickets")).toArray()) {
@@ -1211,6 +1229,7 @@ void KioskController::loadReconciliation()
             lines.append(QVariantMap{{QStringLiteral("what"), tr("Ticket %1").arg(line.value(QStringLiteral("seat_id")).toString())},
                                      {QStringLiteral("ref"), line.value(QStringLiteral("booking_ref")).toString()},
                                      {QStringLiteral("state"), line.value(QStringLiteral("state")).toString()},
+                                     {QStringLiteral("state_text"), reconciliationStateText(line.value(QStringLiteral("state")).toString())},
                                      {QStringLiteral("reason"), line.value(QStringLiteral("reason")).toString()}});
         }
         m_reconciliation.insert(QStringLiteral("lines"), lines);

@@ -19,6 +19,7 @@ Window {
     title: qsTr("Marquee — Manager desk")
 
     InsecureBanner {
+        id: insecureBanner
         anchors.left: parent.left
         anchors.right: parent.right
         anchors.top: parent.top
@@ -33,8 +34,10 @@ Window {
         { key: "audit", label: qsTr("Audit log"), glyph: "≣" }
     ]
 
+    // Below the warning, never under it (it has no height without it).
     Loader {
         anchors.fill: parent
+        anchors.topMargin: insecureBanner.height
         active: !Desk.session.signedIn
         sourceComponent: SignInPanel {
             session: Desk.session
@@ -46,6 +49,7 @@ Window {
 
     Item {
         anchors.fill: parent
+        anchors.topMargin: insecureBanner.height
         visible: Desk.session.signedIn
 
         Rectangle {
@@ -115,8 +119,10 @@ Window {
                         }
                         Column {
                             Layout.fillWidth: true
-                            Text { text: Desk.session.name; font.pixelSize: Pos.fontBody; font.bold: true; font.family: Theme.fontFamily; color: Theme.text }
-                            Text { text: Desk.session.role; font.pixelSize: Pos.fontCaption; font.family: Theme.fontFamily; color: Theme.textMuted }
+                            Layout.minimumWidth: 0
+                            // Elided, never under the sign-out button beside them (a long name, a longer label).
+                            Text { width: parent.width; elide: Text.ElideRight; text: Desk.session.name; font.pixelSize: Pos.fontBody; font.bold: true; font.family: Theme.fontFamily; color: Theme.text }
+                            Text { width: parent.width; elide: Text.ElideRight; text: Desk.session.role; font.pixelSize: Pos.fontCaption; font.family: Theme.fontFamily; color: Theme.textMuted }
                         }
                         SButton { quiet: true; text: qsTr("Sign out"); onClicked: Desk.session.signOut() }
                     }

@@ -1880,19 +1880,19 @@ Zahlungen: %6 bestätigt, %7 zu erstatten, %8 offen.</translation>
     </message>
     <message>
         <source>Seats</source>
-        <translation>Plätze</translation>
+        <translation>Sitze</translation>
     </message>
     <message>
         <source>Sold</source>
-        <translation>Verkauft</translation>
+        <translation>Verk.</translation>
     </message>
     <message>
         <source>Held</source>
-        <translation>Reserviert</translation>
+        <translation>Res.</translation>
     </message>
     <message>
         <source>Full</source>
-        <translation>Belegt</translation>
+        <translation>Ausl.</translation>
     </message>
     <message>
         <source>Prices</source>
@@ -1949,10 +1949,6 @@ Zahlungen: %6 bestätigt, %7 zu erstatten, %8 offen.</translation>
     <message>
         <source>Last seen</source>
         <translation>Zuletzt gesehen</translation>
-    </message>
-    <message>
-        <source>Queue</source>
-        <translation>Warteschlange</translation>
     </message>
     <message>
         <source>Printer</source>
@@ -2247,6 +2243,16 @@ Zahlungen: %6 bestätigt, %7 zu erstatten, %8 offen.</translation>
         <source>Waiting room off for show %1.</source>
         <translation>Warteraum für Vorstellung %1 ausgeschaltet.</translation>
     </message>
+    <message>
+        <source>Show</source>
+        <comment>the column of show numbers</comment>
+        <translation>Nr.</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <comment>the column of queued offline actions</comment>
+        <translation>Wartend</translation>
+    </message>
 </context>
 <context>
     <name>marquee::app::JsonTableModel</name>
@@ -2261,7 +2267,7 @@ Zahlungen: %6 bestätigt, %7 zu erstatten, %8 offen.</translation>
     <message>
         <source>dd MMM yyyy HH:mm</source>
         <comment>date format</comment>
-        <translation>dd. MMM yyyy HH:mm</translation>
+        <translation>dd.MM.yyyy HH:mm</translation>
     </message>
     <message>
         <source>Could not write %1: %2</source>
@@ -2463,6 +2469,26 @@ Zahlungen: %6 bestätigt, %7 zu erstatten, %8 offen.</translation>
     <message>
         <source>Ticket %1</source>
         <translation>Ticket %1</translation>
+    </message>
+    <message>
+        <source>confirmed</source>
+        <translation>bestätigt</translation>
+    </message>
+    <message>
+        <source>voided</source>
+        <translation>ungültig</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>unbekannt</translation>
+    </message>
+    <message>
+        <source>refund due</source>
+        <translation>zu erstatten</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>offen</translation>
     </message>
 </context>
 <context>
