@@ -76,10 +76,10 @@ QList<std::pair<QString, QString>> refundTexts(const QJsonObject &refund)
 QList<JsonTableModel::Column> salesColumns(const QString &keyTitle, Kind keyKind = Kind::Text)
 {
     return {{QStringLiteral("label"), keyTitle, keyKind, 240},
-            {QStringLiteral("bookings"), DeskController::tr("Bookings"), Kind::Integer, 100},
+            {QStringLiteral("bookings"), DeskController::tr("Bookings"), Kind::Integer, 120},
             {QStringLiteral("tickets"), DeskController::tr("Tickets"), Kind::Integer, 100},
             {QStringLiteral("revenue_minor"), DeskController::tr("Revenue"), Kind::Money, 130},
-            {QStringLiteral("refunds"), DeskController::tr("Refunds"), Kind::Integer, 90},
+            {QStringLiteral("refunds"), DeskController::tr("Refunds"), Kind::Integer, 120},
             {QStringLiteral("refunds_minor"), DeskController::tr("Refunded"), Kind::Money, 130},
             {QStringLiteral("net_minor"), DeskController::tr("Net"), Kind::Money, 130}};
 }
@@ -159,7 +159,7 @@ DeskController::DeskController(const AppConfig &config, QObject *parent)
                                   {QStringLiteral("amount_minor"), tr("Amount"), Kind::Money, 100},
                                   {QStringLiteral("payment_method"), tr("Paid by"), Kind::Text, 80},
                                   {QStringLiteral("channel"), tr("Channel"), Kind::Text, 95},
-                                  {QStringLiteral("show_id"), tr("Show"), Kind::Integer, 70},
+                                  {QStringLiteral("show_id"), tr("Show", "the column of show numbers"), Kind::Integer, 70},
                                   {QStringLiteral("refund_reason"), tr("Refund reason"), Kind::Text, 200},
                                   {QStringLiteral("order_id"), tr("Order"), Kind::Text, 300}});
     m_audit->setColumns({{QStringLiteral("at"), tr("When"), Kind::Time, 170},

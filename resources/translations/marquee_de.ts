@@ -247,11 +247,11 @@
     </message>
     <message>
         <source>Need attention</source>
-        <translation>Brauchen Aufmerksamkeit</translation>
+        <translation>Zu prüfen</translation>
     </message>
     <message>
         <source>printer problem or queued sales</source>
-        <translation>Druckerproblem oder wartende Verkäufe</translation>
+        <translation>Drucker oder Warteschlange</translation>
     </message>
     <message>
         <source>Offline</source>
@@ -259,7 +259,7 @@
     </message>
     <message>
         <source>no heartbeat for 2 minutes</source>
-        <translation>seit 2 Minuten kein Lebenszeichen</translation>
+        <translation>2 Min. ohne Lebenszeichen</translation>
     </message>
     <message>
         <source>Devices</source>
@@ -275,7 +275,7 @@
     </message>
     <message>
         <source>Reconciliation problems</source>
-        <translation>Probleme beim Abgleich</translation>
+        <translation>Abgleichprobleme</translation>
     </message>
     <message>
         <source>from the kiosks&apos; own checks</source>
@@ -300,6 +300,26 @@
     <message>
         <source>Nothing to do: every printed ticket and approved payment the kiosks reported is confirmed.</source>
         <translation>Nichts zu tun: Jedes gedruckte Ticket und jede genehmigte Zahlung der Automaten ist bestätigt.</translation>
+    </message>
+    <message>
+        <source>refund due</source>
+        <translation>zu erstatten</translation>
+    </message>
+    <message>
+        <source>voided</source>
+        <translation>ungültig</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>unbekannt</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>offen</translation>
+    </message>
+    <message>
+        <source>confirmed</source>
+        <translation>bestätigt</translation>
     </message>
 </context>
 <context>
@@ -1570,7 +1590,7 @@ Zahlungen: %6 bestätigt, %7 zu erstatten, %8 offen.</translation>
     </message>
     <message>
         <source>reason, e.g. float top-up</source>
-        <translation>Grund, z. B. Wechselgeld auffüllen</translation>
+        <translation>Grund, z. B. Auffüllen</translation>
     </message>
     <message>
         <source>In</source>
@@ -2085,7 +2105,7 @@ Zahlungen: %6 bestätigt, %7 zu erstatten, %8 offen.</translation>
     </message>
     <message>
         <source>attention</source>
-        <translation>Aufmerksamkeit</translation>
+        <translation>prüfen</translation>
     </message>
     <message>
         <source>healthy</source>
@@ -2251,7 +2271,7 @@ Zahlungen: %6 bestätigt, %7 zu erstatten, %8 offen.</translation>
     <message>
         <source>Queue</source>
         <comment>the column of queued offline actions</comment>
-        <translation>Wartend</translation>
+        <translation>Offen</translation>
     </message>
 </context>
 <context>

@@ -2,13 +2,13 @@
 // The whole kiosk UI, offscreen, against a real in-process server: every screen is walked and saved as a PNG in
 // build/screenshots/ (landscape 1920×1080 and portrait 1080×1920), plus the failure screens.
 #include "../server/paysimprocess.h"
+#include "insecurehttp.h"
 #include "kioskcontroller.h"
 #include "kioskwalker.h"
 #include "kioskwindow.h"
 #include "quickitems.h"
 #include "screenshots.h"
 #include "seatmapitem.h"
-#include "sync/transportsecurity.h"
 #include "testserver.h"
 #include "venueclock.h"
 
@@ -19,7 +19,6 @@
 #include <QQmlComponent>
 #include <QQuickWindow>
 #include <QRegularExpression>
-#include <QScopeGuard>
 #include <QTcpServer>
 #include <QTest>
 #include <QTemporaryDir>
@@ -275,30 +274,20 @@ TEST_F(KioskUi, PortraitSeatMapConflictOfflineAndGerman)
 TEST_F(KioskUi, InsecureHttpKeepsItsWarningAboveTheScreens)
 {
     // Started with --allow-insecure-http: the warning stays on top of every screen, whole, in the kiosk's language.
-    const sync::TransportPolicy before = sync::TransportPolicy::current();
-    sync::TransportPolicy insecure = before;
-    insecure.allowInsecureHttp = true;
-    sync::TransportPolicy::install(insecure);
-    const auto restore = qScopeGuard([&] { sync::TransportPolicy::install(before); });
+    const test::InsecureHttpAllowed insecure;
     Ui ui = loadUi(m_config, QSize(1920, 1080));
     ASSERT_NE(ui.window, nullptr);
     KioskController &kiosk = *ui.kiosk;
     const QString dir = kShots + QStringLiteral("/insecure");
-    const QString warning = test::shown("marquee::app::TransportStatus", "Insecure connection: this device may talk to the server without "
-                                                                         "encryption (--allow-insecure-http). Staff: use https:// with the venue certificate.");
-    const auto bannerText = [&] {
-        QQuickItem *banner = test::itemNamed(ui.window, QStringLiteral("insecureBanner"));
-        return banner ? banner->property("text").toString() : QString();
-    };
     kiosk.start();
     ASSERT_TRUE(waitUntil([&] { return kiosk.screen() == QLatin1String("attract") && kiosk.movies()->count() > 0; }));
-    EXPECT_EQ(bannerText(), warning);
+    EXPECT_EQ(test::InsecureHttpAllowed::bannerText(ui.window), test::InsecureHttpAllowed::warning());
     EXPECT_FALSE(saveScreenshot(ui.window, dir, QStringLiteral("01-attract")).isEmpty());
     kiosk.openMovie(m_server.lastMovieId());
     ASSERT_TRUE(waitUntil([&] { return !kiosk.shows()->loading() && kiosk.shows()->count() > 0; }));
     kiosk.openShow(m_showId);
     ASSERT_TRUE(waitUntil([&] { return kiosk.seatMap()->seatCount() == 160; }));
-    EXPECT_EQ(bannerText(), warning);
+    EXPECT_EQ(test::InsecureHttpAllowed::bannerText(ui.window), test::InsecureHttpAllowed::warning());
     EXPECT_FALSE(saveScreenshot(ui.window, dir, QStringLiteral("02-seats")).isEmpty());
     unload(ui);
 }

@@ -7,7 +7,7 @@
 #include "staffapp.h"
 #include "stafftesthelpers.h"
 #include "sync/reconciler.h"
-#include "sync/transportsecurity.h"
+#include "insecurehttp.h"
 #include "quickitems.h"
 #include "screenshots.h"
 #include "seatmapitem.h"
@@ -941,51 +941,40 @@ TEST(StaffUi, ManagerDeskEveryPage)
     DeskController::setInstance(nullptr);
 }
 
+namespace {
+/**
+ * @brief Loads the @p role window on @p controller (its QML singleton meanwhile), shoots it with the warning
+ * before and after @p member signs in (once @p signedIn), as insecure-PREFIX-01-signin and insecure-PREFIX-02-AFTER.
+ */
+template <typename Controller>
+void shootInsecure(Controller &controller, const QString &role, const QString &member, const std::function<bool()> &signedIn, const QString &prefix,
+                   const QString &after)
+{
+    Controller::setInstance(&controller);
+    const auto cleared = qScopeGuard([] { Controller::setInstance(nullptr); });
+    QQmlApplicationEngine engine;
+    QQuickWindow *window = load(engine, role);
+    ASSERT_NE(window, nullptr);
+    EXPECT_EQ(InsecureHttpAllowed::bannerText(window), InsecureHttpAllowed::warning());
+    shoot(window, QStringLiteral("insecure-%1-01-signin").arg(prefix));
+    controller.session()->signIn(member, kStaffPassword);
+    ASSERT_TRUE(waitFor(signedIn));
+    EXPECT_EQ(InsecureHttpAllowed::bannerText(window), InsecureHttpAllowed::warning());
+    shoot(window, QStringLiteral("insecure-%1-02-%2").arg(prefix, after));
+}
+} // namespace
+
 TEST(StaffUi, InsecureHttpKeepsItsWarningOnTheTillAndTheDesk)
 {
     // Started with --allow-insecure-http: the till and the desk keep the warning on top, signed in or not.
-    const sync::TransportPolicy before = sync::TransportPolicy::current();
-    sync::TransportPolicy insecure = before;
-    insecure.allowInsecureHttp = true;
-    sync::TransportPolicy::install(insecure);
-    const auto restore = qScopeGuard([&] { sync::TransportPolicy::install(before); });
-    // The warning as the language of this run has it (read once a controller has installed that language).
-    const auto warning = [] {
-        return shown("marquee::app::TransportStatus", "Insecure connection: this device may talk to the server without encryption "
-                                                      "(--allow-insecure-http). Staff: use https:// with the venue certificate.");
-    };
-    const auto bannerText = [](QQuickWindow *window) {
-        QQuickItem *banner = itemNamed(window, QStringLiteral("insecureBanner"));
-        return banner ? banner->property("text").toString() : QString();
-    };
+    const InsecureHttpAllowed insecure;
     Cinema cinema;
     QTemporaryDir dir;
-    {
-        TillController till(staffConfig(cinema.server, QStringLiteral("cashier"), dir.path()));
-        TillController::setInstance(&till);
-        QQmlApplicationEngine engine;
-        QQuickWindow *window = load(engine, QStringLiteral("cashier"));
-        ASSERT_NE(window, nullptr);
-        EXPECT_EQ(bannerText(window), warning());
-        shoot(window, QStringLiteral("insecure-till-01-signin"));
-        till.session()->signIn(QStringLiteral("ana"), kStaffPassword);
-        ASSERT_TRUE(waitFor([&] { return till.screen() == QLatin1String("sale") && till.seatMap()->seatCount() > 0 && !till.busy(); }));
-        EXPECT_EQ(bannerText(window), warning());
-        shoot(window, QStringLiteral("insecure-till-02-sale"));
-        TillController::setInstance(nullptr);
-    }
-    {
-        DeskController desk(staffConfig(cinema.server, QStringLiteral("manager"), dir.path()));
-        DeskController::setInstance(&desk);
-        QQmlApplicationEngine engine;
-        QQuickWindow *window = load(engine, QStringLiteral("manager"));
-        ASSERT_NE(window, nullptr);
-        EXPECT_EQ(bannerText(window), warning());
-        shoot(window, QStringLiteral("insecure-desk-01-signin"));
-        desk.session()->signIn(QStringLiteral("mia"), kStaffPassword);
-        ASSERT_TRUE(waitFor([&] { return desk.page() == QLatin1String("dashboard") && !desk.busy(); }));
-        EXPECT_EQ(bannerText(window), warning());
-        shoot(window, QStringLiteral("insecure-desk-02-dashboard"));
-        DeskController::setInstance(nullptr);
-    }
+    TillController till(staffConfig(cinema.server, QStringLiteral("cashier"), dir.path()));
+    shootInsecure(till, QStringLiteral("cashier"), QStringLiteral("ana"),
+                  [&] { return till.screen() == QLatin1String("sale") && till.seatMap()->seatCount() > 0 && !till.busy(); }, QStringLiteral("till"),
+                  QStringLiteral("sale"));
+    DeskController desk(staffConfig(cinema.server, QStringLiteral("manager"), dir.path()));
+    shootInsecure(desk, QStringLiteral("manager"), QStringLiteral("mia"), [&] { return desk.page() == QLatin1String("dashboard") && !desk.busy(); },
+                  QStringLiteral("desk"), QStringLiteral("dashboard"));
 }
