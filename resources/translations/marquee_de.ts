@@ -182,8 +182,8 @@
     <message numerus="yes">
         <source> · +%n unbooked</source>
         <translation>
-            <numerusform> · +%n ohne Buchung</numerusform>
-            <numerusform> · +%n ohne Buchung</numerusform>
+            <numerusform> · +%n ungebucht</numerusform>
+            <numerusform> · +%n ungebucht</numerusform>
         </translation>
     </message>
     <message>
@@ -279,7 +279,7 @@
     </message>
     <message>
         <source>from the kiosks&apos; own checks</source>
-        <translation>aus den Prüfungen der Automaten</translation>
+        <translation>Prüfungen der Automaten</translation>
     </message>
     <message>
         <source>No device has sent a heartbeat yet.</source>
@@ -1776,15 +1776,15 @@ Zahlungen: %6 bestätigt, %7 zu erstatten, %8 offen.</translation>
     <name>marquee::app::DeskController</name>
     <message>
         <source>override</source>
-        <translation>Freigabe durch die Leitung</translation>
+        <translation>Freigabe</translation>
     </message>
     <message>
         <source>staff cancel</source>
-        <translation>Storno durch Personal</translation>
+        <translation>Personalstorno</translation>
     </message>
     <message>
         <source>till cancel</source>
-        <translation>Storno an der Kasse</translation>
+        <translation>Kassenstorno</translation>
     </message>
     <message>
         <source>reconciler</source>
@@ -1792,11 +1792,11 @@ Zahlungen: %6 bestätigt, %7 zu erstatten, %8 offen.</translation>
     </message>
     <message>
         <source>refunded at the provider</source>
-        <translation>beim Zahlungsdienst erstattet</translation>
+        <translation>beim Anbieter erstattet</translation>
     </message>
     <message>
         <source>hold lost</source>
-        <translation>Reservierung verloren</translation>
+        <translation>Platz verloren</translation>
     </message>
     <message>
         <source>paid too late</source>
