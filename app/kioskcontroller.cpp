@@ -925,7 +925,8 @@ QString KioskController::bookingSeats() const
         QStringList numbers;
         for (const PrintedTicket &ticket : tickets)
             numbers.append(ticket.number > 0 ? QString::number(ticket.number) : ticket.seatId);
-        parts.append(tr("Row %1, seat(s) %2", nullptr, int(numbers.size())).arg(row, QLocale().createSeparatedList(numbers)));
+        // Two messages, not one plural form: English has no catalogue, and "seat(s)" is not how a cinema writes.
+        parts.append((numbers.size() == 1 ? tr("Row %1, seat %2") : tr("Row %1, seats %2")).arg(row, QLocale().createSeparatedList(numbers)));
     }
     return parts.join(QStringLiteral(" · "));
 }

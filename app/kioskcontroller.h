@@ -68,7 +68,7 @@ class KioskController : public QObject
     Q_PROPERTY(QString bookingTime READ bookingTime NOTIFY bookingChanged)
     /** @brief The screen (auditorium) of the booked show. */
     Q_PROPERTY(QString bookingScreen READ bookingScreen NOTIFY bookingChanged)
-    /** @brief The booked seats by row: "Row E, seats 8 and 9". */
+    /** @brief The booked seats by row: "Row E, seats 8 and 9 · Row F, seat 3". */
     Q_PROPERTY(QString bookingSeats READ bookingSeats NOTIFY bookingChanged)
     /** @brief How many tickets of the booking came out of the printer (0 until they did). */
     Q_PROPERTY(int ticketsPrinted READ ticketsPrinted NOTIFY printChanged)

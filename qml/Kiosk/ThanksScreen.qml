@@ -81,7 +81,9 @@ Rectangle {
             Layout.fillWidth: true
             horizontalAlignment: Text.AlignHCenter
             wrapMode: Text.WordWrap
-            text: qsTr("%n ticket(s) printed. Please take them and your receipt below.", "", Kiosk.ticketsPrinted)
+            // Two messages, not one plural form: English has no catalogue, and "ticket(s)" is not how a cinema writes.
+            text: Kiosk.ticketsPrinted === 1 ? qsTr("1 ticket printed. Please take it and your receipt below.")
+                                             : qsTr("%1 tickets printed. Please take them and your receipt below.").arg(Kiosk.ticketsPrinted)
             font.pixelSize: Theme.fontHeading; font.family: Theme.fontFamily
             color: Theme.textMuted
         }

@@ -1186,12 +1186,13 @@ Zahlungen: %6 bestätigt, %7 zu erstatten, %8 offen.</translation>
         <source>Seats</source>
         <translation>Plätze</translation>
     </message>
-    <message numerus="yes">
-        <source>%n ticket(s) printed. Please take them and your receipt below.</source>
-        <translation>
-            <numerusform>%n Ticket gedruckt. Bitte entnehmen Sie es unten zusammen mit dem Beleg.</numerusform>
-            <numerusform>%n Tickets gedruckt. Bitte entnehmen Sie sie unten zusammen mit dem Beleg.</numerusform>
-        </translation>
+    <message>
+        <source>1 ticket printed. Please take it and your receipt below.</source>
+        <translation>1 Ticket gedruckt. Bitte entnehmen Sie es unten zusammen mit dem Beleg.</translation>
+    </message>
+    <message>
+        <source>%1 tickets printed. Please take them and your receipt below.</source>
+        <translation>%1 Tickets gedruckt. Bitte entnehmen Sie sie unten zusammen mit dem Beleg.</translation>
     </message>
 </context>
 <context>
@@ -2427,13 +2428,6 @@ Zahlungen: %6 bestätigt, %7 zu erstatten, %8 offen.</translation>
         <source>Printer problem: %1</source>
         <translation>Druckerproblem: %1</translation>
     </message>
-    <message numerus="yes">
-        <source>Row %1, seat(s) %2</source>
-        <translation>
-            <numerusform>Reihe %1, Platz %2</numerusform>
-            <numerusform>Reihe %1, Plätze %2</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Booking %1 was printed.</source>
         <translation>Buchung %1 wurde gedruckt.</translation>
@@ -2509,6 +2503,14 @@ Zahlungen: %6 bestätigt, %7 zu erstatten, %8 offen.</translation>
     <message>
         <source>pending</source>
         <translation>offen</translation>
+    </message>
+    <message>
+        <source>Row %1, seat %2</source>
+        <translation>Reihe %1, Platz %2</translation>
+    </message>
+    <message>
+        <source>Row %1, seats %2</source>
+        <translation>Reihe %1, Plätze %2</translation>
     </message>
 </context>
 <context>
