@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "appconfig.h"
+#include "applogging.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QLocale>
 #include <QSettings>
+#include <QTranslator>
 
 namespace marquee::app {
 
@@ -119,6 +122,20 @@ std::optional<sync::TransportPolicy> transportPolicy(const AppConfig &config, QS
             return std::nullopt;
     }
     return policy;
+}
+
+void applyLanguage(QTranslator &translator, const QString &code)
+{
+    QCoreApplication::removeTranslator(&translator);
+    if (code == QLatin1String("de")) {
+        if (translator.load(QStringLiteral(":/i18n/marquee_de.qm")))
+            QCoreApplication::installTranslator(&translator);
+        else
+            qCWarning(lcKiosk) << "German translation missing";
+        QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
+    } else {
+        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedKingdom));
+    }
 }
 
 } // namespace marquee::app

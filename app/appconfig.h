@@ -8,6 +8,8 @@
 
 #include "sync/transportsecurity.h"
 
+class QTranslator;
+
 namespace marquee::app {
 
 /** @brief Everything the app is started with: command line first, then the config file, then defaults. */
@@ -44,5 +46,12 @@ std::optional<AppConfig> parseArguments(const QStringList &arguments, QString *e
  * plain http is allowed. std::nullopt with a message in @p error when the CA file is unusable.
  */
 std::optional<sync::TransportPolicy> transportPolicy(const AppConfig &config, QString *error);
+
+/**
+ * @brief Show the screens in @p code ("en" or "de"): for German @p translator is loaded with the catalogue
+ * (:/i18n/marquee_de.qm) and installed; for English it is removed. The default locale follows (de_DE, en_GB), so
+ * prices, numbers and times are written the language's way. Call it before the first tr() of a controller.
+ */
+void applyLanguage(QTranslator &translator, const QString &code);
 
 } // namespace marquee::app

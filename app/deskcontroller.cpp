@@ -76,10 +76,10 @@ QList<std::pair<QString, QString>> refundTexts(const QJsonObject &refund)
 QList<JsonTableModel::Column> salesColumns(const QString &keyTitle, Kind keyKind = Kind::Text)
 {
     return {{QStringLiteral("label"), keyTitle, keyKind, 240},
-            {QStringLiteral("bookings"), DeskController::tr("Bookings"), Kind::Integer, 100},
+            {QStringLiteral("bookings"), DeskController::tr("Bookings"), Kind::Integer, 120},
             {QStringLiteral("tickets"), DeskController::tr("Tickets"), Kind::Integer, 100},
             {QStringLiteral("revenue_minor"), DeskController::tr("Revenue"), Kind::Money, 130},
-            {QStringLiteral("refunds"), DeskController::tr("Refunds"), Kind::Integer, 90},
+            {QStringLiteral("refunds"), DeskController::tr("Refunds"), Kind::Integer, 120},
             {QStringLiteral("refunds_minor"), DeskController::tr("Refunded"), Kind::Money, 130},
             {QStringLiteral("net_minor"), DeskController::tr("Net"), Kind::Money, 130}};
 }
@@ -102,6 +102,7 @@ DeskController::DeskController(const AppConfig &config, QObject *parent)
     , m_shifts(new JsonTableModel(this))
     , m_occupancyMap(new SeatMapModel(this))
 {
+    applyLanguage(m_translator, config.language); // first: the column titles below are translated
     m_session->setDeviceToken(config.token);
     m_session->setTimeoutMs(config.requestTimeoutMs);
     m_session->setLockAfterSeconds(900);
@@ -114,8 +115,8 @@ DeskController::DeskController(const AppConfig &config, QObject *parent)
     m_salesByDevice->setColumns(salesColumns(tr("Device")));
     // Together as wide as the table beside the show editor at 1920 pixels (DeskShows.qml), so the prices of two
     // tiers are not cut off at the panel's edge (a narrower window scrolls sideways).
-    m_shows->setColumns({{QStringLiteral("show_id"), tr("Show"), Kind::Integer, 70},
-                         {QStringLiteral("title"), tr("Movie"), Kind::Text, 230},
+    m_shows->setColumns({{QStringLiteral("show_id"), tr("Show", "the column of show numbers"), Kind::Integer, 70},
+                         {QStringLiteral("title"), tr("Movie"), Kind::Text, 210},
                          {QStringLiteral("starts_at"), tr("Starts"), Kind::Time, 160},
                          {QStringLiteral("screen_name"), tr("Screen"), Kind::Text, 90},
                          {QStringLiteral("capacity"), tr("Seats"), Kind::Integer, 66},
@@ -123,7 +124,7 @@ DeskController::DeskController(const AppConfig &config, QObject *parent)
                          {QStringLiteral("held"), tr("Held"), Kind::Integer, 66},
                          {QStringLiteral("occupancy"), tr("Full"), Kind::Percent, 66},
                          {QStringLiteral("prices"), tr("Prices"), Kind::Text, 290},
-                         {QStringLiteral("waiting_room"), tr("Waiting room"), Kind::Bool, 80}});
+                         {QStringLiteral("waiting_room"), tr("Waiting room"), Kind::Bool, 100}});
     // Every refund of the range from GET /api/v1/reports/refunds: staff's and the server's own.
     // Up to Show as wide as the dashboard's table at 1920 pixels, so the figures a manager checks first are never cut
     // off; the devices and the full order id (for the CSV) are a scroll away.
@@ -144,7 +145,7 @@ DeskController::DeskController(const AppConfig &config, QObject *parent)
                            {QStringLiteral("role"), tr("Role"), Kind::Text, 70},
                            {QStringLiteral("health"), tr("Health"), Kind::Text, 100},
                            {QStringLiteral("last_seen_at"), tr("Last seen"), Kind::Time, 160},
-                           {QStringLiteral("queue_length"), tr("Queue"), Kind::Integer, 80},
+                           {QStringLiteral("queue_length"), tr("Queue", "the column of queued offline actions"), Kind::Integer, 80},
                            {QStringLiteral("printer_state"), tr("Printer"), Kind::Text, 100},
                            {QStringLiteral("app_version"), tr("Version"), Kind::Text, 80},
                            {QStringLiteral("reconciled_at"), tr("Reconciled"), Kind::Time, 160},
@@ -158,7 +159,7 @@ DeskController::DeskController(const AppConfig &config, QObject *parent)
                                   {QStringLiteral("amount_minor"), tr("Amount"), Kind::Money, 100},
                                   {QStringLiteral("payment_method"), tr("Paid by"), Kind::Text, 80},
                                   {QStringLiteral("channel"), tr("Channel"), Kind::Text, 95},
-                                  {QStringLiteral("show_id"), tr("Show"), Kind::Integer, 70},
+                                  {QStringLiteral("show_id"), tr("Show", "the column of show numbers"), Kind::Integer, 70},
                                   {QStringLiteral("refund_reason"), tr("Refund reason"), Kind::Text, 200},
                                   {QStringLiteral("order_id"), tr("Order"), Kind::Text, 300}});
     m_audit->setColumns({{QStringLiteral("at"), tr("When"), Kind::Time, 170},
@@ -328,7 +329,7 @@ void DeskController::loadSales(const QString &groupBy, JsonTableModel *model)
                     row = {{QStringLiteral("key"), key}, {QStringLiteral("bookings"), 0}, {QStringLiteral("tickets"), 0},
                            {QStringLiteral("revenue_minor"), 0}, {QStringLiteral("refunds"), 0}, {QStringLiteral("refunds_minor"), 0},
                            {QStringLiteral("net_minor"), 0}, {QStringLiteral("currency"), currency}};
-                row.insert(QStringLiteral("label"), QLocale().toString(day, QStringLiteral("ddd d MMM")));
+                row.insert(QStringLiteral("label"), QLocale().toString(day, tr("ddd d MMM", "date format")));
                 row.insert(QStringLiteral("short_label"), QLocale().toString(day, QStringLiteral("d.M.")));
                 filled.append(row);
             }
@@ -736,7 +737,7 @@ void DeskController::openOccupancy(qint64 showId)
         for (int i = 0; i < m_shows->count(); ++i)
             if (m_shows->rowAt(i).value(QStringLiteral("show_id")).toLongLong() == showId)
                 title = m_shows->rowAt(i).value(QStringLiteral("title")).toString() + QStringLiteral(" · ")
-                        + wireTimeText(m_shows->rowAt(i).value(QStringLiteral("starts_at")).toString(), QStringLiteral("ddd d MMM HH:mm"),
+                        + wireTimeText(m_shows->rowAt(i).value(QStringLiteral("starts_at")).toString(), tr("ddd d MMM HH:mm", "date format"),
                                        showZone(QJsonObject::fromVariantMap(m_shows->rowAt(i))));
         m_occupancy = {{QStringLiteral("show_id"), showId},
                        {QStringLiteral("title"), title},
@@ -773,7 +774,7 @@ void DeskController::loadHouseHolds(qint64 showId)
                                                 {QStringLiteral("seats"), seats.join(QStringLiteral(" "))},
                                                 {QStringLiteral("seat_count"), seats.size()},
                                                 {QStringLiteral("reason"), str(hold, "reason")},
-                                                {QStringLiteral("created"), wireTimeText(str(hold, "created_at"), QStringLiteral("d MMM HH:mm"))}});
+                                                {QStringLiteral("created"), wireTimeText(str(hold, "created_at"), tr("d MMM HH:mm", "date format"))}});
             }
         }
         Q_EMIT houseHoldsChanged();

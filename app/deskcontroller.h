@@ -9,6 +9,7 @@
 #include <QDate>
 #include <QJsonObject>
 #include <QObject>
+#include <QTranslator>
 #include <QVariantMap>
 #include <QTimeZone>
 #include <QtQml/qqmlregistration.h>
@@ -216,6 +217,7 @@ private:
     QString rangeQuery() const;
 
     AppConfig m_config;
+    QTranslator m_translator; ///< the catalogue of config.language, installed while this controller lives
     StaffSession *m_session = nullptr;
     QString m_page = QStringLiteral("signin");
     int m_pending = 0;

@@ -138,7 +138,7 @@ QString JsonTableModel::formatted(const QJsonObject &row, const Column &column) 
         return value.toBool() ? tr("yes") : tr("no");
     case Kind::Time: {
         // A show's row names its zone; anything else happened at this app's venue.
-        return wireTimeText(value.toString(), QStringLiteral("dd MMM yyyy HH:mm"), showZone(row));
+        return wireTimeText(value.toString(), tr("dd MMM yyyy HH:mm", "date format"), showZone(row));
     }
     case Kind::Text:
         break;

@@ -16,11 +16,28 @@
 #include <QLocale>
 #include <QQmlEngine>
 #include <QStandardPaths>
+#include <algorithm>
 
 namespace marquee::app {
 
 namespace {
 KioskController *s_instance = nullptr;
+
+/** @brief A reconciliation state of a ticket or payment ("confirmed", "refund_due", ...) as staff read it. */
+QString reconciliationStateText(const QString &state)
+{
+    if (state == QLatin1String("confirmed"))
+        return KioskController::tr("confirmed");
+    if (state == QLatin1String("voided"))
+        return KioskController::tr("voided");
+    if (state == QLatin1String("unknown"))
+        return KioskController::tr("unknown");
+    if (state == QLatin1String("refund_due"))
+        return KioskController::tr("refund due");
+    if (state == QLatin1String("pending"))
+        return KioskController::tr("pending");
+    return state;
+}
 
 QString dataDir()
 {
@@ -887,6 +904,33 @@ QVariantList KioskController::uncollected() const
     return list;
 }
 
+QString KioskController::bookingTime() const
+{
+    return venueDayAndTime(m_booking.startsAt, printZone(m_booking));
+}
+
+QString KioskController::bookingSeats() const
+{
+    // By row, rows in the booking's order, seats in a row by number: "Row E, seats 8 and 9 · Row F, seat 3".
+    QList<std::pair<QString, QList<PrintedTicket>>> rows;
+    for (const PrintedTicket &ticket : m_booking.tickets) {
+        auto row = std::find_if(rows.begin(), rows.end(), [&](const auto &r) { return r.first == ticket.row; });
+        if (row == rows.end())
+            row = rows.insert(rows.end(), {ticket.row, {}});
+        row->second.append(ticket);
+    }
+    QStringList parts;
+    for (auto &[row, tickets] : rows) {
+        std::sort(tickets.begin(), tickets.end(), [](const PrintedTicket &a, const PrintedTicket &b) { return a.number < b.number; });
+        QStringList numbers;
+        for (const PrintedTicket &ticket : tickets)
+            numbers.append(ticket.number > 0 ? QString::number(ticket.number) : ticket.seatId);
+        // Two messages, not one plural form: English has no catalogue, and "seat(s)" is not how a cinema writes.
+        parts.append((numbers.size() == 1 ? tr("Row %1, seat %2") : tr("Row %1, seats %2")).arg(row, QLocale().createSeparatedList(numbers)));
+    }
+    return parts.join(QStringLiteral(" · "));
+}
+
 void KioskController::showBooking(const QJsonObject &booking)
 {
     m_holdTick.stop();
@@ -1005,16 +1049,7 @@ void KioskController::resetToAttract()
 
 void KioskController::setLanguage(const QString &code)
 {
-    QCoreApplication::removeTranslator(&m_translator);
-    if (code == QLatin1String("de")) {
-        if (m_translator.load(QStringLiteral(":/i18n/marquee_de.qm")))
-            QCoreApplication::installTranslator(&m_translator);
-        else
-            qCWarning(lcKiosk) << "German translation missing";
-        QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
-    } else {
-        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedKingdom));
-    }
+    applyLanguage(m_translator, code);
     m_config.language = code;
     if (m_engine)
         m_engine->retranslate();
@@ -1082,6 +1117,7 @@ void KioskController::lookupBooking(const QString &bookingRef)
     for (const sync::TicketRecord &ticket : tickets)
         lines.append(QVariantMap{{QStringLiteral("seat"), ticket.seatId},
                                  {QStringLiteral("state"), ticket.reconciliation},
+                                 {QStringLiteral("state_text"), reconciliationStateText(ticket.reconciliation)},
                                  {QStringLiteral("reprints"), ticket.reprints}});
     m_lookup.insert(QStringLiteral("tickets"), lines);
     Q_EMIT lookupChanged();
@@ -1184,6 +1220,7 @@ void KioskController::loadReconciliation()
                                                                                                  line.value(QStringLiteral("currency")).toString()))},
                                      {QStringLiteral("ref"), line.value(QStringLiteral("booking_ref")).toString(line.value(QStringLiteral("order_id")).toString())},
                                      {QStringLiteral("state"), line.value(QStringLiteral("state")).toString()},
+                                     {QStringLiteral("state_text"), reconciliationStateText(line.value(QStringLiteral("state")).toString())},
                                      {QStringLiteral("reason"), line.value(QStringLiteral("reason")).toString()}});
         }
         for (const QJsonValue &v : report.value(QStringLiteral("tickets")).toArray()) {
@@ -1193,6 +1230,7 @@ void KioskController::loadReconciliation()
             lines.append(QVariantMap{{QStringLiteral("what"), tr("Ticket %1").arg(line.value(QStringLiteral("seat_id")).toString())},
                                      {QStringLiteral("ref"), line.value(QStringLiteral("booking_ref")).toString()},
                                      {QStringLiteral("state"), line.value(QStringLiteral("state")).toString()},
+                                     {QStringLiteral("state_text"), reconciliationStateText(line.value(QStringLiteral("state")).toString())},
                                      {QStringLiteral("reason"), line.value(QStringLiteral("reason")).toString()}});
         }
         m_reconciliation.insert(QStringLiteral("lines"), lines);

@@ -62,6 +62,16 @@ class KioskController : public QObject
     Q_PROPERTY(QString paymentState READ paymentState NOTIFY paymentChanged)
     Q_PROPERTY(bool demoPanel READ demoPanel CONSTANT)
     Q_PROPERTY(QString bookingRef READ bookingRef NOTIFY bookingChanged)
+    /** @brief The booked film, for the thanks screen. */
+    Q_PROPERTY(QString bookingTitle READ bookingTitle NOTIFY bookingChanged)
+    /** @brief When the booked show starts, in the venue's zone: "Today 19:30", "Sat 5 Dec 13:15 IST". */
+    Q_PROPERTY(QString bookingTime READ bookingTime NOTIFY bookingChanged)
+    /** @brief The screen (auditorium) of the booked show. */
+    Q_PROPERTY(QString bookingScreen READ bookingScreen NOTIFY bookingChanged)
+    /** @brief The booked seats by row: "Row E, seats 8 and 9 · Row F, seat 3". */
+    Q_PROPERTY(QString bookingSeats READ bookingSeats NOTIFY bookingChanged)
+    /** @brief How many tickets of the booking came out of the printer (0 until they did). */
+    Q_PROPERTY(int ticketsPrinted READ ticketsPrinted NOTIFY printChanged)
     /** @brief printing, printed, failed */
     Q_PROPERTY(QString printState READ printState NOTIFY printChanged)
     Q_PROPERTY(QString printMessage READ printMessage NOTIFY printChanged)
@@ -124,6 +134,11 @@ public:
     QString paymentState() const { return m_paymentState; }
     bool demoPanel() const { return m_config.demoPanel; }
     QString bookingRef() const { return m_booking.bookingRef; }
+    QString bookingTitle() const { return m_booking.title; }
+    QString bookingTime() const;
+    QString bookingScreen() const { return m_booking.screen; }
+    QString bookingSeats() const;
+    int ticketsPrinted() const { return m_printState == QLatin1String("printed") ? int(m_booking.tickets.size()) : 0; }
     QString printState() const { return m_printState; }
     QString printMessage() const { return m_printMessage; }
     QString lastPdfPath() const { return m_lastPdfPath; }

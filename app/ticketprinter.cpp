@@ -52,7 +52,7 @@ QTimeZone printZone(const BookingPrint &booking)
 
 QString ticketTimeText(const BookingPrint &booking)
 {
-    return venueTimeText(booking.startsAt, printZone(booking), QStringLiteral("ddd d MMM yyyy · HH:mm"));
+    return venueTimeText(booking.startsAt, printZone(booking), QObject::tr("ddd d MMM yyyy · HH:mm", "date format"));
 }
 
 QString receiptShowTimeText(const BookingPrint &booking)

@@ -39,6 +39,7 @@ TillController::TillController(const AppConfig &config, CardTerminal *terminal, 
     , m_shows(new JsonTableModel(this))
     , m_seatMap(new SeatMapModel(this))
 {
+    applyLanguage(m_translator, config.language); // first: the column titles below are translated
     // The till's enrolled device token (--token) goes with sign-in, so the session, and every audit row of what is
     // done in it (sales, refunds, drawer, check-ins), names this till.
     m_session->setDeviceToken(config.token);
@@ -863,7 +864,7 @@ void TillController::find(const QString &query)
                                              {QStringLiteral("booking_ref"), str(row, "booking_ref")},
                                              {QStringLiteral("label"), QStringLiteral("%1 · %2 · %3%4")
                                                                            .arg(str(row, "booking_ref"), seats.join(QLatin1Char(' ')),
-                                                                                wireTimeText(str(row, "created_at"), QStringLiteral("d MMM HH:mm")),
+                                                                                wireTimeText(str(row, "created_at"), tr("d MMM HH:mm", "date format")),
                                                                                 str(row, "state") == QLatin1String("cancelled") ? tr(" · cancelled") : QString())}});
             }
             Q_EMIT bookingChanged();
@@ -934,9 +935,9 @@ void TillController::applyBooking(const QJsonObject &booking)
                          {QStringLiteral("seats"), seats.join(QStringLiteral(", "))},
                          {QStringLiteral("amount"), formatMoney(m_booking.value(QStringLiteral("amount_minor")).toInteger(), str(m_booking, "currency"))},
                          {QStringLiteral("title"), str(m_bookingShow, "title")},
-                         {QStringLiteral("show"), wireTimeText(str(m_bookingShow, "starts_at"), QStringLiteral("ddd d MMM HH:mm"), showZone(m_bookingShow)) + QStringLiteral(" · ")
+                         {QStringLiteral("show"), wireTimeText(str(m_bookingShow, "starts_at"), tr("ddd d MMM HH:mm", "date format"), showZone(m_bookingShow)) + QStringLiteral(" · ")
                                                       + m_bookingShow.value(QStringLiteral("screen")).toObject().value(QStringLiteral("name")).toString()},
-                         {QStringLiteral("created"), wireTimeText(str(m_booking, "created_at"), QStringLiteral("d MMM HH:mm"))},
+                         {QStringLiteral("created"), wireTimeText(str(m_booking, "created_at"), tr("d MMM HH:mm", "date format"))},
                          {QStringLiteral("tickets"), m_booking.value(QStringLiteral("tickets")).toArray().size()},
                          {QStringLiteral("cancel_reason"), str(m_booking, "cancel_reason")},
                          {QStringLiteral("needs_override"), false}};
@@ -1160,7 +1161,7 @@ QVariantMap zReportView(const QJsonObject &report)
                      {QStringLiteral("shift_id"), report.value(QStringLiteral("shift_id")).toInteger()},
                      {QStringLiteral("staff"), report.value(QStringLiteral("cashier")).toObject().value(QStringLiteral("name")).toString()},
                      {QStringLiteral("opened_at"), wireTimeText(str(report, "opened_at"), QStringLiteral("HH:mm"))},
-                     {QStringLiteral("opened_on"), wireTimeText(str(report, "opened_at"), QStringLiteral("d MMM yyyy HH:mm"))},
+                     {QStringLiteral("opened_on"), wireTimeText(str(report, "opened_at"), TillController::tr("d MMM yyyy HH:mm", "date format"))},
                      // The till the shift ran on (named when it was opened, or by the till's own sign-in).
                      {QStringLiteral("device"), str(report, "device_name").isEmpty() ? TillController::tr("not named") : str(report, "device_name")},
                      {QStringLiteral("float"), money(report.value(QStringLiteral("opening_float_minor")).toInteger())},
@@ -1182,7 +1183,7 @@ QVariantMap zReportView(const QJsonObject &report)
                      {QStringLiteral("expected_cash_minor"), expected}};
     if (report.value(QStringLiteral("counted_cash_minor")).isDouble()) {
         const qint64 difference = report.value(QStringLiteral("over_short_minor")).toInteger();
-        view.insert(QStringLiteral("closed_at"), wireTimeText(str(report, "closed_at"), QStringLiteral("d MMM yyyy HH:mm")));
+        view.insert(QStringLiteral("closed_at"), wireTimeText(str(report, "closed_at"), TillController::tr("d MMM yyyy HH:mm", "date format")));
         view.insert(QStringLiteral("counted"), money(report.value(QStringLiteral("counted_cash_minor")).toInteger()));
         view.insert(QStringLiteral("over_short"), (difference > 0 ? QStringLiteral("+") : QString()) + money(difference));
         view.insert(QStringLiteral("over_short_minor"), difference);

@@ -11,6 +11,7 @@
 #include <QDateTime>
 #include <QJsonObject>
 #include <QObject>
+#include <QTranslator>
 #include <QPointer>
 #include <QTimer>
 #include <QVariantMap>
@@ -255,6 +256,7 @@ private:
     QString printDir() const;
 
     AppConfig m_config;
+    QTranslator m_translator; ///< the catalogue of config.language, installed while this controller lives
     StaffSession *m_session = nullptr;
     CardTerminal *m_terminal = nullptr;
     JsonTableModel *m_shows = nullptr;

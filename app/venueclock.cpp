@@ -53,7 +53,7 @@ QString venueDayText(const QDateTime &instant, const QTimeZone &zone)
         return QObject::tr("Today");
     if (day == today.addDays(1))
         return QObject::tr("Tomorrow");
-    return QLocale().toString(day, QStringLiteral("ddd d MMM"));
+    return QLocale().toString(day, QObject::tr("ddd d MMM", "date format"));
 }
 
 QString venueShortTime(const QDateTime &instant, const QTimeZone &zone)

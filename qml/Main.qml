@@ -29,7 +29,7 @@ Window {
         id: screenLoader
         anchors.left: parent.left
         anchors.right: parent.right
-        anchors.top: parent.top
+        anchors.top: insecureBanner.bottom // below the warning, never under it (no height without it)
         anchors.bottom: syncStatus.top
         focus: true
         sourceComponent: {
@@ -66,6 +66,7 @@ Window {
     Component { id: staffScreen; StaffScreen { portrait: window.portrait } }
 
     InsecureBanner {
+        id: insecureBanner
         anchors.left: parent.left
         anchors.right: parent.right
         anchors.top: parent.top

@@ -8,7 +8,19 @@ import Marquee.Ui
     reconciliation with the server found (sent with its heartbeat), and the payments the server's own reconciler
     still has open (GET /api/v1/reports/reconciliation). */
 ColumnLayout {
+    id: screen
     spacing: 20
+    /*! A reconciliation state as the kiosk reports it ("refund_due"), for the manager. */
+    function stateText(state) {
+        switch (state) {
+        case "refund_due": return qsTr("refund due")
+        case "voided": return qsTr("voided")
+        case "unknown": return qsTr("unknown")
+        case "pending": return qsTr("pending")
+        case "confirmed": return qsTr("confirmed")
+        default: return state.replace("_", " ")
+        }
+    }
     readonly property var healths: { Desk.devices.count; return Desk.devices.values("health") }
     RowLayout {
         Layout.fillWidth: true
@@ -78,7 +90,7 @@ ColumnLayout {
                             Rectangle { width: 12; height: 12; radius: 3; color: modelData.state === "refund_due" || modelData.state === "voided" ? Theme.warning : Theme.textMuted }
                             Text { Layout.preferredWidth: 160; text: modelData.device; elide: Text.ElideRight; font.pixelSize: Pos.fontBody; font.bold: true; font.family: Theme.fontFamily; color: Theme.text }
                             Text { Layout.preferredWidth: 90; text: modelData.kind; font.pixelSize: Pos.fontBody; font.family: Theme.fontFamily; color: Theme.text }
-                            Text { Layout.preferredWidth: 110; text: modelData.state.replace("_", " "); font.pixelSize: Pos.fontBody; font.bold: true; font.family: Theme.fontFamily; color: Theme.text }
+                            Text { Layout.preferredWidth: 110; text: screen.stateText(modelData.state); font.pixelSize: Pos.fontBody; font.bold: true; font.family: Theme.fontFamily; color: Theme.text }
                             Text { Layout.preferredWidth: 110; text: modelData.booking_ref; font.pixelSize: Pos.fontBody; font.family: Theme.fontFamily; color: Theme.text }
                             Text { Layout.fillWidth: true; text: modelData.reason + " · " + modelData.finished; elide: Text.ElideRight; font.pixelSize: Pos.fontBody; font.family: Theme.fontFamily; color: Theme.textMuted }
                         }

@@ -19,6 +19,7 @@ Window {
     title: qsTr("Marquee — Manager desk")
 
     InsecureBanner {
+        id: insecureBanner
         anchors.left: parent.left
         anchors.right: parent.right
         anchors.top: parent.top
@@ -33,8 +34,10 @@ Window {
         { key: "audit", label: qsTr("Audit log"), glyph: "≣" }
     ]
 
+    // Below the warning, never under it (it has no height without it).
     Loader {
         anchors.fill: parent
+        anchors.topMargin: insecureBanner.height
         active: !Desk.session.signedIn
         sourceComponent: SignInPanel {
             session: Desk.session
@@ -46,6 +49,7 @@ Window {
 
     Item {
         anchors.fill: parent
+        anchors.topMargin: insecureBanner.height
         visible: Desk.session.signedIn
 
         Rectangle {
@@ -100,25 +104,31 @@ Window {
                     }
                 }
                 Item { Layout.fillHeight: true }
+                // Who is signed in, and the way out beneath: a long name or a longer "Sign out" never overlap.
                 Rectangle {
                     Layout.fillWidth: true
-                    height: 64
+                    height: footer.implicitHeight + 24
                     radius: Pos.radius
                     color: Pos.panelRaised
-                    RowLayout {
+                    ColumnLayout {
+                        id: footer
                         anchors.fill: parent
                         anchors.margins: 12
-                        spacing: 10
-                        Rectangle {
-                            width: 36; height: 36; radius: 18; color: "#2A2250"
-                            Text { anchors.centerIn: parent; text: Desk.session.name.charAt(0).toUpperCase(); font.pixelSize: 16; font.bold: true; color: Theme.text; font.family: Theme.fontFamily }
-                        }
-                        Column {
+                        spacing: 8
+                        RowLayout {
                             Layout.fillWidth: true
-                            Text { text: Desk.session.name; font.pixelSize: Pos.fontBody; font.bold: true; font.family: Theme.fontFamily; color: Theme.text }
-                            Text { text: Desk.session.role; font.pixelSize: Pos.fontCaption; font.family: Theme.fontFamily; color: Theme.textMuted }
+                            spacing: 10
+                            Rectangle {
+                                width: 36; height: 36; radius: 18; color: "#2A2250"
+                                Text { anchors.centerIn: parent; text: Desk.session.name.charAt(0).toUpperCase(); font.pixelSize: 16; font.bold: true; color: Theme.text; font.family: Theme.fontFamily }
+                            }
+                            Column {
+                                Layout.fillWidth: true
+                                Text { width: parent.width; elide: Text.ElideRight; text: Desk.session.name; font.pixelSize: Pos.fontBody; font.bold: true; font.family: Theme.fontFamily; color: Theme.text }
+                                Text { width: parent.width; elide: Text.ElideRight; text: Desk.session.role; font.pixelSize: Pos.fontCaption; font.family: Theme.fontFamily; color: Theme.textMuted }
+                            }
                         }
-                        SButton { quiet: true; text: qsTr("Sign out"); onClicked: Desk.session.signOut() }
+                        SButton { Layout.fillWidth: true; quiet: true; text: qsTr("Sign out"); onClicked: Desk.session.signOut() }
                     }
                 }
             }

@@ -68,7 +68,7 @@ Rectangle {
                                 required property var modelData
                                 width: parent && parent.width > 0 ? parent.width : 1 // never 0: a Column skips zero-size rows, a layout an empty Column
                                 wrapMode: Text.WordWrap
-                                text: "• " + modelData.what + " " + modelData.ref + " — " + modelData.state + (modelData.reason ? ": " + modelData.reason : "")
+                                text: "• " + modelData.what + " " + modelData.ref + " — " + modelData.state_text + (modelData.reason ? ": " + modelData.reason : "")
                                 font.pixelSize: Theme.fontCaption; font.family: Theme.fontFamily
                                 color: modelData.state === "voided" || modelData.state === "refund_due" ? Theme.warning : Theme.textMuted
                             }
@@ -143,7 +143,7 @@ Rectangle {
                         wrapMode: Text.WordWrap
                         text: !Kiosk.lookup.found ? qsTr("No booking %1 in this kiosk's journal.").arg(Kiosk.lookup.ref)
                               : Kiosk.lookup.ref + " · " + (Kiosk.lookup.title || "") + " · " + (Kiosk.lookup.when || "") + "\n"
-                                + (Kiosk.lookup.tickets || []).map(t => t.seat + " (" + t.state + (t.reprints > 0 ? ", " + qsTr("%n reprint(s)", "", t.reprints) : "") + ")").join(", ")
+                                + (Kiosk.lookup.tickets || []).map(t => t.seat + " (" + t.state_text + (t.reprints > 0 ? ", " + qsTr("%n reprint(s)", "", t.reprints) : "") + ")").join(", ")
                         font.pixelSize: Theme.fontBody; font.family: Theme.fontFamily; color: Theme.text
                     }
                     KButton {

@@ -22,7 +22,7 @@ Rectangle {
     border.width: current ? 2 : 0
     border.color: Theme.accent
     Accessible.role: Accessible.ListItem
-    Accessible.name: time_text + " " + title + ", " + seats_left + " seats left"
+    Accessible.name: qsTr("%1 %2, %3 seats left").arg(time_text).arg(title).arg(seats_left)
 
     RowLayout {
         anchors.fill: parent

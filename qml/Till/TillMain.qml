@@ -19,6 +19,7 @@ Window {
     title: qsTr("Marquee — Box office")
 
     InsecureBanner {
+        id: insecureBanner
         anchors.left: parent.left
         anchors.right: parent.right
         anchors.top: parent.top
@@ -27,6 +28,7 @@ Window {
     Rectangle {
         id: topBar
         visible: Till.session.signedIn
+        anchors.top: insecureBanner.bottom // below the warning, never under it (no height without it)
         anchors.left: parent.left
         anchors.right: parent.right
         height: visible ? 64 : 0

@@ -123,7 +123,7 @@ Item {
                     anchors.top: parent.top
                     anchors.topMargin: 30
                     spacing: 6
-                    Text { Layout.alignment: Qt.AlignHCenter; text: "Z-REPORT"; font.pixelSize: 24; font.bold: true; font.family: "DejaVu Sans Mono"; color: "#111" }
+                    Text { Layout.alignment: Qt.AlignHCenter; text: qsTr("Z-REPORT"); font.pixelSize: 24; font.bold: true; font.family: "DejaVu Sans Mono"; color: "#111" }
                     Text { Layout.alignment: Qt.AlignHCenter; Layout.bottomMargin: 12; text: (screen.report.opened_at || "") + " – " + (screen.report.closed_at || ""); font.pixelSize: Pos.fontCaption; font.family: "DejaVu Sans Mono"; color: "#444" }
                     Paper { label: qsTr("Sales"); value: screen.report.sales_count !== undefined ? String(screen.report.sales_count) : "" }
                     Paper { label: qsTr("Cash sales"); value: screen.report.cash_sales || "" }

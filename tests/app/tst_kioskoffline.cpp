@@ -7,6 +7,7 @@
 #include "kioskcontroller.h"
 #include "kioskwalker.h"
 #include "kioskwindow.h"
+#include "screenshots.h"
 #include "testserver.h"
 
 #include <QJsonArray>
@@ -55,6 +56,7 @@ protected:
         m_config.printDir = m_dir.filePath(QStringLiteral("prints"));
         m_config.seatMapPollMs = 0;
         m_config.requestTimeoutMs = 1500;
+        m_config.language = test::screenshotLanguage(); // German in KioskOffline.de
     }
     bool openSeatMap(KioskController &kiosk)
     {
@@ -79,13 +81,14 @@ protected:
             return false;
         return m_sim.pay(kiosk.paymentIntentId(), QStringLiteral("tok_visa")).status == 200;
     }
-    /** @brief Renders the kiosk's window on @p kiosk as it is now and saves it as build/screenshots/offline/NAME.png. */
+    /** @brief Renders the kiosk's window on @p kiosk as it is now and saves it as build/screenshots/offline/NAME.png
+     * (offline/de/NAME.png in German). */
     static QString screenshot(KioskController &kiosk, const QString &name)
     {
         test::KioskWindow view(kiosk, QSize(1920, 1080));
         if (!view.window())
             return {};
-        return saveScreenshot(view.window(), QStringLiteral(MARQUEE_SCREENSHOT_DIR "/offline"), name);
+        return saveScreenshot(view.window(), test::languageDir(QStringLiteral(MARQUEE_SCREENSHOT_DIR "/offline")), name);
     }
     int seatsWithStatus(const QString &status)
     {
@@ -142,7 +145,7 @@ TEST_F(KioskOffline, OfflineBrowsesFromCacheSellsNothingServesStaffAndReconciles
     EXPECT_EQ(kiosk.screen(), QStringLiteral("seats"));
     EXPECT_FALSE(kiosk.holdActive());
     EXPECT_FALSE(kiosk.busy());
-    EXPECT_TRUE(kiosk.message().contains(QStringLiteral("box office"))) << kiosk.message().toStdString();
+    EXPECT_EQ(kiosk.message(), test::shown("marquee::app::KioskController", "This kiosk is offline: tickets are sold at the box office until we are back."));
     EXPECT_EQ(seatsWithStatus(QStringLiteral("held")), heldBefore);
 
     // Staff work on: lookup from the journal, a reprint, check-in at the door.
@@ -218,7 +221,7 @@ TEST_F(KioskOffline, ASeatTakenElsewhereArrivesPushedWithoutAPollAndPollingCover
     ASSERT_TRUE(waitUntil([&] { return seatStatus(QStringLiteral("C5")) == SeatStatus::Held && seatStatus(QStringLiteral("C6")) == SeatStatus::Held; }, 5000));
     EXPECT_EQ(map.fetchCount(), fetches) << "the change came as a pushed delta, not a poll";
     EXPECT_EQ(map.selectedCount(), 0) << "the customer's seat was taken: it left the selection";
-    EXPECT_TRUE(kiosk.message().contains(QStringLiteral("taken"))) << kiosk.message().toStdString();
+    EXPECT_EQ(kiosk.message(), test::shown("marquee::app::KioskController", "Sorry, %n of your seats was just taken by someone else.", 1));
 
     // The socket is lost and not coming back soon: polling takes over and still sees the next change.
     map.liveFeed().setReconnectDelayMs(60000);
@@ -258,7 +261,9 @@ TEST_F(KioskOffline, AConfirmThatOutlastsTheCustomerLeavesTicketsForStaffNotUnat
     m_proxy.setMode(test::FaultProxy::Mode::Blackhole);
     terminal->answer(TerminalResult::Outcome::Approved);
     ASSERT_TRUE(waitUntil([&] { return kiosk.screen() == QLatin1String("delayed"); }, 5000)) << kiosk.screen().toStdString();
-    EXPECT_TRUE(kiosk.message().contains(QStringLiteral("box office"))) << kiosk.message().toStdString();
+    const QString delayed = test::shown("marquee::app::KioskController", "Your payment was taken but the booking could not be finished yet. It is "
+                                        "saved at this kiosk and completed automatically; please visit the box office with your order reference %1.");
+    EXPECT_TRUE(kiosk.message().startsWith(delayed.left(delayed.indexOf(QStringLiteral("%1"))))) << kiosk.message().toStdString();
     EXPECT_FALSE(screenshot(kiosk, QStringLiteral("03-confirm-delayed")).isEmpty());
     kiosk.resetToAttract(); // the customer walks to the box office
     EXPECT_EQ(kiosk.store().payment(intent)->state, QStringLiteral("awaiting_confirm"));

@@ -2,12 +2,15 @@
 // The whole kiosk UI, offscreen, against a real in-process server: every screen is walked and saved as a PNG in
 // build/screenshots/ (landscape 1920×1080 and portrait 1080×1920), plus the failure screens.
 #include "../server/paysimprocess.h"
+#include "insecurehttp.h"
 #include "kioskcontroller.h"
 #include "kioskwalker.h"
 #include "kioskwindow.h"
+#include "quickitems.h"
 #include "screenshots.h"
 #include "seatmapitem.h"
 #include "testserver.h"
+#include "venueclock.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -15,9 +18,11 @@
 #include <QQmlApplicationEngine>
 #include <QQmlComponent>
 #include <QQuickWindow>
+#include <QRegularExpression>
 #include <QTcpServer>
 #include <QTest>
 #include <QTemporaryDir>
+#include <QTimeZone>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -126,6 +131,7 @@ protected:
         m_config.journalPath = m_dir.filePath(QStringLiteral("journal.sqlite"));
         m_config.printDir = m_dir.filePath(QStringLiteral("prints"));
         m_config.seatMapPollMs = 1000;
+        m_config.language = test::screenshotLanguage(); // German in the .de runs
     }
     test::TestServer m_server{paidServerOptions()};
     test::PaySimProcess m_sim{m_server, {}}; // the kiosk's simulated card terminal pays here
@@ -137,6 +143,8 @@ protected:
 
 TEST_F(KioskUi, WalksTheFlowLandscapeAndSavesEveryScreen)
 {
+    // A venue in another zone than this machine's: the thanks screen shows the show time as the venue's clock has it.
+    m_server.scalar(QStringLiteral("UPDATE cities SET time_zone = 'Asia/Kolkata' RETURNING city_id"));
     Ui ui = loadUi(m_config, QSize(1920, 1080));
     ASSERT_NE(ui.window, nullptr) << "Main.qml did not load";
     QString error;
@@ -148,6 +156,40 @@ TEST_F(KioskUi, WalksTheFlowLandscapeAndSavesEveryScreen)
     EXPECT_FALSE(ui.kiosk->bookingRef().isEmpty());
     EXPECT_EQ(ui.kiosk->printState(), QStringLiteral("printed"));
     EXPECT_EQ(m_server.scalar(QStringLiteral("SELECT count(*) FROM show_seats WHERE show_id = %1 AND status = 'booked'").arg(m_showId)).toInt(), 2);
+
+    // The thanks screen names what was booked, as the database has it: the two seats (one row, side by side), the
+    // show's start on the venue's clock, its screen, and the two tickets that came out of the printer.
+    ASSERT_EQ(ui.kiosk->screen(), QStringLiteral("thanks"));
+    const QStringList booked = m_server.scalar(QStringLiteral("SELECT string_agg(seat_id, ',' ORDER BY seat_id) FROM show_seats "
+                                                               "WHERE show_id = %1 AND status = 'booked'").arg(m_showId)).toString().split(QLatin1Char(','));
+    ASSERT_EQ(booked.size(), 2);
+    const QRegularExpression seatId(QStringLiteral("^([A-Z]+)(\\d+)$"));
+    const QRegularExpressionMatch first = seatId.match(booked[0]);
+    const QRegularExpressionMatch second = seatId.match(booked[1]);
+    ASSERT_TRUE(first.hasMatch() && second.hasMatch()) << qPrintable(booked.join(QLatin1Char(',')));
+    ASSERT_EQ(first.captured(1), second.captured(1));
+    QStringList numbers{first.captured(2), second.captured(2)};
+    std::sort(numbers.begin(), numbers.end(), [](const QString &a, const QString &b) { return a.toInt() < b.toInt(); });
+    const QString seatsText = test::shown("marquee::app::KioskController", "Row %1, seats %2").arg(first.captured(1), QLocale().createSeparatedList(numbers));
+    const QDateTime startsAt = QDateTime::fromString(
+        m_server.scalar(QStringLiteral("SELECT to_char(starts_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') FROM shows WHERE show_id = %1").arg(m_showId)).toString(),
+        Qt::ISODate);
+    const QTimeZone kolkata("Asia/Kolkata");
+    const QString venueClock = startsAt.toTimeZone(kolkata).toString(QStringLiteral("HH:mm"));
+    ASSERT_NE(venueClock, startsAt.toUTC().toString(QStringLiteral("HH:mm")));
+    const QString screenName = m_server.scalar(QStringLiteral("SELECT c.name FROM shows s JOIN screens c USING (screen_id) WHERE s.show_id = %1").arg(m_showId)).toString();
+    const auto shownText = [&](const char *name) {
+        QQuickItem *item = test::itemNamed(ui.window, QString::fromLatin1(name));
+        return item ? item->property("text").toString() : QStringLiteral("(no %1 on screen)").arg(QString::fromLatin1(name));
+    };
+    EXPECT_EQ(shownText("thanksSeats"), seatsText);
+    EXPECT_TRUE(shownText("thanksTime").contains(venueClock)) << qPrintable(shownText("thanksTime")) << " lacks " << qPrintable(venueClock);
+    if (zoneLabelNeeded(startsAt, kolkata)) { // this machine's clock is not the venue's: the time says whose it is
+        EXPECT_TRUE(shownText("thanksTime").endsWith(zoneAbbreviation(startsAt, kolkata))) << qPrintable(shownText("thanksTime"));
+    }
+    EXPECT_EQ(shownText("thanksTime"), venueDayAndTime(startsAt, kolkata));
+    EXPECT_EQ(shownText("thanksScreen"), screenName);
+    EXPECT_EQ(shownText("thanksPrinted"), test::shown("ThanksScreen", "%1 tickets printed. Please take them and your receipt below.").arg(2));
     unload(ui);
 }
 
@@ -161,12 +203,14 @@ TEST_F(KioskUi, PortraitSeatMapConflictOfflineAndGerman)
     ASSERT_TRUE(waitUntil([&] { return kiosk.movies()->count() > 0; }));
     EXPECT_FALSE(saveScreenshot(ui.window, dir, QStringLiteral("01-attract")).isEmpty());
     EXPECT_EQ(test::unexpectedGraphicsApi(ui.window), QString());
-    kiosk.setLanguage(QStringLiteral("de"));
-    saveScreenshot(ui.window, dir, QStringLiteral("02-attract-de"));
+    // The language is switched on the attract screen: the other one, then back to this run's.
+    const QString otherLanguage = m_config.language == QLatin1String("de") ? QStringLiteral("en") : QStringLiteral("de");
+    kiosk.setLanguage(otherLanguage);
+    saveScreenshot(ui.window, dir, QStringLiteral("02-attract-") + otherLanguage);
     kiosk.openMovie(m_server.lastMovieId());
     ASSERT_TRUE(waitUntil([&] { return kiosk.shows()->count() > 0; }));
-    saveScreenshot(ui.window, dir, QStringLiteral("03-shows-de"));
-    kiosk.setLanguage(QStringLiteral("en"));
+    saveScreenshot(ui.window, dir, QStringLiteral("03-shows-") + otherLanguage);
+    kiosk.setLanguage(m_config.language);
     kiosk.openShow(m_showId);
     ASSERT_TRUE(waitUntil([&] { return kiosk.seatMap()->seatCount() == 160; }));
     kiosk.toggleSeat(QStringLiteral("E8"));
@@ -225,6 +269,27 @@ TEST_F(KioskUi, PortraitSeatMapConflictOfflineAndGerman)
     ASSERT_TRUE(waitUntil([&] { return off.kiosk->screen() == QLatin1String("offline"); }));
     EXPECT_FALSE(saveScreenshot(off.window, dir, QStringLiteral("08-offline")).isEmpty());
     unload(off);
+}
+
+TEST_F(KioskUi, InsecureHttpKeepsItsWarningAboveTheScreens)
+{
+    // Started with --allow-insecure-http: the warning stays on top of every screen, whole, in the kiosk's language.
+    const test::InsecureHttpAllowed insecure;
+    Ui ui = loadUi(m_config, QSize(1920, 1080));
+    ASSERT_NE(ui.window, nullptr);
+    KioskController &kiosk = *ui.kiosk;
+    const QString dir = kShots + QStringLiteral("/insecure");
+    kiosk.start();
+    ASSERT_TRUE(waitUntil([&] { return kiosk.screen() == QLatin1String("attract") && kiosk.movies()->count() > 0; }));
+    EXPECT_EQ(test::InsecureHttpAllowed::bannerText(ui.window), test::InsecureHttpAllowed::warning());
+    EXPECT_FALSE(saveScreenshot(ui.window, dir, QStringLiteral("01-attract")).isEmpty());
+    kiosk.openMovie(m_server.lastMovieId());
+    ASSERT_TRUE(waitUntil([&] { return !kiosk.shows()->loading() && kiosk.shows()->count() > 0; }));
+    kiosk.openShow(m_showId);
+    ASSERT_TRUE(waitUntil([&] { return kiosk.seatMap()->seatCount() == 160; }));
+    EXPECT_EQ(test::InsecureHttpAllowed::bannerText(ui.window), test::InsecureHttpAllowed::warning());
+    EXPECT_FALSE(saveScreenshot(ui.window, dir, QStringLiteral("02-seats")).isEmpty());
+    unload(ui);
 }
 
 TEST_F(KioskUi, StadiumOf40000SeatsDrawsAndUpdatesQuickly)

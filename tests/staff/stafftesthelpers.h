@@ -3,6 +3,7 @@
 
 #include "appconfig.h"
 #include "core/role.h"
+#include "screenshots.h"
 #include "testserver.h"
 
 #include <QCoreApplication>
@@ -40,6 +41,7 @@ inline app::AppConfig staffConfig(TestServer &server, const QString &role, const
 {
     app::AppConfig config;
     config.role = role;
+    config.language = screenshotLanguage(); // German in the screenshot suites' German runs
     config.server = QUrl(QStringLiteral("http://127.0.0.1:%1").arg(server.port()));
     config.printDir = printDir;
     config.seatMapPollMs = 0;

@@ -7,6 +7,8 @@
 #include "staffapp.h"
 #include "stafftesthelpers.h"
 #include "sync/reconciler.h"
+#include "insecurehttp.h"
+#include "quickitems.h"
 #include "screenshots.h"
 #include "seatmapitem.h"
 #include "tillcontroller.h"
@@ -19,6 +21,7 @@
 #include <QQmlApplicationEngine>
 #include <QQuickItem>
 #include <QQuickWindow>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <gtest/gtest.h>
 
@@ -58,26 +61,6 @@ void shoot(QQuickWindow *window, const QString &name)
     ASSERT_FALSE(image.isNull());
     ASSERT_EQ(unexpectedGraphicsApi(window), QString()) << qPrintable(name);
     ASSERT_TRUE(image.save(kShots + QLatin1Char('/') + name + QStringLiteral(".png"))) << qPrintable(name);
-}
-
-/** @brief The visible item named @p name in @p window (null when there is none). */
-QQuickItem *itemNamed(QQuickItem *parent, const QString &name)
-{
-    // The visual tree, not the QObject tree: Repeater delegates and loaded screens hang off their parent item.
-    for (QQuickItem *child : parent->childItems()) {
-        if (!child->isVisible())
-            continue;
-        if (child->objectName() == name)
-            return child;
-        if (QQuickItem *found = itemNamed(child, name))
-            return found;
-    }
-    return nullptr;
-}
-
-QQuickItem *itemNamed(QQuickWindow *window, const QString &name)
-{
-    return itemNamed(window->contentItem(), name);
 }
 
 /** @brief The texts under @p parent that are cut off (elided or past their line limit). */
@@ -447,7 +430,8 @@ TEST(StaffUi, EveryFrequentTillActionHasAKeyAndSeatsAreClickedTappedOrTyped)
         EXPECT_EQ(till.lastSale().value(QStringLiteral("method")).toString(), QStringLiteral("card"));
         EXPECT_EQ(reissues(), 0);
         keys.press(Qt::Key_P);
-        ASSERT_TRUE(waitFor([&] { return !till.busy() && till.message().contains(QStringLiteral("reissued")); })) << qPrintable(till.message());
+        const QString reissued = shown("marquee::app::TillController", "%n ticket(s) reissued and printed again; the first codes no longer admit.", 2);
+        ASSERT_TRUE(waitFor([&] { return !till.busy() && till.message() == reissued; })) << qPrintable(till.message());
         EXPECT_EQ(reissues(), 2);
         shoot(window, QStringLiteral("till-15-done-printed-again"));
         keys.press(Qt::Key_Return);
@@ -491,7 +475,9 @@ TEST(StaffUi, EveryFrequentTillActionHasAKeyAndSeatsAreClickedTappedOrTyped)
         keys.press(Qt::Key_Return);
         ASSERT_TRUE(waitFor([&] { return till.booking().value(QStringLiteral("booking_ref")) == earlier.value(QStringLiteral("booking_ref")).toString() && !till.busy(); }));
         keys.press(Qt::Key_F7);
-        ASSERT_TRUE(waitFor([&] { return !till.busy() && till.message().contains(QStringLiteral("reissued")); })) << qPrintable(till.message());
+        const QString reprinted = shown("marquee::app::TillController", "%n ticket(s) of %1 reissued and printed; the old codes no longer admit.", 2)
+                                      .arg(earlier.value(QStringLiteral("booking_ref")).toString());
+        ASSERT_TRUE(waitFor([&] { return !till.busy() && till.message() == reprinted; })) << qPrintable(till.message());
         EXPECT_EQ(reissues(), 4);
         keys.press(Qt::Key_Escape);
         EXPECT_EQ(till.screen(), QStringLiteral("sale"));
@@ -576,26 +562,26 @@ TEST(StaffUi, DeskRefundsTableListsStaffAndAutomaticRefundsOfTheRange)
                 ofBookings += row.value(QStringLiteral("amount_minor")).toLongLong();
         }
         ASSERT_EQ(byKind.keys().size(), 4) << qPrintable(byKind.keys().join(QStringLiteral(", ")));
-        const QVariantMap holdLost = byKind.value(QStringLiteral("hold lost"));
+        const QVariantMap holdLost = byKind.value(shown("marquee::app::DeskController", "hold lost"));
         EXPECT_EQ(holdLost.value(QStringLiteral("amount_minor")).toLongLong(), lost.value(QStringLiteral("amount_minor")).toInteger());
         EXPECT_EQ(holdLost.value(QStringLiteral("payment_method")).toString(), QStringLiteral("cash"));
-        EXPECT_EQ(holdLost.value(QStringLiteral("by")).toString(), QStringLiteral("server (confirm)"));
-        EXPECT_EQ(holdLost.value(QStringLiteral("device")).toString(), tillName + QStringLiteral(" (sale)"));
-        EXPECT_EQ(holdLost.value(QStringLiteral("reason_text")).toString(), QStringLiteral("paid too late"));
-        EXPECT_EQ(holdLost.value(QStringLiteral("status_text")).toString(), QStringLiteral("refunded"));
-        EXPECT_EQ(byKind.value(QStringLiteral("reconciler")).value(QStringLiteral("by")).toString(), QStringLiteral("server (reconciler)"));
-        EXPECT_EQ(byKind.value(QStringLiteral("reconciler")).value(QStringLiteral("amount_minor")).toLongLong(), unseen.value(QStringLiteral("amount_minor")).toInteger());
-        const QVariantMap override_ = byKind.value(QStringLiteral("override"));
+        EXPECT_EQ(holdLost.value(QStringLiteral("by")).toString(), shown("marquee::app::DeskController", "server (confirm)"));
+        EXPECT_EQ(holdLost.value(QStringLiteral("device")).toString(), shown("marquee::app::DeskController", "%1 (sale)").arg(tillName));
+        EXPECT_EQ(holdLost.value(QStringLiteral("reason_text")).toString(), shown("marquee::app::DeskController", "paid too late"));
+        EXPECT_EQ(holdLost.value(QStringLiteral("status_text")).toString(), shown("marquee::app::DeskController", "refunded"));
+        EXPECT_EQ(byKind.value(shown("marquee::app::DeskController", "reconciler")).value(QStringLiteral("by")).toString(), shown("marquee::app::DeskController", "server (reconciler)"));
+        EXPECT_EQ(byKind.value(shown("marquee::app::DeskController", "reconciler")).value(QStringLiteral("amount_minor")).toLongLong(), unseen.value(QStringLiteral("amount_minor")).toInteger());
+        const QVariantMap override_ = byKind.value(shown("marquee::app::DeskController", "override"));
         EXPECT_EQ(override_.value(QStringLiteral("reason_text")).toString(), QStringLiteral("projector broke"));
         EXPECT_EQ(override_.value(QStringLiteral("reference")).toString(), overridden.value(QStringLiteral("booking_ref")).toString());
         EXPECT_TRUE(override_.value(QStringLiteral("by")).toString().endsWith(QStringLiteral("(manager)"))) << qPrintable(override_.value(QStringLiteral("by")).toString());
-        EXPECT_EQ(byKind.value(QStringLiteral("staff cancel")).value(QStringLiteral("reason_text")).toString(), QStringLiteral("customer changed plans"));
+        EXPECT_EQ(byKind.value(shown("marquee::app::DeskController", "staff cancel")).value(QStringLiteral("reason_text")).toString(), QStringLiteral("customer changed plans"));
         // The Refunds tile counts the refunds of bookings (as the sales figures do) and names the two that had none.
         EXPECT_EQ(desk.totals().value(QStringLiteral("refunds_minor")).toLongLong(), ofBookings);
         EXPECT_EQ(desk.totals().value(QStringLiteral("unbooked_refund_count")).toLongLong(), 2);
         QQuickItem *tile = itemNamed(window, QStringLiteral("tileRefunds"));
         ASSERT_NE(tile, nullptr);
-        EXPECT_TRUE(tile->property("caption").toString().contains(QStringLiteral("+2 unbooked"))) << qPrintable(tile->property("caption").toString());
+        EXPECT_TRUE(tile->property("caption").toString().contains(shown("DeskDashboard", " · +%n unbooked", 2))) << qPrintable(tile->property("caption").toString());
 
         // Filtered and sorted like every table; exported through its button, one line per row.
         desk.refunds()->setFilterText(QStringLiteral("projector"));
@@ -617,7 +603,7 @@ TEST(StaffUi, DeskRefundsTableListsStaffAndAutomaticRefundsOfTheRange)
         ASSERT_TRUE(waitFor([&] { return !desk.busy() && desk.refunds()->count() == 0; }));
         QQuickItem *empty = itemNamed(window, QStringLiteral("empty_refunds"));
         ASSERT_NE(empty, nullptr);
-        EXPECT_EQ(empty->property("text").toString(), QStringLiteral("Nothing here for this range."));
+        EXPECT_EQ(empty->property("text").toString(), shown("DataTable", "Nothing here for this range."));
     }
     DeskController::setInstance(nullptr);
 }
@@ -657,11 +643,11 @@ TEST(StaffUi, DeskAuditTableSaysWhenTheRangeIsCutAndLoadsTheRest)
         QQuickItem *notice = itemNamed(window, QStringLiteral("cutNoticeText_audit"));
         ASSERT_NE(notice, nullptr) << "a cut audit list says nothing";
         EXPECT_EQ(notice->property("text").toString(),
-                  QStringLiteral("Showing the newest %1 of %2 entries in this range. Load more, or narrow the range.")
+                  shown("marquee::app::DeskController", "Showing the newest %1 of %2 entries in this range. Load more, or narrow the range.")
                       .arg(QLocale().toString(2000), QLocale().toString(inRange)));
         QQuickItem *more = itemNamed(window, QStringLiteral("loadMore_audit"));
         ASSERT_NE(more, nullptr);
-        EXPECT_EQ(more->property("text").toString(), QStringLiteral("Load %1 more").arg(inRange - 2000));
+        EXPECT_EQ(more->property("text").toString(), shown("DeskMain", "Load %L1 more").arg(inRange - 2000));
         shoot(window, QStringLiteral("desk-07b-audit-cut"));
 
         // Load more appends the older entries: the whole range, newest first, each entry once; the notice goes.
@@ -805,14 +791,14 @@ TEST(StaffUi, ManagerDeskEveryPage)
                                            .arg(cinema.shows[0])).toInt(), 2);
         EXPECT_EQ(cinema.server.scalar(QStringLiteral("SELECT count(*) FROM audit_log WHERE action LIKE 'house_hold.%'")).toInt(), 2);
         // The release's notice belongs to the occupancy page: it is shown there and gone on the next page.
-        EXPECT_EQ(desk.message(), QStringLiteral("House hold released; the seats are on sale again."));
+        EXPECT_EQ(desk.message(), shown("marquee::app::DeskController", "House hold released; the seats are on sale again."));
         EXPECT_NE(itemNamed(window, QStringLiteral("pageNotice")), nullptr);
         desk.setPage(QStringLiteral("shows"));
         EXPECT_TRUE(desk.message().isEmpty()) << qPrintable(desk.message());
         shoot(window, QStringLiteral("desk-04-shows"));
         EXPECT_EQ(itemNamed(window, QStringLiteral("pageNotice")), nullptr) << "a notice of the occupancy page is still shown on Shows";
-        for (const auto &[combo, prompt] : {std::pair{QStringLiteral("showMovie"), QStringLiteral("Choose a movie")},
-                                            std::pair{QStringLiteral("showScreen"), QStringLiteral("Choose a screen")}}) {
+        for (const auto &[combo, prompt] : {std::pair{QStringLiteral("showMovie"), shown("DeskShows", "Choose a movie")},
+                                            std::pair{QStringLiteral("showScreen"), shown("DeskShows", "Choose a screen")}}) {
             // A new show's movie and screen start unchosen, and say what to do instead of showing an empty box.
             QQuickItem *box = itemNamed(window, combo);
             ASSERT_NE(box, nullptr) << qPrintable(combo);
@@ -848,7 +834,7 @@ TEST(StaffUi, ManagerDeskEveryPage)
             EXPECT_EQ(desk.reconciliation()->count(), 0);
             QQuickItem *empty = itemNamed(window, QStringLiteral("empty_reconciliation"));
             ASSERT_NE(empty, nullptr);
-            EXPECT_EQ(empty->property("text").toString(), QStringLiteral("No payments awaiting reconciliation."));
+            EXPECT_EQ(empty->property("text").toString(), shown("DeskFleet", "No payments awaiting reconciliation."));
         }
         EXPECT_EQ(itemNamed(window, QStringLiteral("pageNotice")), nullptr) << qPrintable(desk.message());
         QQuickItem *fleetTitles = itemNamed(window, QStringLiteral("header_fleet"));
@@ -953,4 +939,42 @@ TEST(StaffUi, ManagerDeskEveryPage)
         window->resize(1920, 1080);
     }
     DeskController::setInstance(nullptr);
+}
+
+namespace {
+/**
+ * @brief Loads the @p role window on @p controller (its QML singleton meanwhile), shoots it with the warning
+ * before and after @p member signs in (once @p signedIn), as insecure-PREFIX-01-signin and insecure-PREFIX-02-AFTER.
+ */
+template <typename Controller>
+void shootInsecure(Controller &controller, const QString &role, const QString &member, const std::function<bool()> &signedIn, const QString &prefix,
+                   const QString &after)
+{
+    Controller::setInstance(&controller);
+    const auto cleared = qScopeGuard([] { Controller::setInstance(nullptr); });
+    QQmlApplicationEngine engine;
+    QQuickWindow *window = load(engine, role);
+    ASSERT_NE(window, nullptr);
+    EXPECT_EQ(InsecureHttpAllowed::bannerText(window), InsecureHttpAllowed::warning());
+    shoot(window, QStringLiteral("insecure-%1-01-signin").arg(prefix));
+    controller.session()->signIn(member, kStaffPassword);
+    ASSERT_TRUE(waitFor(signedIn));
+    EXPECT_EQ(InsecureHttpAllowed::bannerText(window), InsecureHttpAllowed::warning());
+    shoot(window, QStringLiteral("insecure-%1-02-%2").arg(prefix, after));
+}
+} // namespace
+
+TEST(StaffUi, InsecureHttpKeepsItsWarningOnTheTillAndTheDesk)
+{
+    // Started with --allow-insecure-http: the till and the desk keep the warning on top, signed in or not.
+    const InsecureHttpAllowed insecure;
+    Cinema cinema;
+    QTemporaryDir dir;
+    TillController till(staffConfig(cinema.server, QStringLiteral("cashier"), dir.path()));
+    shootInsecure(till, QStringLiteral("cashier"), QStringLiteral("ana"),
+                  [&] { return till.screen() == QLatin1String("sale") && till.seatMap()->seatCount() > 0 && !till.busy(); }, QStringLiteral("till"),
+                  QStringLiteral("sale"));
+    DeskController desk(staffConfig(cinema.server, QStringLiteral("manager"), dir.path()));
+    shootInsecure(desk, QStringLiteral("manager"), QStringLiteral("mia"), [&] { return desk.page() == QLatin1String("dashboard") && !desk.busy(); },
+                  QStringLiteral("desk"), QStringLiteral("dashboard"));
 }

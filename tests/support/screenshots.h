@@ -1,19 +1,44 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// Where the UI tests save their screenshots, and which scene graph drew them. The screenshot suites run once per
-// scene graph (ctest SUITE.opengl and SUITE.software, tests/CMakeLists.txt); each variant names its own folder and
-// the graphics API it must render with, so a variant that silently fell back to another renderer fails.
+// Where the UI tests save their screenshots, in which language, and which scene graph drew them. The screenshot
+// suites run once per scene graph and language (ctest SUITE.opengl, SUITE.software and their German runs
+// SUITE.opengl.de, SUITE.software.de; tests/CMakeLists.txt); each variant names its own folder and the graphics API
+// it must render with, so a variant that silently fell back to another renderer fails.
 #pragma once
 
+#include <QCoreApplication>
 #include <QQuickWindow>
 #include <QSGRendererInterface>
 #include <QString>
 
 namespace marquee::test {
 
-/** @brief $MARQUEE_SCREENSHOT_DIR (build/screenshots/<variant> under ctest), else @p fallback. */
+/** @brief The language the UI tests render in: $MARQUEE_SCREENSHOT_LANGUAGE ("de" in the German runs), else "en". */
+inline QString screenshotLanguage()
+{
+    const QString language = qEnvironmentVariable("MARQUEE_SCREENSHOT_LANGUAGE");
+    return language.isEmpty() ? QStringLiteral("en") : language;
+}
+
+/** @brief @p dir for English; its subfolder named after the language otherwise (build/screenshots/<variant>/de). */
+inline QString languageDir(const QString &dir)
+{
+    const QString language = screenshotLanguage();
+    return language == QLatin1String("en") ? dir : dir + QLatin1Char('/') + language;
+}
+
+/**
+ * @brief @p english (a message of @p context, with @p n for its plural forms) as the screens show it in this run's
+ * language: the app's own catalogue, so that a test names a text once and checks it in English and German alike.
+ */
+inline QString shown(const char *context, const char *english, int n = -1)
+{
+    return QCoreApplication::translate(context, english, nullptr, n);
+}
+
+/** @brief languageDir() of $MARQUEE_SCREENSHOT_DIR (build/screenshots/<variant> under ctest), else of @p fallback. */
 inline QString screenshotDir(const QString &fallback)
 {
-    return qEnvironmentVariable("MARQUEE_SCREENSHOT_DIR", fallback);
+    return languageDir(qEnvironmentVariable("MARQUEE_SCREENSHOT_DIR", fallback));
 }
 
 /** @brief The scene graph @p window renders with: "opengl", "software", "vulkan", ... ("none" before its first frame). */
