@@ -9,6 +9,7 @@
 #include "store/backuprepository.h"
 #include "store/embeddedpostgres.h"
 #include "store/migrations.h"
+#include "store/pairingrepository.h"
 #include "store/reportrepository.h"
 #include "store/staffrepository.h"
 #include "store/ticketrepository.h"
@@ -29,7 +30,10 @@ QString usage()
         "  migrate                                         apply pending schema migrations\n"
         "  seed-demo                                       load demo cities, cinemas, movies, a week of shows, a stadium\n"
         "  seed-stadium --seats N                          a stand-alone stadium show of N seats (multiple of 1000); prints its id last\n"
-        "  device add --name NAME --role kiosk|till        enrol a device; prints its bearer token last\n"
+        "  device add --name NAME --role kiosk|till [--pairing]\n"
+        "                                                  enrol a device; prints its bearer token last, or with --pairing\n"
+        "                                                  a one-time code (15 minutes) the device trades for its token\n"
+        "                                                  (POST /api/v1/devices/pair)\n"
         "  staff add --name NAME --role cashier|manager|admin   add staff; password from standard input\n"
         "  device revoke --name NAME                       revoke a device's token, on every running server at once\n"
         "  staff disable --name NAME                       disable a staff member and end their sessions everywhere\n"
@@ -269,7 +273,18 @@ int main(int argc, char *argv[])
                && args.takeFirst() == QLatin1String("add")) {
         const QString name = optionValue(args, QStringLiteral("--name"));
         const auto role = roleFromString(optionValue(args, QStringLiteral("--role")));
-        if (name.isEmpty() || !role || !args.isEmpty()) {
+        const bool pairing = command == QLatin1String("device") && args.removeAll(QStringLiteral("--pairing")) > 0;
+        if (pairing && name.size() > 0 && role && args.isEmpty()) {
+            const auto code = store::PairingRepository(database).create(name, *role, store::PairingRepository::kValidSeconds, &error);
+            if (!code) {
+                err << "marquee-admin: " << error << "\n";
+                rc = 1;
+            } else {
+                out << "device '" << name << "' (" << toString(*role) << ") pairs with this code until "
+                    << code->expiresAt.toUTC().toString(Qt::ISODate) << ", once:\n"
+                    << store::PairingRepository::display(code->code) << Qt::endl;
+            }
+        } else if (name.isEmpty() || !role || !args.isEmpty()) {
             err << "marquee-admin: " << command << " add needs --name NAME and a valid --role\n";
             rc = 2;
         } else {

@@ -8,6 +8,8 @@
 #include "core/isotime.h"
 #include "core/ticketcodec.h"
 #include "store/database.h"
+#include "store/embeddedpostgres.h"
+#include "store/migrations.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -16,6 +18,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QUuid>
@@ -110,6 +113,30 @@ int modeOf(const QString &path)
 qint64 showStartingSoon(TestServer &server)
 {
     return server.createShow(2, 4, QDateTime::currentDateTimeUtc().addSecs(3600), QDateTime::currentDateTimeUtc().addSecs(-60));
+}
+
+/** @brief A database at the schema before the newest migration (@p version is set to it): what an upgrade finds. */
+store::DatabaseConfig olderSchema(const QTemporaryDir &work, int *version)
+{
+    const QString folder = work.filePath(QStringLiteral("older-migrations"));
+    QDir().mkpath(folder);
+    QStringList files = QDir(QStringLiteral(":/migrations")).entryList({QStringLiteral("*.sql")}, QDir::Files, QDir::Name);
+    files.removeLast();
+    for (const QString &file : files)
+        QFile::copy(QStringLiteral(":/migrations/") + file, folder + QLatin1Char('/') + file);
+    const store::DatabaseConfig config = TestCluster::instance().createDatabase(QStringLiteral("older"));
+    store::Database database(config);
+    // Every migration but the newest, with today's functions (PL/pgSQL bodies name tables only when they run).
+    store::Migrations older(database, folder);
+    EXPECT_TRUE(older.migrate()) << older.errorString().toStdString();
+    *version = older.currentVersion();
+    database.closeThreadConnection();
+    return config;
+}
+
+QStringList preUpgradeDumps(const QString &directory)
+{
+    return QDir(directory).entryList({QStringLiteral("pre-upgrade-*.dump")}, QDir::Files, QDir::Name);
 }
 
 } // namespace
@@ -319,4 +346,89 @@ TEST(Backup, BackupWritesPrivateFilesAndAManifestAndRefusesANonEmptyDirectory)
     EXPECT_EQ(again.exitCode, 1);
     EXPECT_TRUE(again.err.contains(QStringLiteral("is not empty"))) << again.err.toStdString();
     EXPECT_EQ(admin(original.databaseUrl(), original.dataDirectory(), {QStringLiteral("backup")}).exitCode, 2);
+}
+
+TEST(Backup, AServerThatFindsMigrationsPendingDumpsTheDatabaseFirstAndKeepsTheNewestDumps)
+{
+    QTemporaryDir work;
+    int older = 0;
+    const store::DatabaseConfig database = olderSchema(work, &older);
+    ASSERT_GT(older, 0);
+    ASSERT_LT(older, store::Migrations::latestVersion());
+    scalarOn(database, QStringLiteral("INSERT INTO cities (name, country, time_zone) VALUES ('Before the upgrade', 'XX', 'UTC') RETURNING 1"));
+    const QString backups = work.filePath(QStringLiteral("backups"));
+    // Four dumps of earlier upgrades; with three kept, the two oldest of them go.
+    ASSERT_TRUE(QDir().mkpath(backups));
+    for (const char *name : {"pre-upgrade-1-2-20250101T000000Z.dump", "pre-upgrade-2-3-20250201T000000Z.dump", "pre-upgrade-3-4-20250301T000000Z.dump",
+                             "pre-upgrade-4-5-20250401T000000Z.dump"}) {
+        QFile file(backups + QLatin1Char('/') + QLatin1String(name));
+        ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    }
+    TestServer::Options options;
+    options.database = database;
+    options.configure = [&backups, &work](ServerConfig &config) {
+        config.backupDirectory = backups;
+        config.signingKeyFile = work.filePath(QStringLiteral("signing-kek")); // the second start below needs the same
+        config.preUpgradeBackups = 3;
+    };
+    {
+        TestServer upgraded(options);
+        EXPECT_EQ(upgraded.scalar(QStringLiteral("SELECT max(version) FROM schema_migrations")).toInt(), store::Migrations::latestVersion());
+    }
+    const QStringList dumps = preUpgradeDumps(backups);
+    ASSERT_EQ(dumps.size(), 3) << dumps.join(QLatin1Char(' ')).toStdString();
+    EXPECT_TRUE(dumps.contains(QStringLiteral("pre-upgrade-3-4-20250301T000000Z.dump")));
+    EXPECT_TRUE(dumps.contains(QStringLiteral("pre-upgrade-4-5-20250401T000000Z.dump")));
+    const QStringList made = dumps.filter(QRegularExpression(QStringLiteral("^pre-upgrade-%1-%2-\\d{8}T\\d{6}Z\\.dump$").arg(older).arg(store::Migrations::latestVersion())));
+    ASSERT_EQ(made.size(), 1) << dumps.join(QLatin1Char(' ')).toStdString();
+    const QString dump = backups + QLatin1Char('/') + made.first();
+    EXPECT_EQ(modeOf(dump), 0600);
+    EXPECT_EQ(modeOf(backups), 0700);
+
+    // The dump is the schema as it was, with its data: restored into an empty database it is at the old version.
+    const store::DatabaseConfig copy = TestCluster::instance().createDatabase(QStringLiteral("predump"));
+    QProcess restore;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("PGPASSWORD"), copy.password);
+    restore.setProcessEnvironment(environment);
+    restore.start(store::EmbeddedPostgres::binaryDirectory() + QStringLiteral("/pg_restore"),
+                  {QStringLiteral("--no-owner"), QStringLiteral("--exit-on-error"), QStringLiteral("-h"), copy.host, QStringLiteral("-p"), QString::number(copy.port),
+                   QStringLiteral("-U"), copy.user, QStringLiteral("-d"), copy.database, dump});
+    ASSERT_TRUE(restore.waitForFinished(120000));
+    ASSERT_EQ(restore.exitCode(), 0) << restore.readAllStandardError().constData();
+    EXPECT_EQ(scalarOn(copy, QStringLiteral("SELECT max(version) FROM schema_migrations")).toInt(), older);
+    EXPECT_EQ(scalarOn(copy, QStringLiteral("SELECT count(*) FROM cities WHERE name = 'Before the upgrade'")).toInt(), 1);
+
+    // A start with nothing pending dumps nothing.
+    {
+        TestServer again(options);
+    }
+    EXPECT_EQ(preUpgradeDumps(backups).size(), 3);
+}
+
+TEST(Backup, NoDumpMeansNoUpgrade)
+{
+    QTemporaryDir work;
+    int older = 0;
+    const store::DatabaseConfig database = olderSchema(work, &older);
+    // The backup directory cannot be made (a file is in the way): the server refuses to start and migrates nothing.
+    QFile blocker(work.filePath(QStringLiteral("not-a-directory")));
+    ASSERT_TRUE(blocker.open(QIODevice::WriteOnly));
+    blocker.close();
+    ServerConfig config;
+    config.listenAddress = QHostAddress::LocalHost;
+    config.listenPort = 0;
+    config.databaseUrl = database.toUrl(true);
+    config.dataDirectory = work.filePath(QStringLiteral("data"));
+    config.backupDirectory = blocker.fileName() + QStringLiteral("/backups");
+    MarqueeServer server(config);
+    EXPECT_FALSE(server.start());
+    EXPECT_TRUE(server.errorString().contains(QStringLiteral("nothing was migrated"))) << server.errorString().toStdString();
+    EXPECT_EQ(scalarOn(database, QStringLiteral("SELECT max(version) FROM schema_migrations")).toInt(), older);
+    // Told to migrate without a dump, it does.
+    config.preUpgradeBackups = 0;
+    MarqueeServer without(config);
+    EXPECT_TRUE(without.start()) << without.errorString().toStdString();
+    without.stop();
+    EXPECT_EQ(scalarOn(database, QStringLiteral("SELECT max(version) FROM schema_migrations")).toInt(), store::Migrations::latestVersion());
 }
