@@ -33,6 +33,16 @@ HttpResult pair(TestServer &server, const QString &code)
     return server.client()->post("/api/v1/devices/pair", QJsonObject{{QStringLiteral("code"), code}});
 }
 
+/** @brief marquee-admin device add --name NAME --role kiosk --pairing on @p server's database, run to its end. */
+void adminPairing(TestServer &server, const QString &name, QProcess &admin)
+{
+    admin.start(QCoreApplication::applicationDirPath() + QStringLiteral("/marquee-admin"),
+                {QStringLiteral("--database-url"), server.databaseUrl(), QStringLiteral("--data-dir"), server.dataDirectory(), QStringLiteral("device"),
+                 QStringLiteral("add"), QStringLiteral("--name"), name, QStringLiteral("--role"), QStringLiteral("kiosk"), QStringLiteral("--pairing")});
+    if (!admin.waitForFinished(60000))
+        admin.kill();
+}
+
 qint64 count(TestServer &server, const QString &sql)
 {
     return server.scalar(sql).toLongLong();
@@ -49,11 +59,7 @@ TEST(Pairing, TheAdminsCodePairsOnceAndTheTokenWorks)
     TestServer server(TestServer::Options::withConfig([&tls](ServerConfig &config) { config.venueCaFile = VenueTls::caCertificateFile(tls.path()); }));
 
     QProcess admin;
-    admin.start(QCoreApplication::applicationDirPath() + QStringLiteral("/marquee-admin"),
-                {QStringLiteral("--database-url"), server.databaseUrl(), QStringLiteral("--data-dir"), server.dataDirectory(), QStringLiteral("device"),
-                 QStringLiteral("add"), QStringLiteral("--name"), QStringLiteral("lobby-7"), QStringLiteral("--role"), QStringLiteral("kiosk"),
-                 QStringLiteral("--pairing")});
-    ASSERT_TRUE(admin.waitForFinished(60000));
+    adminPairing(server, QStringLiteral("lobby-7"), admin);
     ASSERT_EQ(admin.exitCode(), 0) << admin.readAllStandardError().constData();
     const QStringList lines = QString::fromUtf8(admin.readAllStandardOutput()).trimmed().split(QLatin1Char('\n'));
     const QString code = lines.last();
@@ -91,11 +97,7 @@ TEST(Pairing, TheAdminsCodePairsOnceAndTheTokenWorks)
 
     // A code for a name that is enrolled already is not even made.
     QProcess taken;
-    taken.start(QCoreApplication::applicationDirPath() + QStringLiteral("/marquee-admin"),
-                {QStringLiteral("--database-url"), server.databaseUrl(), QStringLiteral("--data-dir"), server.dataDirectory(), QStringLiteral("device"),
-                 QStringLiteral("add"), QStringLiteral("--name"), QStringLiteral("lobby-7"), QStringLiteral("--role"), QStringLiteral("kiosk"),
-                 QStringLiteral("--pairing")});
-    ASSERT_TRUE(taken.waitForFinished(60000));
+    adminPairing(server, QStringLiteral("lobby-7"), taken);
     EXPECT_EQ(taken.exitCode(), 1);
     EXPECT_TRUE(taken.readAllStandardError().contains("already exists"));
 }
