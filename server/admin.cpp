@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // marquee-admin: database administration. Each command prints its result (token, confirmation) as its last line.
+#include "runtime/backup.h"
 #include "runtime/serverconfig.h"
 #include "runtime/venuetls.h"
 #include "startup/demoseed.h"
 #include "startup/marqueeserver.h"
 #include "store/authrepository.h"
+#include "store/backuprepository.h"
 #include "store/embeddedpostgres.h"
 #include "store/migrations.h"
+#include "store/pairingrepository.h"
 #include "store/reportrepository.h"
 #include "store/staffrepository.h"
 #include "store/ticketrepository.h"
@@ -27,7 +30,10 @@ QString usage()
         "  migrate                                         apply pending schema migrations\n"
         "  seed-demo                                       load demo cities, cinemas, movies, a week of shows, a stadium\n"
         "  seed-stadium --seats N                          a stand-alone stadium show of N seats (multiple of 1000); prints its id last\n"
-        "  device add --name NAME --role kiosk|till        enrol a device; prints its bearer token last\n"
+        "  device add --name NAME --role kiosk|till [--pairing]\n"
+        "                                                  enrol a device; prints its bearer token last, or with --pairing\n"
+        "                                                  a one-time code (15 minutes) the device trades for its token\n"
+        "                                                  (POST /api/v1/devices/pair)\n"
         "  staff add --name NAME --role cashier|manager|admin   add staff; password from standard input\n"
         "  device revoke --name NAME                       revoke a device's token, on every running server at once\n"
         "  staff disable --name NAME                       disable a staff member and end their sessions everywhere\n"
@@ -46,6 +52,12 @@ QString usage()
         "  tls rotate --dir DIR [--name NAME...] [--ip IP...]  a new server key and certificate from the same CA (default:\n"
         "                                                  the current names); restart marquee-proxy afterwards\n"
         "  tls show --dir DIR                              the CA's SHA-256 fingerprint (what devices pin), names, expiry\n"
+        "  backup --to DIR                                 pg_dump of the database (one snapshot), a copy of the key-encryption\n"
+        "                                                  key and manifest.json with checksums, in the new or empty DIR (0700)\n"
+        "  restore --from DIR [--into-database NAME] [--kek-to FILE]\n"
+        "                                                  restore a backup into an empty database (NAME: on the same server,\n"
+        "                                                  created when missing), checksums first; the key-encryption key goes\n"
+        "                                                  where the server reads it (or FILE) once every signing key opens\n"
         "tls commands need no database. --name and --ip may be repeated, or given comma-separated.\n"
         "Without --database-url (or MARQUEE_DATABASE_URL) the embedded cluster in the data directory is used.\n"
         "keys rotate seals the new key with the server's key-encryption key: DIR/signing-kek unless --signing-kek-file\n"
@@ -110,6 +122,52 @@ int tlsCommand(QStringList args, QTextStream &out, QTextStream &err)
     return 0;
 }
 
+/** @brief marquee-admin backup|restore: before any migration (a backup is of the schema as it is). */
+int backupCommand(const QString &command, QStringList args, store::DatabaseConfig database, const QString &kekPath, QTextStream &out,
+                  QTextStream &err)
+{
+    const QString directory = optionValue(args, command == QLatin1String("backup") ? QStringLiteral("--to") : QStringLiteral("--from"));
+    const QString intoDatabase = optionValue(args, QStringLiteral("--into-database"));
+    const QString kekTo = optionValue(args, QStringLiteral("--kek-to"));
+    if (directory.isEmpty() || !args.isEmpty() || (command == QLatin1String("backup") && !(intoDatabase.isEmpty() && kekTo.isEmpty()))) {
+        err << "marquee-admin: usage: backup --to DIR | restore --from DIR [--into-database NAME] [--kek-to FILE]\n";
+        return 2;
+    }
+    QString error;
+    if (command == QLatin1String("backup")) {
+        const auto created = Backup::create(database, kekPath, directory, &error);
+        if (!created) {
+            err << "marquee-admin: backup: " << error << "\n";
+            return 1;
+        }
+        out << "backed up " << database.database << " (schema " << created->schemaVersion << ", " << created->dumpBytes
+            << " bytes) and its key-encryption key to " << directory << "\nkeep " << directory << "/signing-kek apart from the dump" << Qt::endl;
+        return 0;
+    }
+    if (!intoDatabase.isEmpty()) {
+        store::DatabaseConfig maintenance = database;
+        maintenance.database = QStringLiteral("postgres");
+        store::Database server(maintenance);
+        const bool made = store::BackupRepository::ensureDatabase(server, intoDatabase, &error);
+        server.closeThreadConnection();
+        if (!made) {
+            err << "marquee-admin: restore: " << error << "\n";
+            return 1;
+        }
+        database.database = intoDatabase;
+    }
+    const QString kekDestination = kekTo.isEmpty() ? kekPath : kekTo;
+    const auto restored = Backup::restore(database, directory, kekDestination, &error);
+    if (!restored) {
+        err << "marquee-admin: restore: " << error << "\n";
+        return 1;
+    }
+    out << "restored " << directory << " into " << database.database << " (schema " << restored->schemaVersion << "); "
+        << restored->signingKeys << " signing keys open with the key-encryption key "
+        << (restored->keyEncryptionKeyWritten ? "written to " : "already at ") << kekDestination << Qt::endl;
+    return 0;
+}
+
 QString optionValue(QStringList &args, const QString &name)
 {
     const qsizetype i = args.indexOf(name);
@@ -153,6 +211,8 @@ int main(int argc, char *argv[])
     store::Database database(*config);
     store::Migrations migrations(database);
     const QString command = args.takeFirst();
+    if (command == QLatin1String("backup") || command == QLatin1String("restore"))
+        return backupCommand(command, args, *config, kekFile.isEmpty() ? KeyEncryptionKey::defaultPath(dataDir) : kekFile, out, err);
 
     // Every command but status needs a current schema; migrating first is what an operator expects.
     if (command != QLatin1String("status") && !migrations.migrate()) {
@@ -213,7 +273,18 @@ int main(int argc, char *argv[])
                && args.takeFirst() == QLatin1String("add")) {
         const QString name = optionValue(args, QStringLiteral("--name"));
         const auto role = roleFromString(optionValue(args, QStringLiteral("--role")));
-        if (name.isEmpty() || !role || !args.isEmpty()) {
+        const bool pairing = command == QLatin1String("device") && args.removeAll(QStringLiteral("--pairing")) > 0;
+        if (pairing && name.size() > 0 && role && args.isEmpty()) {
+            const auto code = store::PairingRepository(database).create(name, *role, store::PairingRepository::kValidSeconds, &error);
+            if (!code) {
+                err << "marquee-admin: " << error << "\n";
+                rc = 1;
+            } else {
+                out << "device '" << name << "' (" << toString(*role) << ") pairs with this code until "
+                    << code->expiresAt.toUTC().toString(Qt::ISODate) << ", once:\n"
+                    << store::PairingRepository::display(code->code) << Qt::endl;
+            }
+        } else if (name.isEmpty() || !role || !args.isEmpty()) {
             err << "marquee-admin: " << command << " add needs --name NAME and a valid --role\n";
             rc = 2;
         } else {

@@ -29,6 +29,7 @@ void registerAllRoutes(Router &router, ServerContext &context)
     registerSyncRoutes(router, context);
     registerEventRoutes(router, context);
     registerDeviceRoutes(router, context);
+    registerPairingRoutes(router, context);
     registerQueueRoutes(router, context);
     registerReportRoutes(router, context);
     registerAuditRoutes(router, context);

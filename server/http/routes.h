@@ -25,6 +25,8 @@ void registerHoldRoutes(Router &router, ServerContext &context);
 void registerShowRoutes(Router &router, ServerContext &context);
 /** @brief POST /api/v1/devices/heartbeat (kiosk and till) and GET /api/v1/devices (the fleet, managers). */
 void registerDeviceRoutes(Router &router, ServerContext &context);
+/** @brief POST /api/v1/devices/pair (public, throttled): a one-time pairing code for the device's token. */
+void registerPairingRoutes(Router &router, ServerContext &context);
 /** @brief GET /api/v1/reports/audit, the audit log page by page (manager and admin). */
 void registerAuditRoutes(Router &router, ServerContext &context);
 

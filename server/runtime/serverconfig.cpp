@@ -67,6 +67,11 @@ QString ServerConfig::keyEncryptionKeyPath() const
     return credential.isEmpty() ? KeyEncryptionKey::defaultPath(dataDirectory) : credential;
 }
 
+QString ServerConfig::backupDirectoryInEffect() const
+{
+    return backupDirectory.isEmpty() ? dataDirectory + QStringLiteral("/backups") : backupDirectory;
+}
+
 QString ServerConfig::usage()
 {
     return QStringLiteral(
@@ -103,6 +108,12 @@ QString ServerConfig::usage()
         "  --sign-in-failures-per-address N  wrong passwords from one address that lock it out (default 30)\n"
         "  --sign-in-lockout SECONDS   how long a lockout lasts, and the window failures are counted in (default 300)\n"
         "  --password-threads N        threads hashing sign-in passwords, apart from the HTTP workers (default 2)\n"
+        "  --backup-dir DIR            where the dump before a schema upgrade goes (default DIR/backups of --data-dir)\n"
+        "  --pre-upgrade-backups N     dumps before schema upgrades kept (default 3; 0: no dump before migrating)\n"
+        "  --venue-ca-file FILE        the venue CA certificate (marquee-admin tls init's ca.crt): a device that pairs\n"
+        "                              is told its SHA-256 fingerprint (default: none)\n"
+        "  --pairing-failures-per-address N  wrong pairing codes from one address that lock it out (default 5)\n"
+        "  --pairing-failures-fleet-wide N   wrong pairing codes from anywhere that lock pairing out (default 20)\n"
         "  --payment-provider-url URL  card provider (marquee-paysim) base URL, e.g. http://127.0.0.1:8090\n"
         "  --payment-webhook-secret-file FILE  HMAC secret of provider webhooks (without it every webhook is refused;\n"
         "                              default: MARQUEE_PAYMENT_WEBHOOK_SECRET(_FILE), else the systemd credential\n"
@@ -343,6 +354,19 @@ std::optional<ServerConfig> ServerConfig::fromArguments(const QStringList &input
                 return std::nullopt;
         } else if (option == QLatin1String("--sign-in-lockout")) {
             if (!intValue(option, value, 1, 24 * 3600, &config.signInLockoutSeconds))
+                return std::nullopt;
+        } else if (option == QLatin1String("--backup-dir")) {
+            config.backupDirectory = value;
+        } else if (option == QLatin1String("--pre-upgrade-backups")) {
+            if (!intValue(option, value, 0, 1000, &config.preUpgradeBackups))
+                return std::nullopt;
+        } else if (option == QLatin1String("--venue-ca-file")) {
+            config.venueCaFile = value;
+        } else if (option == QLatin1String("--pairing-failures-per-address")) {
+            if (!intValue(option, value, 1, 1000, &config.pairingFailuresPerAddress))
+                return std::nullopt;
+        } else if (option == QLatin1String("--pairing-failures-fleet-wide")) {
+            if (!intValue(option, value, 1, 100000, &config.pairingFailuresFleetWide))
                 return std::nullopt;
         } else if (option == QLatin1String("--password-threads")) {
             if (!intValue(option, value, 1, 64, &config.passwordThreads))

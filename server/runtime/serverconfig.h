@@ -102,6 +102,14 @@ struct ServerConfig {
     int signInLockoutSeconds = 5 * 60;
     /** @brief Threads that hash sign-in passwords (PBKDF2), apart from the HTTP workers. */
     int passwordThreads = 2;
+    /** @brief Backups and pairing (runtime/backup.h, POST /api/v1/devices/pair). */
+    QString backupDirectory;        ///< pre-upgrade dumps; empty: dataDirectory/backups
+    int preUpgradeBackups = 3;      ///< pre-upgrade dumps kept; 0: no dump before migrating
+    QString venueCaFile;            ///< the venue CA certificate whose fingerprint a pairing device is told; empty: none
+    int pairingFailuresPerAddress = 5;  ///< wrong pairing codes from one address that lock it out (the sign-in lockout time)
+    int pairingFailuresFleetWide = 20;  ///< wrong pairing codes from anywhere that lock pairing out
+    /** @brief Where pre-upgrade dumps go: backupDirectory, else dataDirectory/backups. */
+    QString backupDirectoryInEffect() const;
     int reaperIntervalMs = 1000; ///< 0: no reaper in this process (in-process test set-ups; --reaper-interval-ms is 10 at least)
     /** @brief Outbox relay: webhook subscribers (each gets every event, signed with eventWebhookSecret). */
     QStringList eventWebhooks;

@@ -8,6 +8,7 @@
 #include "jobs/outboxrelay.h"
 #include "jobs/reaper.h"
 #include "jobs/reconciler.h"
+#include "runtime/backup.h"
 #include "runtime/servercontext.h"
 #include "store/authlistener.h"
 #include "store/embeddedpostgres.h"
@@ -82,9 +83,11 @@ std::optional<store::DatabaseConfig> MarqueeServer::prepareDatabase()
     // Migrations and grants as the owner, in this order at every start: the grants then cover every table,
     // including those the migrations just added.
     store::Migrations migrations(ownerDatabase);
-    bool ok = migrations.migrate();
-    if (!ok)
+    bool ok = dumpBeforeUpgrade(*owner, migrations);
+    if (ok && !migrations.migrate()) {
+        ok = false;
         m_error = migrations.errorString();
+    }
     if (ok && m_embedded) {
         const auto password = store::SecretFile::loadOrCreatePassword(m_embedded->serverPasswordFile(), &m_error);
         ok = password && store::ServerRole::ensureLoginRole(ownerDatabase, QString::fromLatin1(store::ServerRole::kEmbeddedRole), *password, &m_error);
@@ -102,6 +105,33 @@ std::optional<store::DatabaseConfig> MarqueeServer::prepareDatabase()
     if (!ok)
         return std::nullopt;
     return serving;
+}
+
+bool MarqueeServer::dumpBeforeUpgrade(const store::DatabaseConfig &owner, store::Migrations &migrations)
+{
+    // A schema upgrade cannot be undone by an older binary: a dump of the schema as it was comes first, and no dump
+    // (disk full, no pg_dump) means no upgrade. A new database (version 0) has nothing to keep.
+    const int current = migrations.currentVersion();
+    const auto pending = migrations.pendingMigrations();
+    if (current < 0 || !pending) {
+        m_error = migrations.errorString();
+        return false;
+    }
+    if (m_config.preUpgradeBackups == 0 || current == 0 || pending->empty())
+        return true;
+    const int target = std::max(pending->back(), store::Migrations::latestVersion());
+    qCInfo(lcStore).noquote() << "schema" << current << "has" << pending->size() << "migrations pending: dumping the database first";
+    const auto file = Backup::preUpgradeDump(owner, m_config.backupDirectoryInEffect(), current, target, m_config.preUpgradeBackups, &m_error);
+    if (!file) {
+        m_error = QStringLiteral("the dump before upgrading schema %1 to %2 failed, so nothing was migrated: %3 "
+                                 "(--pre-upgrade-backups 0 migrates without one)")
+                      .arg(current)
+                      .arg(target)
+                      .arg(m_error);
+        return false;
+    }
+    qCInfo(lcStore).noquote() << "dumped the database before the upgrade to" << *file;
+    return true;
 }
 
 bool MarqueeServer::checkServingRole()

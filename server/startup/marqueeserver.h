@@ -15,6 +15,7 @@ struct ServerContext;
 namespace store {
 class AuthListener;
 class EmbeddedPostgres;
+class Migrations;
 }
 namespace http {
 class MetricsEndpoint;
@@ -54,6 +55,8 @@ private:
     void logAuditProtection();
     /** @brief Start or find the database, migrate and grant as the owner; the connection settings to serve with. */
     std::optional<store::DatabaseConfig> prepareDatabase();
+    /** @brief With migrations pending on a database in use: the pre-upgrade dump (runtime/backup.h) first. */
+    bool dumpBeforeUpgrade(const store::DatabaseConfig &owner, store::Migrations &migrations);
     /** @brief Say (embedded: refuse) when the serving role may do more than serve. */
     bool checkServingRole();
 

@@ -125,6 +125,19 @@ int Migrations::currentVersion()
     return applied->empty() ? 0 : *applied->rbegin();
 }
 
+std::optional<std::vector<int>> Migrations::pendingMigrations()
+{
+    const auto applied = appliedVersions();
+    if (!applied)
+        return std::nullopt;
+    std::vector<int> pending;
+    for (const auto &file : migrationFiles(m_directory)) {
+        if (!applied->count(file.first))
+            pending.push_back(file.first);
+    }
+    return pending;
+}
+
 Migrations::Status Migrations::status()
 {
     const auto applied = appliedVersions();

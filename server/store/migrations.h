@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <vector>
 
 namespace marquee::store {
 
@@ -43,6 +44,8 @@ public:
      * a function file's checksum is not the one recorded.
      */
     Status status();
+    /** @brief The versions of the migrations not recorded yet, in order (empty when none); std::nullopt on error. */
+    std::optional<std::vector<int>> pendingMigrations();
     /** @brief Apply every pending migration; false (with errorString()) on any error or a newer schema. */
     bool migrate();
     QString errorString() const { return m_error; }

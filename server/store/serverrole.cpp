@@ -97,6 +97,8 @@ bool grant(const Database &owner, const QString &role, QString *error)
         QStringLiteral("REVOKE UPDATE, DELETE ON audit_log FROM %1").arg(r),
         // Devices and staff accounts are created and removed by marquee-admin as the owner, never by the server.
         QStringLiteral("REVOKE INSERT, DELETE ON devices, staff FROM %1").arg(r),
+        // Pairing codes are the owner's (marquee-admin); the server redeems one only through mq_redeem_pairing_code.
+        QStringLiteral("REVOKE ALL ON pairing_codes FROM %1").arg(r),
         QStringLiteral("REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM %1").arg(r),
         QStringLiteral("GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO %1").arg(r),
         QStringLiteral("GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA public TO %1").arg(r),

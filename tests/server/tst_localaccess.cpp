@@ -12,6 +12,7 @@
 #include "store/authrepository.h"
 #include "store/database.h"
 #include "store/embeddedpostgres.h"
+#include "store/pairingrepository.h"
 #include "store/serverrole.h"
 
 #include <QCoreApplication>
@@ -271,6 +272,9 @@ TEST_F(LocalAccess, TheServerServesAsARoleThatCanOnlyServe)
         // No minting of devices or staff accounts by INSERT (that is marquee-admin's, as the owner), no schema history.
         QStringLiteral("INSERT INTO devices (name, role, token_hash) VALUES ('minted', 'till', 'x')"),
         QStringLiteral("INSERT INTO staff (name, role, password_hash) VALUES ('minted', 'admin', 'x')"),
+        // Pairing codes are the owner's: the server may only redeem one (mq_redeem_pairing_code), not read or make them.
+        QStringLiteral("SELECT count(*) FROM pairing_codes"),
+        QStringLiteral("INSERT INTO pairing_codes (code_hash, device_name, role, expires_at) VALUES ('x', 'minted', 'till', now() + interval '1 hour')"),
         QStringLiteral("DELETE FROM schema_migrations"),
         QStringLiteral("TRUNCATE orders"),
     };
@@ -292,6 +296,30 @@ TEST_F(LocalAccess, TheServerServesAsARoleThatCanOnlyServe)
     client.setToken(*token);
     EXPECT_EQ(client.get("/readyz").status, 200);
     EXPECT_EQ(client.get("/api/v1/cities").status, 200);
+}
+
+TEST_F(LocalAccess, TheServingRolePairsADeviceOnlyWithTheOwnersCode)
+{
+    // The owner (marquee-admin device add --pairing) makes the code; the server, which may not insert devices,
+    // pairs it through the function.
+    store::Database owner(ownerConfig());
+    QString error;
+    const auto code = store::PairingRepository(owner).create(QStringLiteral("paired-%1").arg(QUuid::createUuid().toString(QUuid::Id128).left(8)),
+                                                             Role::Till, store::PairingRepository::kValidSeconds, &error);
+    owner.closeThreadConnection();
+    ASSERT_TRUE(code) << error.toStdString();
+    HttpClient client(QStringLiteral("127.0.0.1"), s_server->port());
+    const HttpResult paired = client.post("/api/v1/devices/pair", QJsonObject{{QStringLiteral("code"), code->code}});
+    ASSERT_EQ(paired.status, 201) << paired.body.constData();
+    HttpClient device(QStringLiteral("127.0.0.1"), s_server->port());
+    device.setToken(paired.json().value(QStringLiteral("token")).toString());
+    EXPECT_EQ(device.get("/api/v1/cities").status, 200);
+    EXPECT_EQ(client.post("/api/v1/devices/pair", QJsonObject{{QStringLiteral("code"), code->code}}).status, 409);
+    // And the serving role cannot mint a device by calling the function with a hash of its own choosing either:
+    // only a code the owner stored pairs.
+    QSqlQuery forged(serving());
+    ASSERT_TRUE(forged.exec(QStringLiteral("SELECT decision FROM mq_redeem_pairing_code('forged', 'x')")) && forged.next());
+    EXPECT_EQ(forged.value(0).toString(), QStringLiteral("unknown_code"));
 }
 
 TEST_F(LocalAccess, GrantsFollowTheSchemaAtEveryStart)
