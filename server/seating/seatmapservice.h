@@ -3,6 +3,7 @@
 
 #include "seating/seatfeed.h"
 #include "store/catalogrepository.h"
+#include "store/seatnotification.h"
 
 #include <QHash>
 #include <QMutex>
@@ -76,8 +77,27 @@ public:
      * Called only through store::SeatWrites, the one path of every committed seat write.
      */
     void applyLocalWrite(qint64 showId, const QStringList &seatIds, SeatStatus status);
+    /**
+     * @brief A committed seat write told by the database (channel `marquee_seats`, store::ChangeListener): another
+     * instance's, marquee-admin's, a manual UPDATE's, or this process's own heard back. Reaches subscribers by the
+     * path of a local write (SeatFeed::applyNotifiedWrite: a seat this process wrote itself lately is left to a
+     * re-read, see there); the next seat-map read fetches fresh statuses. A notification without seats (too many
+     * for one payload) re-reads the show. This process's own notifications change nothing it already has.
+     */
+    void applyNotification(const store::SeatNotification &notification);
+    /**
+     * @brief Whether this process hears every seat write (its listener is subscribed). While not, a new subscriber
+     * always gets a fresh read (SeatFeed::distrust()); when it listens again, every seat map and every followed
+     * show is re-read, since notifications may have been missed meanwhile. Without a listener (no call) the feed is
+     * trusted as it is: only this process's own writes and its polls keep it current.
+     */
+    void setCoherent(bool listening);
+    /// A notification about a seat this process wrote itself within this many milliseconds is checked by a re-read.
+    static constexpr int kLocalGuardMs = 1000;
     /** @brief Forget a show's cached layout (after a manager edited prices). */
     void invalidate(qint64 showId);
+    /** @brief Forget every show's cached layout (price edits may have been missed). */
+    void invalidateAll();
 
     /** @brief The live statuses of followed shows: the WebSocket delta stream and refusals from memory. */
     SeatFeed &feed() { return m_feed; }
