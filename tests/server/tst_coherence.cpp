@@ -4,6 +4,7 @@
 // a new subscriber anywhere starts from the current statuses; a listener whose connection is killed reconnects and
 // re-reads; waiting-room switches and price edits take effect on every instance at once; and every instance ends
 // agreeing with the database.
+#include "instances.h"
 #include "liveclient.h"
 #include "serverprocess.h"
 #include "servertesthelpers.h"
@@ -27,24 +28,15 @@ using namespace marquee::test;
 
 namespace {
 
-/** @brief Another instance on @p first's database and data directory (every instance needs the same key-encryption key). */
-std::unique_ptr<MarqueeServer> instanceOn(const TestServer &first, const std::function<void(ServerConfig &)> &configure = {})
+/** @brief Another instance on @p first's database, without the per-caller held-seat bounds (the tests hold many seats). */
+std::unique_ptr<MarqueeServer> unboundedInstanceOn(const TestServer &first, const std::function<void(ServerConfig &)> &configure)
 {
-    ServerConfig config;
-    config.listenAddress = QHostAddress::LocalHost;
-    config.listenPort = 0;
-    config.threads = 2;
-    config.databaseUrl = first.databaseUrl();
-    config.dataDirectory = first.dataDirectory();
-    config.reconcilerIntervalMs = 0;
-    config.occupancyWarmShows = 0;
-    config.maxHeldSeatsKiosk = config.maxHeldSeatsTill = config.maxHeldSeatsStaff = 0;
-    if (configure)
-        configure(config);
-    auto instance = std::make_unique<MarqueeServer>(config);
-    if (!instance->start())
-        ADD_FAILURE() << "another instance did not start: " << instance->errorString().toStdString();
-    return instance;
+    return instanceOn(first, [&](ServerConfig &config) {
+        config.occupancyWarmShows = 0;
+        config.maxHeldSeatsKiosk = config.maxHeldSeatsTill = config.maxHeldSeatsStaff = 0;
+        if (configure)
+            configure(config);
+    });
 }
 
 bool listening(const MarqueeServer &server)
@@ -130,19 +122,42 @@ void expectEveryInstanceAgrees(TestServer &database, const std::vector<quint16> 
     }
 }
 
+/**
+ * @brief Instance A (a TestServer) and @p others more on its database, every one listening, and a show of @p rows ×
+ * @p seatsPerRow seats with a kiosk token and a client of A.
+ */
+struct Instances {
+    Instances(int others, int rows, int seatsPerRow, const std::function<void(ServerConfig &)> &configure = {})
+    {
+        for (int i = 0; i < others; ++i)
+            more.push_back(unboundedInstanceOn(a, configure));
+        EXPECT_TRUE(pumpUntil([&] { return a.listensForRevocations() && std::all_of(more.begin(), more.end(), [](const auto &m) { return listening(*m); }); }, 10000))
+            << "not every instance listens";
+        showId = a.createShow(rows, seatsPerRow);
+        token = a.deviceToken();
+        kiosk = a.client(token);
+        order = seatOrder(*kiosk, showId);
+        EXPECT_EQ(order.size(), rows * seatsPerRow);
+    }
+    MarqueeServer &b() { return *more.at(0); }
+    MarqueeServer &c() { return *more.at(1); }
+
+    TestServer a;
+    std::vector<std::unique_ptr<MarqueeServer>> more;
+    qint64 showId = 0;
+    QString token;
+    std::unique_ptr<HttpClient> kiosk;
+    QStringList order;
+};
+
 } // namespace
 
 TEST(Coherence, AHoldOnOneInstanceReachesTheSubscribersOfEveryInstanceOnceAndWithinTheBound)
 {
-    TestServer a;
-    auto b = instanceOn(a);
-    auto c = instanceOn(a);
-    ASSERT_TRUE(pumpUntil([&] { return a.listensForRevocations() && listening(*b) && listening(*c); }, 10000));
-    const qint64 showId = a.createShow(5, 20);
-    const QString token = a.deviceToken();
-    auto kiosk = a.client(token);
-    const QStringList order = seatOrder(*kiosk, showId);
-    ASSERT_EQ(order.size(), 100);
+    Instances fleet(2, 5, 20);
+    auto &[a, more, showId, token, kiosk, order] = fleet;
+    MarqueeServer *b = &fleet.b();
+    MarqueeServer *c = &fleet.c();
 
     LiveClient onA(a.port(), livePath(showId), token);
     LiveClient onB(b->port(), livePath(showId), token);
@@ -208,14 +223,9 @@ TEST(Coherence, AHoldOnOneInstanceReachesTheSubscribersOfEveryInstanceOnceAndWit
 
 TEST(Coherence, AManualUpdateReachesEverySubscriberAndSeatMapAndABigBatchIsReadAgain)
 {
-    TestServer a;
-    auto b = instanceOn(a);
-    ASSERT_TRUE(pumpUntil([&] { return a.listensForRevocations() && listening(*b); }, 10000));
-    const qint64 showId = a.createShow(50, 50); // 2,500 seats: one UPDATE of all of them does not fit one notification
-    const QString token = a.deviceToken();
-    auto kiosk = a.client(token);
-    const QStringList order = seatOrder(*kiosk, showId);
-    ASSERT_EQ(order.size(), 2500);
+    Instances fleet(1, 50, 50); // 2,500 seats: one UPDATE of all of them does not fit one notification
+    auto &[a, more, showId, token, kiosk, order] = fleet;
+    MarqueeServer *b = &fleet.b();
     // Both instances have rendered the seat map (cached) and have a subscriber.
     ASSERT_EQ(availabilityLetters(a.port(), token, showId), QString(2500, u'a'));
     ASSERT_EQ(availabilityLetters(b->port(), token, showId), QString(2500, u'a'));
@@ -253,13 +263,9 @@ TEST(Coherence, AManualUpdateReachesEverySubscriberAndSeatMapAndABigBatchIsReadA
 
 TEST(Coherence, ANewSubscriberOnAnotherInstanceStartsFromTheCurrentStatuses)
 {
-    TestServer a;
-    auto b = instanceOn(a);
-    ASSERT_TRUE(pumpUntil([&] { return a.listensForRevocations() && listening(*b); }, 10000));
-    const qint64 showId = a.createShow(4, 10);
-    const QString token = a.deviceToken();
-    auto kiosk = a.client(token);
-    const QStringList order = seatOrder(*kiosk, showId);
+    Instances fleet(1, 4, 10);
+    auto &[a, more, showId, token, kiosk, order] = fleet;
+    MarqueeServer *b = &fleet.b();
     {
         // B has followed the show before: its feed knows the show.
         LiveClient earlier(b->port(), livePath(showId), token);
@@ -285,13 +291,9 @@ TEST(Coherence, ANewSubscriberOnAnotherInstanceStartsFromTheCurrentStatuses)
 
 TEST(Coherence, AListenerWhoseConnectionIsKilledReconnectsAndReadsWhatItMissed)
 {
-    TestServer a;
-    auto b = instanceOn(a);
-    ASSERT_TRUE(pumpUntil([&] { return a.listensForRevocations() && listening(*b); }, 10000));
-    const qint64 showId = a.createShow(4, 10);
-    const QString token = a.deviceToken();
-    auto kiosk = a.client(token);
-    const QStringList order = seatOrder(*kiosk, showId);
+    Instances fleet(1, 4, 10);
+    auto &[a, more, showId, token, kiosk, order] = fleet;
+    MarqueeServer *b = &fleet.b();
     ASSERT_EQ(availabilityLetters(b->port(), token, showId), QString(40, u'a')); // B caches the seat map
     LiveClient onB(b->port(), livePath(showId), token);
     onB.setSeatOrder(order);
@@ -326,12 +328,10 @@ TEST(Coherence, AListenerWhoseConnectionIsKilledReconnectsAndReadsWhatItMissed)
 
 TEST(Coherence, AWaitingRoomSwitchAndAPriceEditOnOneInstanceTakeEffectOnTheOthersAtOnce)
 {
-    TestServer a;
     // B's own refresh of the rooms comes only once a minute: what it enforces sooner it was told.
-    auto b = instanceOn(a, [](ServerConfig &config) { config.waitingRoomTickMs = 60000; });
-    ASSERT_TRUE(pumpUntil([&] { return a.listensForRevocations() && listening(*b); }, 10000));
-    const qint64 showId = a.createShow(4, 10);
-    const QString token = a.deviceToken();
+    Instances fleet(1, 4, 10, [](ServerConfig &config) { config.waitingRoomTickMs = 60000; });
+    auto &[a, more, showId, token, kiosk, order] = fleet;
+    MarqueeServer *b = &fleet.b();
     HttpClient kioskOnB(QStringLiteral("127.0.0.1"), b->port());
     kioskOnB.setToken(token);
     auto manager = a.client(a.staffToken(QStringLiteral("manager")));
