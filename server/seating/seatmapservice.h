@@ -46,8 +46,9 @@ enum class SeatMapView {
  *  - when this process changed the show (a hold or release here, see markChanged()), readers wait for a
  *    refresh that started after the change, so a client always sees its own writes; concurrent readers share
  *    one refresh instead of each running their own.
- * A snapshot may thus be up to the refresh interval (plus one refresh) old for changes made by other server
- * instances — harmless, because the hold itself is decided by PostgreSQL.
+ * Changes made elsewhere (other instances, marquee-admin, plain SQL) arrive as notifications (applyNotification())
+ * and count as changes too; while notifications may have been missed (setCoherent()), a snapshot may be up to the
+ * refresh interval (plus one refresh) old for them — harmless, because the hold itself is decided by PostgreSQL.
  */
 class SeatMapService
 {
@@ -111,8 +112,8 @@ public:
     Outcome ensureLive(qint64 showId);
 
     static constexpr int kLiveTickMs = 10;     ///< how often the refresher looks for due live refreshes
-    /// A followed show is re-read at least this often: for lapses, other instances' writes and writes not applied
-    /// locally. Writes of this process reach the feed without a read (applyLocalWrite), so this can be slow.
+    /// A followed show is re-read at least this often: for lapses and for writes that reached the feed neither
+    /// locally (applyLocalWrite) nor by notification (applyNotification), so this can be slow.
     static constexpr int kLivePollMs = 500;
     static constexpr int kLiveMinGapMs = 40;   ///< and at most this often, however many local changes arrive
     static constexpr int kHoldTrafficKeepMs = 5000; ///< followed this long after its last hold request
