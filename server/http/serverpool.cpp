@@ -17,6 +17,8 @@
 #include <cstring>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/un.h>
+#include <cstddef>
 #include <unistd.h>
 
 
@@ -90,6 +92,33 @@ bool portIsFree(const QHostAddress &address, quint16 port, QString *error)
     return true;
 }
 
+// The port for this process alone, among marquee-servers: see the class comment. Returns the claiming socket.
+int claimPort(const QHostAddress &address, quint16 port, QString *error)
+{
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        *error = QString::fromLocal8Bit(std::strerror(errno));
+        return -1;
+    }
+    sockaddr_un sa{};
+    sa.sun_family = AF_UNIX;
+    const QByteArray name = "marquee-server-port-" + QByteArray::number(port);
+    std::memcpy(sa.sun_path + 1, name.constData(), size_t(name.size())); // sun_path[0] == 0: the abstract namespace
+    const socklen_t length = socklen_t(offsetof(sockaddr_un, sun_path) + 1 + size_t(name.size()));
+    if (::bind(fd, reinterpret_cast<sockaddr *>(&sa), length) != 0) {
+        const int bindError = errno;
+        ::close(fd);
+        *error = bindError == EADDRINUSE
+                     ? QStringLiteral("cannot listen on %1:%2: another process is already listening there (another marquee-server "
+                                      "holds port %2)")
+                           .arg(address.toString())
+                           .arg(port)
+                     : QStringLiteral("cannot claim port %1: %2").arg(port).arg(QString::fromLocal8Bit(std::strerror(bindError)));
+        return -1;
+    }
+    return fd;
+}
+
 quint16 boundPort(int fd)
 {
     sockaddr_storage sa{};
@@ -118,19 +147,31 @@ ServerPool::~ServerPool()
 
 bool ServerPool::start(const QHostAddress &address, quint16 port, int threads)
 {
-    if (port != 0 && !portIsFree(address, port, &m_error))
+    // Claimed before the check: from here on no other marquee-server can bind between the check and our binds.
+    if (port != 0 && (m_portClaim = claimPort(address, port, &m_error)) < 0)
         return false;
     std::vector<int> sockets;
+    const auto fail = [&] {
+        for (int open : sockets)
+            ::close(open);
+        if (m_portClaim >= 0)
+            ::close(m_portClaim);
+        m_portClaim = -1;
+        return false;
+    };
+    if (port != 0 && !portIsFree(address, port, &m_error))
+        return fail();
     for (int i = 0; i < threads; ++i) {
         const int fd = reusePortListener(address, i == 0 ? port : m_port, &m_error);
-        if (fd < 0) {
-            for (int open : sockets)
-                ::close(open);
-            return false;
-        }
-        if (i == 0)
-            m_port = boundPort(fd);
+        if (fd < 0)
+            return fail();
         sockets.push_back(fd);
+        if (i == 0) {
+            m_port = boundPort(fd);
+            // A port the kernel picked is claimed too, so that a server started on it later is refused.
+            if (port == 0 && (m_portClaim = claimPort(address, m_port, &m_error)) < 0)
+                return fail();
+        }
     }
     m_liveFanout = std::make_unique<LiveFanout>(m_context.seatMaps.feed(), m_context.config.liveThreads, m_context.config.liveMaxBufferedBytes);
     for (int i = 0; i < threads; ++i) {
@@ -170,6 +211,9 @@ void ServerPool::stop()
     }
     m_threads.clear();
     m_liveFanout.reset();
+    if (m_portClaim >= 0)
+        ::close(m_portClaim);
+    m_portClaim = -1;
 }
 
 } // namespace marquee::http

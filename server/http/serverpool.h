@@ -24,6 +24,12 @@ namespace marquee::http {
  * @brief N worker threads, each with its own event loop, HTTP server and database connection, all accepting on
  * one port through SO_REUSEPORT listeners (the kernel spreads connections across them). Live seat-map
  * subscribers move on to the LiveFanout threads once their request has been checked.
+ *
+ * SO_REUSEPORT would also let a second marquee-server of the same user join the port silently (the kernel would
+ * split the connections between two processes). So the port is claimed first, atomically and for the pool's life,
+ * by binding an abstract Unix socket named after it (`@marquee-server-port-<port>`): a bind either owns the name
+ * or fails, with no window between a check and the bind, and the kernel lets go of it when the process ends, however
+ * it ends. A plain bind without SO_REUSEPORT then proves that no other program holds the port.
  */
 class ServerPool
 {
@@ -48,6 +54,7 @@ private:
     std::unique_ptr<LiveFanout> m_liveFanout; ///< outlives the workers: they hand it their WebSocket subscribers
     std::vector<std::unique_ptr<QThread>> m_threads;
     quint16 m_port = 0;
+    int m_portClaim = -1; ///< the abstract Unix socket that claims m_port for this process
     QString m_error;
 };
 

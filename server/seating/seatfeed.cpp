@@ -68,6 +68,7 @@ void SeatFeed::publish(qint64 showId, const QueryStart &start, const store::Seat
                 show.seatIdJson.push_back(quoted.mid(1, quoted.size() - 2));
             }
             show.localWriteSequence.assign(size_t(seatIds.size()), 0);
+            show.localWriteAtMs.assign(size_t(seatIds.size()), std::numeric_limits<qint64>::min() / 2);
             show.isPending.assign(size_t(seatIds.size()), false);
             show.pending.clear();
             show.version = 1;
@@ -90,31 +91,71 @@ void SeatFeed::publish(qint64 showId, const QueryStart &start, const store::Seat
 
 bool SeatFeed::applyLocalWrite(qint64 showId, const QStringList &seatIds, SeatStatus status)
 {
-    const char code = seatStatusCode(status);
-    {
-        QMutexLocker lock(&m_mutex);
-        const auto it = m_shows.find(showId);
-        if (it == m_shows.end() || it->codes.isEmpty())
-            return false; // the first read of the show will include this write
-        Show &show = *it;
-        const quint64 sequence = ++m_sequence; // reads that begin from now on see the committed write
-        std::vector<int> changes;
-        for (const QString &seatId : seatIds) {
-            const auto index = show.indexOf.constFind(seatId);
-            if (index == show.indexOf.constEnd())
-                continue;
-            show.localWriteSequence[size_t(*index)] = sequence;
-            if (show.codes[*index] != code) {
-                show.codes[*index] = code;
-                changes.push_back(*index);
-            }
+    QMutexLocker lock(&m_mutex);
+    const auto it = m_shows.find(showId);
+    if (it == m_shows.end() || it->codes.isEmpty())
+        return false; // the first read of the show will include this write
+    return applyWriteLocked(showId, *it, seatIds, seatStatusCode(status), true, 0, nullptr);
+}
+
+bool SeatFeed::applyNotifiedWrite(qint64 showId, const QStringList &seatIds, SeatStatus status, qint64 localGuardMs, bool countContested,
+                                  int *contested)
+{
+    int ignored = 0;
+    QMutexLocker lock(&m_mutex);
+    const auto it = m_shows.find(showId);
+    if (it == m_shows.end() || it->codes.isEmpty())
+        return false; // the first read of the show will include this write
+    return applyWriteLocked(showId, *it, seatIds, seatStatusCode(status), false, localGuardMs, countContested ? contested : &ignored);
+}
+
+bool SeatFeed::applyWriteLocked(qint64 showId, Show &show, const QStringList &seatIds, char code, bool local, qint64 localGuardMs, int *contested)
+{
+    const quint64 sequence = ++m_sequence; // reads that begin from now on see the committed write
+    const qint64 now = m_clock.elapsed();
+    std::vector<int> changes;
+    for (const QString &seatId : seatIds) {
+        const auto index = show.indexOf.constFind(seatId);
+        if (index == show.indexOf.constEnd())
+            continue;
+        const size_t seat = size_t(*index);
+        if (local) {
+            show.localWriteAtMs[seat] = now;
+        } else if (now - show.localWriteAtMs[seat] < localGuardMs) {
+            if (show.codes[*index] != code)
+                ++*contested;
+            continue;
         }
-        if (changes.empty())
-            return false;
-        std::sort(changes.begin(), changes.end());
-        recordChangesLocked(showId, show, changes);
+        show.localWriteSequence[seat] = sequence;
+        if (show.codes[*index] != code) {
+            show.codes[*index] = code;
+            changes.push_back(*index);
+        }
     }
+    if (changes.empty())
+        return false;
+    std::sort(changes.begin(), changes.end());
+    recordChangesLocked(showId, show, changes);
     return true;
+}
+
+bool SeatFeed::isCurrent(qint64 showId) const
+{
+    QMutexLocker lock(&m_mutex);
+    const auto it = m_shows.constFind(showId);
+    return it != m_shows.constEnd() && !it->codes.isEmpty() && it->sequence > m_trustedAfter;
+}
+
+void SeatFeed::distrust()
+{
+    QMutexLocker lock(&m_mutex);
+    m_trustedAfter = std::numeric_limits<quint64>::max();
+}
+
+void SeatFeed::trustReadsFromNow()
+{
+    QMutexLocker lock(&m_mutex);
+    m_trustedAfter = ++m_sequence;
 }
 
 void SeatFeed::setBatching(int windowMs, BatchWake wake)

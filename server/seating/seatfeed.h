@@ -54,6 +54,29 @@ public:
      * @return true when some seat's status changed (a delta was sent, or is pending when batching)
      */
     bool applyLocalWrite(qint64 showId, const QStringList &seatIds, SeatStatus status);
+    /**
+     * @brief A committed write told by the database (channel `marquee_seats`: another instance, marquee-admin, plain
+     * SQL — or this process itself, heard back) set @p seatIds of @p showId to @p status: applied as a local write,
+     * except to a seat that this process wrote itself within the last @p localGuardMs. Notifications arrive in commit
+     * order, but a local write reaches the feed before the notifications of commits that preceded it, so for such a
+     * seat the notification may be older than what the feed has: it is left alone and counted in @p contested (when
+     * @p countContested; the caller then re-reads the show). Ignored while the feed does not know the show.
+     * @return true when some seat's status changed
+     */
+    bool applyNotifiedWrite(qint64 showId, const QStringList &seatIds, SeatStatus status, qint64 localGuardMs, bool countContested,
+                            int *contested);
+    /**
+     * @brief Whether the feed's statuses of @p showId may be served to a new subscriber as they are: known, and read
+     * after the last trustReadsFromNow() and while trusted (see distrust()).
+     */
+    bool isCurrent(qint64 showId) const;
+    /**
+     * @brief Notifications may have been missed (the listening connection was lost, or is not up yet): until the
+     * next trustReadsFromNow(), isCurrent() is false for every show, so a new subscriber gets a fresh read.
+     */
+    void distrust();
+    /** @brief Listening again: statuses read from now on are current (older ones are not; re-read them). */
+    void trustReadsFromNow();
     /** @brief Asked to call flushPending(@p showId) in @p delayMs milliseconds; see setBatching(). */
     using BatchWake = std::function<void(qint64 showId, int delayMs)>;
     /**
@@ -115,7 +138,8 @@ private:
         QStringList seatIds;
         QHash<QString, int> indexOf;
         std::vector<QByteArray> seatIdJson; ///< per seat: its id as a JSON string, quoted and escaped once
-        std::vector<quint64> localWriteSequence; ///< per seat: the sequence of the last applyLocalWrite() that set it
+        std::vector<quint64> localWriteSequence; ///< per seat: the sequence of the last write applied (local or notified)
+        std::vector<qint64> localWriteAtMs; ///< per seat: m_clock time of this process's last own write (applyLocalWrite)
         qint64 version = 0;
         std::deque<std::pair<qint64, QByteArray>> recent; ///< (version, delta message), ascending
         quint64 sequence = 0;
@@ -135,6 +159,8 @@ private:
     /** @brief Turn @p changes (ascending seat indexes, codes already updated) into the next delta of @p show and
      *  hand it to the show's listeners, in version order. Lock held. */
     void commitDeltaLocked(qint64 showId, Show &show, const std::vector<int> &changes);
+    /** @brief Set @p seatIds of @p show to @p code as one write (see applyLocalWrite(), applyNotifiedWrite()). Lock held. */
+    bool applyWriteLocked(qint64 showId, Show &show, const QStringList &seatIds, char code, bool local, qint64 localGuardMs, int *contested);
     /** @brief The pending changes of @p show as one delta, if any. Lock held. */
     bool flushPendingLocked(qint64 showId, Show &show);
 
@@ -148,6 +174,7 @@ private:
     QElapsedTimer m_clock; ///< monotonic, for the batching window
     int m_nextListener = 1;
     quint64 m_sequence = 0;
+    quint64 m_trustedAfter = 0; ///< reads with a sequence above this are current (see isCurrent())
 };
 
 } // namespace marquee

@@ -178,6 +178,54 @@ void SeatMapService::applyLocalWrite(qint64 showId, const QStringList &seatIds, 
     m_feed.applyLocalWrite(showId, seatIds, status);
 }
 
+void SeatMapService::applyNotification(const store::SeatNotification &notification)
+{
+    const qint64 showId = notification.showId;
+    const bool own = notification.origin == m_catalog.database().instanceId();
+    if (!notification.status) {
+        if (own)
+            return; // this process told the seat maps when it committed
+        markChanged(showId);
+        return;
+    }
+    if (!own) {
+        QMutexLocker lock(&m_mutex);
+        const auto it = m_snapshots.find(showId);
+        if (it != m_snapshots.end())
+            ++it->changes; // the rendered seat map is re-read on the next request
+    }
+    // The feed needs no re-read: the notification says what changed. Only when it may be older than one of this
+    // process's own writes (see SeatFeed::applyNotifiedWrite) does the database decide.
+    int contested = 0;
+    m_feed.applyNotifiedWrite(showId, notification.seatIds, *notification.status, kLocalGuardMs, !own, &contested);
+    if (contested > 0) {
+        QMutexLocker lock(&m_mutex);
+        const auto it = m_snapshots.find(showId);
+        if (it != m_snapshots.end())
+            ++it->changes;
+        // Followed for a moment even without subscribers, so that the re-read settles the seats soon.
+        LiveShow &live = m_live[showId];
+        live.lastHoldTrafficMs = std::max(live.lastHoldTrafficMs, QDateTime::currentMSecsSinceEpoch());
+        ++live.changes;
+        m_queued.wakeOne();
+    }
+}
+
+void SeatMapService::setCoherent(bool listening)
+{
+    if (!listening) {
+        m_feed.distrust();
+        return;
+    }
+    m_feed.trustReadsFromNow();
+    QMutexLocker lock(&m_mutex);
+    for (Snapshot &snapshot : m_snapshots)
+        ++snapshot.changes;
+    for (LiveShow &live : m_live)
+        ++live.changes;
+    m_queued.wakeOne();
+}
+
 void SeatMapService::noteHoldTraffic(qint64 showId)
 {
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
@@ -330,7 +378,8 @@ SeatMapService::Outcome SeatMapService::refreshLive(qint64 showId)
 
 SeatMapService::Outcome SeatMapService::ensureLive(qint64 showId)
 {
-    if (m_feed.knows(showId))
+    // Not merely known: a feed that may have missed notifications is re-read before a new subscriber gets it.
+    if (m_feed.isCurrent(showId))
         return Outcome::Ok;
     return refreshLive(showId);
 }
@@ -340,6 +389,13 @@ void SeatMapService::invalidate(qint64 showId)
     QMutexLocker lock(&m_mutex);
     m_snapshots.remove(showId);
     m_refreshed.wakeAll(); // readers waiting for the old entry's refresh start over
+}
+
+void SeatMapService::invalidateAll()
+{
+    QMutexLocker lock(&m_mutex);
+    m_snapshots.clear();
+    m_refreshed.wakeAll();
 }
 
 std::shared_ptr<const SeatMapService::Layout> SeatMapService::loadLayout(qint64 showId)

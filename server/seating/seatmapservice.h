@@ -3,6 +3,7 @@
 
 #include "seating/seatfeed.h"
 #include "store/catalogrepository.h"
+#include "store/seatnotification.h"
 
 #include <QHash>
 #include <QMutex>
@@ -45,8 +46,9 @@ enum class SeatMapView {
  *  - when this process changed the show (a hold or release here, see markChanged()), readers wait for a
  *    refresh that started after the change, so a client always sees its own writes; concurrent readers share
  *    one refresh instead of each running their own.
- * A snapshot may thus be up to the refresh interval (plus one refresh) old for changes made by other server
- * instances — harmless, because the hold itself is decided by PostgreSQL.
+ * Changes made elsewhere (other instances, marquee-admin, plain SQL) arrive as notifications (applyNotification())
+ * and count as changes too; while notifications may have been missed (setCoherent()), a snapshot may be up to the
+ * refresh interval (plus one refresh) old for them — harmless, because the hold itself is decided by PostgreSQL.
  */
 class SeatMapService
 {
@@ -76,8 +78,27 @@ public:
      * Called only through store::SeatWrites, the one path of every committed seat write.
      */
     void applyLocalWrite(qint64 showId, const QStringList &seatIds, SeatStatus status);
+    /**
+     * @brief A committed seat write told by the database (channel `marquee_seats`, store::ChangeListener): another
+     * instance's, marquee-admin's, a manual UPDATE's, or this process's own heard back. Reaches subscribers by the
+     * path of a local write (SeatFeed::applyNotifiedWrite: a seat this process wrote itself lately is left to a
+     * re-read, see there); the next seat-map read fetches fresh statuses. A notification without seats (too many
+     * for one payload) re-reads the show. This process's own notifications change nothing it already has.
+     */
+    void applyNotification(const store::SeatNotification &notification);
+    /**
+     * @brief Whether this process hears every seat write (its listener is subscribed). While not, a new subscriber
+     * always gets a fresh read (SeatFeed::distrust()); when it listens again, every seat map and every followed
+     * show is re-read, since notifications may have been missed meanwhile. Without a listener (no call) the feed is
+     * trusted as it is: only this process's own writes and its polls keep it current.
+     */
+    void setCoherent(bool listening);
+    /// A notification about a seat this process wrote itself within this many milliseconds is checked by a re-read.
+    static constexpr int kLocalGuardMs = 1000;
     /** @brief Forget a show's cached layout (after a manager edited prices). */
     void invalidate(qint64 showId);
+    /** @brief Forget every show's cached layout (price edits may have been missed). */
+    void invalidateAll();
 
     /** @brief The live statuses of followed shows: the WebSocket delta stream and refusals from memory. */
     SeatFeed &feed() { return m_feed; }
@@ -91,8 +112,8 @@ public:
     Outcome ensureLive(qint64 showId);
 
     static constexpr int kLiveTickMs = 10;     ///< how often the refresher looks for due live refreshes
-    /// A followed show is re-read at least this often: for lapses, other instances' writes and writes not applied
-    /// locally. Writes of this process reach the feed without a read (applyLocalWrite), so this can be slow.
+    /// A followed show is re-read at least this often: for lapses and for writes that reached the feed neither
+    /// locally (applyLocalWrite) nor by notification (applyNotification), so this can be slow.
     static constexpr int kLivePollMs = 500;
     static constexpr int kLiveMinGapMs = 40;   ///< and at most this often, however many local changes arrive
     static constexpr int kHoldTrafficKeepMs = 5000; ///< followed this long after its last hold request

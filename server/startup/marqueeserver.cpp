@@ -10,7 +10,8 @@
 #include "jobs/reconciler.h"
 #include "runtime/backup.h"
 #include "runtime/servercontext.h"
-#include "store/authlistener.h"
+#include "store/changelistener.h"
+#include "store/seatnotification.h"
 #include "store/embeddedpostgres.h"
 #include "store/migrations.h"
 #include "store/secretfile.h"
@@ -182,9 +183,7 @@ bool MarqueeServer::start()
         return false;
     }
     logAuditProtection();
-    // Before the first request: a device revoked from now on is refused here at once, whichever instance revoked it.
-    m_authListener = std::make_unique<store::AuthListener>(m_context->database, m_context->auth);
-    m_authListener->start();
+    startChangeListener();
     m_context->tickets.setKeyEncryptionKey(*keyEncryptionKey);
     if (!m_context->tickets.prepareSigningKeys(&m_error)) {
         stop();
@@ -227,9 +226,41 @@ bool MarqueeServer::start()
     return true;
 }
 
+void MarqueeServer::startChangeListener()
+{
+    // Before the first request: a device revoked from now on is refused here at once, and a seat written from now on
+    // reaches this instance's seat maps, whichever instance (or tool) wrote it.
+    ServerContext &context = *m_context;
+    m_changeListener = std::make_unique<store::ChangeListener>(context.database);
+    m_changeListener->listen(QStringLiteral("marquee_auth"), [&context](const QString &) { context.auth.clearCache(); },
+                             [&context](bool) { context.auth.clearCache(); });
+    context.seatMaps.setCoherent(false); // until it listens, a new subscriber gets a fresh read
+    m_changeListener->listen(QLatin1String(store::SeatNotification::kChannel),
+                             [&context](const QString &payload) {
+                                 if (const auto notification = store::SeatNotification::parse(payload))
+                                     context.seatMaps.applyNotification(*notification);
+                             },
+                             [&context](bool listening) { context.seatMaps.setCoherent(listening); });
+    m_changeListener->listen(QStringLiteral("marquee_shows"),
+                             [&context](const QString &payload) {
+                                 const qint64 showId = payload.section(QLatin1Char(':'), 1).toLongLong();
+                                 if (payload.startsWith(QLatin1String("prices:")))
+                                     context.seatMaps.invalidate(showId);
+                                 else if (payload.startsWith(QLatin1String("waiting_room:")))
+                                     context.waitingRoom.reloadSoon();
+                             },
+                             [&context](bool listening) {
+                                 if (listening) {
+                                     context.seatMaps.invalidateAll();
+                                     context.waitingRoom.reloadSoon();
+                                 }
+                             });
+    m_changeListener->start();
+}
+
 bool MarqueeServer::listensForRevocations() const
 {
-    return m_authListener && m_authListener->isListening();
+    return m_changeListener && m_changeListener->isListening();
 }
 
 void MarqueeServer::stop()
@@ -251,9 +282,9 @@ void MarqueeServer::stop()
     if (m_pool)
         m_pool->stop();
     m_pool.reset();
-    if (m_authListener)
-        m_authListener->stopAndWait();
-    m_authListener.reset();
+    if (m_changeListener)
+        m_changeListener->stopAndWait();
+    m_changeListener.reset();
     if (m_context) {
         m_context->occupancyReports.stopLayoutReader(); // after the workers: none of them asks it for a layout any more
         m_context->database.closeThreadConnection();

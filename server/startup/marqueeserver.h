@@ -13,7 +13,7 @@ namespace marquee {
 
 struct ServerContext;
 namespace store {
-class AuthListener;
+class ChangeListener;
 class EmbeddedPostgres;
 class Migrations;
 }
@@ -47,8 +47,10 @@ public:
     ServerContext &context() { return *m_context; }
     const http::Router &router() const { return m_router; }
     QString databaseUrl() const;
-    /** @brief True while this instance listens for revocations (channel marquee_auth). */
+    /** @brief True while this instance listens for revocations (channel marquee_auth) and seat and show changes. */
     bool listensForRevocations() const;
+    /** @brief The listener of changes made by any instance (tests end its connection); null before start(). */
+    const store::ChangeListener *changeListener() const { return m_changeListener.get(); }
 
 private:
     /** @brief Log whether this server's database role could silence the audit log (migration 025). */
@@ -59,6 +61,8 @@ private:
     bool dumpBeforeUpgrade(const store::DatabaseConfig &owner, store::Migrations &migrations);
     /** @brief Say (embedded: refuse) when the serving role may do more than serve. */
     bool checkServingRole();
+    /** @brief Listen for revocations, seat writes, price edits and waiting-room switches made by any instance. */
+    void startChangeListener();
 
     ServerConfig m_config;
     QString m_error;
@@ -70,7 +74,9 @@ private:
     std::unique_ptr<jobs::Reaper> m_reaper;
     std::unique_ptr<jobs::OutboxRelay> m_relay;
     std::unique_ptr<jobs::Reconciler> m_reconciler;
-    std::unique_ptr<store::AuthListener> m_authListener; ///< revocations from any instance clear the token cache
+    /// Changes made by any instance: revocations clear the token cache, seat writes reach the seat maps, price edits
+    /// and waiting-room switches drop what is cached of them.
+    std::unique_ptr<store::ChangeListener> m_changeListener;
 };
 
 /**

@@ -74,7 +74,7 @@ public:
     static constexpr int kMaxFailedReauths = 5;
     /**
      * @brief Forget every cached token lookup: the next request of every caller is decided on the database again.
-     * Called by AuthListener when any instance revoked a device, disabled staff or ended a session; a lookup that
+     * Called by the ChangeListener when any instance revoked a device, disabled staff or ended a session; a lookup that
      * was in flight when this ran is not cached (it may have read the row before the change committed).
      */
     void clearCache();

@@ -61,7 +61,8 @@ bool endedByServer(const QSqlDatabase &db)
 
 Database::Database(DatabaseConfig config)
     : m_config(std::move(config))
-    , m_prefix(QStringLiteral("marquee-%1-").arg(QUuid::createUuid().toString(QUuid::Id128).left(8)))
+    , m_instanceId(QUuid::createUuid().toString(QUuid::Id128).left(16))
+    , m_prefix(QStringLiteral("marquee-%1-").arg(m_instanceId.left(8)))
 {
 }
 
@@ -125,6 +126,9 @@ QSqlDatabase Database::connection() const
     // UTC everywhere: timestamps go on the wire as ISO 8601 UTC.
     setup.exec(QStringLiteral("SET TIME ZONE 'UTC'"));
     setup.exec(QStringLiteral("SET client_min_messages = warning"));
+    // Names the writer in the seat notifications (sql/functions/mq_notify_seats.sql), so an instance tells its own
+    // writes, which reached its seat maps already, from everybody else's.
+    setup.exec(QStringLiteral("SET marquee.instance = '%1'").arg(m_instanceId));
     // No JIT: the reports' plans look expensive to the planner (a lateral per shift, a year of rollup rows) and
     // crossed jit_above_cost, and compiling them took 1-2 s of a 2-core machine for queries that run in tens of
     // milliseconds (docs/perf/journal.md, "sales, occupancy and shifts over a year with 1,000,000 tickets"); the short
@@ -142,6 +146,16 @@ int Database::sessionsOfThisProcess() const
     if (!query.exec() || !query.next())
         return -1;
     return query.value(0).toInt();
+}
+
+bool Database::connectionBroken() const
+{
+    const QString name = connectionName();
+    if (!QSqlDatabase::contains(name))
+        return false;
+    const QSqlDatabase db = QSqlDatabase::database(name, false);
+    PGconn *link = db.isOpen() ? linkOf(db) : nullptr;
+    return link && PQstatus(link) == CONNECTION_BAD;
 }
 
 bool Database::ping() const

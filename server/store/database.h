@@ -33,6 +33,11 @@ public:
     const DatabaseConfig &config() const { return m_config; }
     /** @brief True when a trivial query succeeds on this thread's connection. */
     bool ping() const;
+    /**
+     * @brief True when this thread's connection is known broken without asking the server (libpq saw it close, e.g.
+     * after pg_terminate_backend): free to call often, unlike ping().
+     */
+    bool connectionBroken() const;
     /** @brief Database sessions of this process now (every thread's connection), from pg_stat_activity; -1 on error. */
     int sessionsOfThisProcess() const;
     /** @brief Close and forget this thread's connection (call before a thread ends). */
@@ -67,6 +72,11 @@ public:
      */
     void setWatchdog(DatabaseWatchdog *watchdog) { m_watchdog = watchdog; }
     DatabaseWatchdog *watchdog() const { return m_watchdog; }
+    /**
+     * @brief This Database's random id, set as `marquee.instance` on each of its connections: the seat notifications
+     * name their writer by it (sql/functions/mq_notify_seats.sql).
+     */
+    QString instanceId() const { return m_instanceId; }
 
 private:
     QString connectionName() const;
@@ -74,6 +84,7 @@ private:
     void closeConnection(QSqlDatabase &db, const QString &name) const;
     DatabaseWatchdog *m_watchdog = nullptr;
     DatabaseConfig m_config;
+    QString m_instanceId; ///< hex, [0-9a-f] only: safe inside a SET literal
     QString m_prefix;
     mutable SeatFreeing m_seatFreeing;
     mutable SeatWrites m_seatWrites;

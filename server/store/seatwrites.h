@@ -13,8 +13,9 @@ namespace marquee::store {
  * @brief Every seat-status write this process has committed (holds granted, holds released or lapsed, sales,
  * cancellations, orders that end and give their seats back), told to whoever keeps live seat statuses
  * (SeatMapService), so that WebSocket subscribers get them at once instead of from the next read of the whole
- * show. The one path by which a seat write reaches the seat maps: repositories and HoldService call committed()
- * after the commit; without a sink nothing happens. Thread-safe.
+ * show. The one path by which a seat write of this process reaches the seat maps: repositories and HoldService call
+ * committed() after the commit; without a sink nothing happens. Writes of anyone else arrive from PostgreSQL
+ * (store::SeatNotification, SeatMapService::applyNotification) and take the same way into the feed. Thread-safe.
  */
 class SeatWrites
 {

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "waitingroom/waitingroomservice.h"
+
+#include <QDeadlineTimer>
 #include "logging.h"
 
 #include "core/isotime.h"
 
 #include <QDateTime>
+#include <QDeadlineTimer>
 #include <QJsonDocument>
 #include <QLoggingCategory>
 #include <QMessageAuthenticationCode>
@@ -131,8 +134,13 @@ void WaitingRoomService::start()
     m_thread.reset(QThread::create([this] {
         while (!m_stop) {
             refreshAndTick();
-            for (int slept = 0; slept < m_tickMs && !m_stop; slept += 10)
-                QThread::msleep(10);
+            const QDeadlineTimer nextTick(m_tickMs);
+            while (!m_stop && !nextTick.hasExpired()) {
+                if (m_reloadRequested.tryAcquire(1, int(std::clamp<qint64>(nextTick.remainingTime(), 0, 50)))) {
+                    m_reloadRequested.tryAcquire(m_reloadRequested.available()); // one reload for a burst of requests
+                    reload(); // a switch made elsewhere: enforced here within milliseconds, not at the next tick
+                }
+            }
         }
         m_database.closeThreadConnection();
     }));

@@ -9,6 +9,7 @@
 #include <QHash>
 #include <QMutex>
 #include <QReadWriteLock>
+#include <QSemaphore>
 #include <QThread>
 #include <algorithm>
 #include <atomic>
@@ -100,6 +101,11 @@ public:
      */
     quint64 changes() const { return m_changes.load(); }
 
+    /**
+     * @brief A room was switched or reconfigured (by any instance: channel `marquee_shows`): the background thread
+     * reloads the rooms now rather than at its next tick. Quick; callable from any thread.
+     */
+    void reloadSoon() { m_reloadRequested.release(); }
     /** @brief Reload the rooms from the database and run one admission tick of each (what the thread does). */
     void refreshAndTick();
 
@@ -148,6 +154,7 @@ private:
 
     std::unique_ptr<QThread> m_thread;
     std::atomic<bool> m_stop{false};
+    QSemaphore m_reloadRequested; ///< released by reloadSoon()
     std::atomic<quint64> m_changes{0};
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // The virtual waiting room against real PostgreSQL and real HTTP: join, status, admission, the shuffle
 // at the opening, FIFO after it, admission tokens on holds, sell-out, restart and two instances on one database.
+#include "instances.h"
 #include "serverprocess.h"
 #include "servertesthelpers.h"
 
@@ -60,25 +61,6 @@ HttpResult pollUntil(HttpClient &client, const QByteArray &path, const std::func
 bool isAdmitted(const QJsonObject &status)
 {
     return status.value(QStringLiteral("admitted")).toBool();
-}
-
-/**
- * @brief A second marquee-server on the same database (another instance, or the same one after a restart), with
- * the first one's data directory: every server of one database needs the same key-encryption key.
- */
-std::unique_ptr<MarqueeServer> instanceOn(const TestServer &first)
-{
-    ServerConfig config;
-    config.listenAddress = QHostAddress::LocalHost;
-    config.listenPort = 0;
-    config.threads = 2;
-    config.databaseUrl = first.databaseUrl();
-    config.dataDirectory = first.dataDirectory();
-    config.reconcilerIntervalMs = 0;
-    auto instance = std::make_unique<MarqueeServer>(config);
-    if (!instance->start())
-        ADD_FAILURE() << "second instance did not start: " << instance->errorString().toStdString();
-    return instance;
 }
 
 class WaitingRoom : public ::testing::Test

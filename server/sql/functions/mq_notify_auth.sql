@@ -1,7 +1,7 @@
 -- SPDX-License-Identifier: AGPL-3.0-or-later
 -- Revocation reaches every instance at once: a device revoked, a staff member disabled or a session ended (or
 -- its elevation changed) notifies channel marquee_auth when its transaction commits, however it was changed —
--- through the server, marquee-admin or plain SQL. Each instance LISTENs (store::AuthListener) and drops its
+-- through the server, marquee-admin or plain SQL. Each instance LISTENs (store::ChangeListener) and drops its
 -- cached token lookups, so the next request is decided on the database again. The payload names the table only:
 -- a listener drops everything, which is cheap, rather than trusting a payload to say what changed.
 CREATE OR REPLACE FUNCTION mq_notify_auth() RETURNS trigger LANGUAGE plpgsql AS $$
