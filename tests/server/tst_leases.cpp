@@ -473,3 +473,41 @@ TEST_F(Leases, RacingLeasesAndHoldsNeverShareASeat)
     EXPECT_EQ(seatsInStatus(server, showId, "leased") + seatsInStatus(server, showId, "held"), int(grantedTo.size()));
     expectSeatInvariants(server, showId);
 }
+
+// The till retries an upload whose answer it lost while the first is still being booked, from several connections
+// at once: every answer is the same booking, and there is one booking, one order and one cash payment.
+TEST_F(Leases, ConcurrentUploadsOfOneSaleMakeOneBooking)
+{
+    const QString id = lease(*till, {QStringLiteral("B3"), QStringLiteral("B4")}).value(QStringLiteral("lease_id")).toString();
+    const QJsonObject body = saleBody(9, {QStringLiteral("B3"), QStringLiteral("B4")}, 2 * kStandard, 2 * kStandard);
+    constexpr int kUploads = 8;
+    std::atomic<bool> go{false};
+    std::mutex mutex;
+    QSet<QString> bookings;
+    std::atomic<int> created{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kUploads; ++t) {
+        threads.emplace_back([&] {
+            HttpClient client(QStringLiteral("127.0.0.1"), server.port());
+            client.setToken(tillToken);
+            while (!go.load())
+                std::this_thread::yield();
+            const HttpResult r = client.post(salesPath(id), body);
+            if (r.status == 201) {
+                ++created;
+                std::lock_guard lock(mutex);
+                bookings.insert(r.json().value(QStringLiteral("booking_id")).toString());
+            }
+        });
+    }
+    go = true;
+    for (std::thread &t : threads)
+        t.join();
+    EXPECT_EQ(created.load(), kUploads);
+    EXPECT_EQ(bookings.size(), 1);
+    EXPECT_EQ(count(QStringLiteral("SELECT count(*) FROM bookings")), 1);
+    EXPECT_EQ(count(QStringLiteral("SELECT count(*) FROM orders")), 1);
+    EXPECT_EQ(count(QStringLiteral("SELECT count(*) FROM payments")), 1);
+    EXPECT_EQ(count(QStringLiteral("SELECT count(*) FROM lease_sales WHERE booking_id IS NOT NULL")), 1);
+    expectSeatInvariants(server, showId);
+}
