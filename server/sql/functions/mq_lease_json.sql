@@ -2,9 +2,9 @@
 -- One lease as the API shows it (GET /api/v1/leases/{id}, and the answer of every lease write):
 -- {lease_id, show_id, device_id, state, seat_ids, leased_seats, sold_seats, sales, created_at, return_by,
 --  expires_at, returned_at, revoked_at, unreported_at}. leased_seats: still leased to it (neither sold nor given
--- back); sold_seats: taken by the sales it reported (each
--- becomes one booking). state: returned, unreported, revoked, expired (not swept yet) or
--- active. NULL when there is no such lease. plpgsql, so that nothing here is parsed before 'leased' exists.
+-- back); sold_seats: taken by the sales it reported (each becomes one booking). state: returned, unreported,
+-- revoked, expired (not swept yet) or active. NULL when there is no such lease. plpgsql, so that nothing here is
+-- parsed before the migration that adds 'leased' has committed.
 CREATE OR REPLACE FUNCTION mq_lease_json(p_lease uuid) RETURNS jsonb
 LANGUAGE plpgsql STABLE AS $$
 DECLARE

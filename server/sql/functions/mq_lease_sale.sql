@@ -57,7 +57,7 @@ BEGIN
         o_data := jsonb_build_object('created_at', mq_iso(v_lease.created_at), 'expires_at', mq_iso(v_lease.expires_at));
         RETURN;
     END IF;
-    SELECT array_agg(DISTINCT s ORDER BY s) INTO v_seats FROM unnest(p_seats) AS s;
+    SELECT array_agg(DISTINCT s COLLATE "C" ORDER BY s COLLATE "C") INTO v_seats FROM unnest(p_seats) AS s;
     IF v_seats IS NULL OR cardinality(v_seats) <> cardinality(p_seats) OR NOT v_seats <@ v_lease.seat_ids THEN
         o_decision := 'seats_not_in_lease';
         o_data := jsonb_build_object('seats', (SELECT coalesce(jsonb_agg(s ORDER BY s), '[]') FROM unnest(coalesce(v_seats, '{}')) AS s

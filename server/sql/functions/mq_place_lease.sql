@@ -103,7 +103,7 @@ BEGIN
             RETURN;
         END IF;
     ELSE
-        SELECT array_agg(DISTINCT s ORDER BY s) INTO v_seats FROM unnest(p_seats) AS s;
+        SELECT array_agg(DISTINCT s COLLATE "C" ORDER BY s COLLATE "C") INTO v_seats FROM unnest(p_seats) AS s;
         EXECUTE 'SELECT coalesce(array_agg(l.seat_id), ''{}''), coalesce(array_agg(l.seat_id) FILTER (WHERE NOT l.free), ''{}'')
                    FROM (SELECT seat_id, (status::text = ''available'' OR (status::text = ''held'' AND hold_expires_at <= clock_timestamp())) AS free
                            FROM show_seats WHERE show_id = $1 AND seat_id = ANY ($2) ORDER BY seat_id FOR UPDATE) AS l'
