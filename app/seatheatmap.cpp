@@ -90,7 +90,7 @@ void SeatHeatMapItem::paint(QPainter *painter)
             painter->setPen(Qt::NoPen);
             painter->setBrush(m_cold.darker(160));
             painter->drawRoundedRect(rect, side / 4, side / 4);
-        } else if (seat.status == SeatStatus::Held) {
+        } else if (seat.status == SeatStatus::Held || seat.status == SeatStatus::Leased) {
             painter->setPen(QPen(m_warm, qMax<qreal>(1, side / 6)));
             painter->setBrush(Qt::NoBrush);
             painter->drawRoundedRect(rect.adjusted(side / 8, side / 8, -side / 8, -side / 8), side / 4, side / 4);

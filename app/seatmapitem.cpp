@@ -407,7 +407,7 @@ QSGNode *SeatMapItem::updateSoftwareNode(QSGNode *old)
             p.drawLine(c + QPointF(-h * 0.8, -h * 0.8), c + QPointF(h * 0.8, h * 0.8));
             p.drawLine(c + QPointF(h * 0.8, -h * 0.8), c + QPointF(-h * 0.8, h * 0.8));
             p.setPen(Qt::NoPen);
-        } else if (seat.status == SeatStatus::Held) {
+        } else if (seat.status == SeatStatus::Held || seat.status == SeatStatus::Leased) { // leased: another till's, taken here
             ring(h * 0.9, h * 0.28, held);
         } else if (seat.wheelchair) {
             p.setBrush(m_model->tierColor(seat.tierIndex));
@@ -527,7 +527,7 @@ QSGNode *SeatMapItem::updatePaintNode(QSGNode *old, UpdatePaintNodeData *)
                     shape = Selected;
                 else if (seat.status == SeatStatus::Booked)
                     shape = Booked;
-                else if (seat.status == SeatStatus::Held)
+                else if (seat.status == SeatStatus::Held || seat.status == SeatStatus::Leased)
                     shape = Held;
                 else if (seat.wheelchair)
                     shape = Wheelchair;

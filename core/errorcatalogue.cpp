@@ -37,6 +37,19 @@ constexpr Row kCatalogue[] = {
     {ErrorCode::PriceMissing, {422, "price_missing", "Some seats of this hold have no price; ask a manager."}},
     {ErrorCode::InvalidSplit, {422, "invalid_split", "The cash part of a split payment must be less than the total."}},
     {ErrorCode::InsufficientTender, {422, "insufficient_tender", "The cash handed over is less than the cash due."}},
+    {ErrorCode::LeaseSeatsUnavailable, {409, "seats_unavailable", "Some of these seats are held, leased or sold; none of them was leased to you."}},
+    {ErrorCode::NotEnoughSeats, {409, "not_enough_seats", "Only %1 seats of this show are free; nothing was leased."}},
+    {ErrorCode::LeaseLimitReached, {422, "lease_limit_reached", "This till already has %1 seats of this show leased and may have at most %2."}},
+    {ErrorCode::ShowStarting, {422, "show_starting", "This show starts too soon for a lease: leased seats go back on sale at %1."}},
+    {ErrorCode::LeaseNeedsTill, {422, "lease_needs_till", "Seats are leased to a till: use the till's token or a session opened at a till."}},
+    {ErrorCode::LeaseNotFound, {404, "lease_not_found", "There is no lease with this id for you."}},
+    {ErrorCode::SaleConflict, {409, "sale_conflict", "This device sequence number was already reported with a different sale; nothing was changed."}},
+    {ErrorCode::LeaseReturned, {409, "lease_returned", "This lease was given back; no sale can be reported under it any more."}},
+    {ErrorCode::SaleOutsideLease, {422, "sale_outside_lease", "The sale's time is outside the lease; nothing was changed."}},
+    {ErrorCode::SeatsNotInLease, {409, "seats_not_in_lease", "Some seats of this sale are not in the lease; nothing was changed."}},
+    {ErrorCode::SeatsNotLeased, {409, "seats_not_leased", "Some seats of this sale are no longer leased to this lease; nothing was changed."}},
+    {ErrorCode::PriceMismatch, {422, "price_mismatch", "These seats cost %1 when they were sold, not the sale's amount; nothing was changed."}},
+    {ErrorCode::SaleNotBooked, {409, "sale_not_booked", "This sale's order ended without a booking; a manager must settle it."}},
 };
 
 constexpr bool inEnumOrder()
@@ -47,7 +60,7 @@ constexpr bool inEnumOrder()
     return true;
 }
 static_assert(inEnumOrder(), "kCatalogue must list the ErrorCode values in their order");
-static_assert(std::size(kCatalogue) == size_t(ErrorCode::InsufficientTender) + 1, "every ErrorCode needs an entry");
+static_assert(std::size(kCatalogue) == size_t(ErrorCode::SaleNotBooked) + 1, "every ErrorCode needs an entry");
 
 void writeString(QByteArray &out, const QString &text)
 {

@@ -37,6 +37,21 @@ enum class ErrorCode {
     PriceMissing,          ///< 422 price_missing: a seat's tier has no price
     InvalidSplit,          ///< 422 invalid_split: the cash part of a split payment is not less than the total (extra: amount_minor)
     InsufficientTender,    ///< 422 insufficient_tender: less cash handed over than is due (extra: cash_due_minor)
+    // Seat-block leases (server/leases) and the sales a till reports under them:
+    LeaseSeatsUnavailable, ///< 409 seats_unavailable: some seat is held, leased or sold; none was leased (extra: held_seats)
+    NotEnoughSeats,        ///< 409 not_enough_seats: fewer free seats than "best" asked for (argument and extra: available)
+    LeaseLimitReached,     ///< 422 lease_limit_reached: the till would pass its leased seats on the show (arguments: leased,
+                           ///< limit; extra: leased, limit)
+    ShowStarting,          ///< 422 show_starting: too close to the start for a lease (argument and extra: return_by)
+    LeaseNeedsTill,        ///< 422 lease_needs_till: the caller is no till and no session opened at one
+    LeaseNotFound,         ///< 404 lease_not_found: no such lease for this caller
+    SaleConflict,          ///< 409 sale_conflict: the device sequence number was used for another sale (extra: device_seq)
+    LeaseReturned,         ///< 409 lease_returned: the lease was given back; no sale can be reported under it any more
+    SaleOutsideLease,      ///< 422 sale_outside_lease: sold before the lease began or after it expired (extra: created_at, expires_at)
+    SeatsNotInLease,       ///< 409 seats_not_in_lease: seats the lease never had, or one named twice (extra: seats)
+    SeatsNotLeased,        ///< 409 seats_not_leased: seats no longer leased to the lease (extra: seats)
+    PriceMismatch,         ///< 422 price_mismatch: not what the seats cost when sold (argument: that amount; extra: amount_minor, currency)
+    SaleNotBooked,         ///< 409 sale_not_booked: the sale's order ended without a booking; staff must settle it (extra: order_id, state)
 };
 
 /** @brief One entry of the catalogue. */

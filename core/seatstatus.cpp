@@ -12,6 +12,8 @@ QString toString(SeatStatus status)
         return QStringLiteral("held");
     case SeatStatus::Booked:
         return QStringLiteral("booked");
+    case SeatStatus::Leased:
+        return QStringLiteral("leased");
     }
     return {};
 }
@@ -24,6 +26,8 @@ std::optional<SeatStatus> seatStatusFromString(const QString &text)
         return SeatStatus::Held;
     if (text == QLatin1String("booked"))
         return SeatStatus::Booked;
+    if (text == QLatin1String("leased"))
+        return SeatStatus::Leased;
     return std::nullopt;
 }
 

@@ -21,6 +21,7 @@ void registerAllRoutes(Router &router, ServerContext &context)
     registerShowRoutes(router, context);
     registerHoldRoutes(router, context);
     registerHouseHoldRoutes(router, context);
+    registerLeaseRoutes(router, context);
     registerOrderRoutes(router, context);
     registerBookingRoutes(router, context);
     registerWebhookRoutes(router, context);

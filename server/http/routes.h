@@ -55,6 +55,11 @@ void registerQueueRoutes(Router &router, ServerContext &context);
 void registerReportRoutes(Router &router, ServerContext &context);
 /** @brief Till shifts and the cash drawer: POST /api/v1/shifts, /current, /current/drawer, /current/close. */
 void registerShiftRoutes(Router &router, ServerContext &context);
+/**
+ * @brief Seat-block leases: POST/GET /api/v1/shows/{id}/leases, GET/DELETE /api/v1/leases/{id}, POST
+ * /api/v1/leases/{id}/sales, GET/PUT /api/v1/shows/{id}/lease-settings.
+ */
+void registerLeaseRoutes(Router &router, ServerContext &context);
 /** @brief House holds: seats a manager keeps off sale (POST/GET /api/v1/shows/{id}/house-holds, DELETE /api/v1/house-holds/{id}). */
 void registerHouseHoldRoutes(Router &router, ServerContext &context);
 /**

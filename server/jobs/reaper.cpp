@@ -5,14 +5,16 @@
 #include "store/database.h"
 #include "store/holdrepository.h"
 #include "store/joblease.h"
+#include "store/leaserepository.h"
 
 #include <QLoggingCategory>
 
 
 namespace marquee::jobs {
 
-Reaper::Reaper(store::HoldRepository &holds, const store::Database &database, int intervalMs)
+Reaper::Reaper(store::HoldRepository &holds, const store::Database &database, int intervalMs, store::LeaseRepository *leases)
     : m_holds(holds)
+    , m_leases(leases)
     , m_database(database)
     , m_intervalMs(intervalMs)
 {
@@ -46,6 +48,14 @@ void Reaper::run()
                     qCDebug(lcJobs) << "reaper freed" << freed << "seats";
                 }
             } while (freed >= batch && !m_stop); // a full batch of holds frees at least as many seats
+            if (m_leases) {
+                int swept = 0;
+                do {
+                    swept = m_leases->sweep(batch);
+                    if (swept > 0)
+                        qCInfo(lcJobs) << "reaper swept" << swept << "expired leases";
+                } while (swept >= batch && !m_stop);
+            }
         }
         for (int slept = 0; slept < m_intervalMs && !m_stop; slept += 10)
             QThread::msleep(10);

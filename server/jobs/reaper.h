@@ -6,6 +6,7 @@
 
 namespace marquee::store {
 class HoldRepository;
+class LeaseRepository;
 class Database;
 }
 
@@ -13,12 +14,14 @@ namespace marquee::jobs {
 
 /**
  * @brief Background sweep of expired holds. Correctness never depends on it (an expired hold's seats are
- * claimable at once); it keeps the table tidy, emits `hold.expired` events and drops old idempotency keys.
+ * claimable at once); it keeps the table tidy, emits `hold.expired` events and drops old idempotency keys. It also
+ * sweeps expired seat-block leases: never freeing a seat, only closing them or marking them unreported.
  */
 class Reaper : public QThread
 {
 public:
-    Reaper(store::HoldRepository &holds, const store::Database &database, int intervalMs);
+    /** @brief @p leases: also sweep expired seat-block leases (closed, or marked unreported), in the same lease. */
+    Reaper(store::HoldRepository &holds, const store::Database &database, int intervalMs, store::LeaseRepository *leases = nullptr);
     ~Reaper() override;
     void stopAndWait();
     qint64 seatsFreed() const { return m_freed.load(); }
@@ -28,6 +31,7 @@ protected:
 
 private:
     store::HoldRepository &m_holds;
+    store::LeaseRepository *m_leases;
     const store::Database &m_database;
     const int m_intervalMs;
     std::atomic<bool> m_stop{false};

@@ -147,6 +147,10 @@ QString ServerConfig::usage()
         "  --max-held-seats-kiosk N    live held seats one kiosk may have on one show (default 20, 0 = no bound)\n"
         "  --max-held-seats-till N     live held seats one till may have on one show (default 60, 0 = no bound)\n"
         "  --max-held-seats-staff N    live held seats one staff session may have on one show (default 200, 0 = no bound)\n"
+        "  --lease-seats-per-device N  seats one till may keep leased on one show for offline sale (default 6, 0 = no leases)\n"
+        "  --lease-return-before SECONDS  no lease this close to the start; a till hands its unsold leased seats back\n"
+        "                              then (default 1200)\n"
+        "  --lease-grace SECONDS       a lease expires this long after the start (default 1800)\n"
         "  --max-live-subscribers N    WebSocket seat-map subscribers per process (default 20000, 0 = no limit)\n"
         "  --live-threads N            threads that send live seat-map deltas to WebSocket subscribers (default 1)\n"
         "  --occupancy-warm-shows N    load the occupancy reports of up to N shows on sale (soonest first) in the\n"
@@ -448,6 +452,15 @@ std::optional<ServerConfig> ServerConfig::fromArguments(const QStringList &input
                 return std::nullopt;
         } else if (option == QLatin1String("--max-held-seats-staff")) {
             if (!intValue(option, value, 0, 100000, &config.maxHeldSeatsStaff))
+                return std::nullopt;
+        } else if (option == QLatin1String("--lease-seats-per-device")) {
+            if (!intValue(option, value, 0, 10000, &config.leaseSeatsPerDevice))
+                return std::nullopt;
+        } else if (option == QLatin1String("--lease-return-before")) {
+            if (!intValue(option, value, 0, 7 * 24 * 3600, &config.leaseReturnBeforeSeconds))
+                return std::nullopt;
+        } else if (option == QLatin1String("--lease-grace")) {
+            if (!intValue(option, value, 0, 7 * 24 * 3600, &config.leaseGraceSeconds))
                 return std::nullopt;
         } else if (option == QLatin1String("--max-live-subscribers")) {
             if (!intValue(option, value, 0, 10000000, &config.maxLiveSubscribers))

@@ -74,6 +74,12 @@ struct ServerConfig {
     int maxHeldSeatsKiosk = 20;
     int maxHeldSeatsTill = 60;
     int maxHeldSeatsStaff = 200;
+    /** @brief Seat-block leases (server/leases): the defaults a show's lease settings override. Seats one till
+     *  may have leased on one show; how long before the start a lease ends for new leases and the till hands its
+     *  unsold seats back; how long after the start a lease expires (no sale under it later). */
+    int leaseSeatsPerDevice = 6;
+    int leaseReturnBeforeSeconds = 1200;
+    int leaseGraceSeconds = 1800;
     int fastRefusalMaxAgeMs = 1000; ///< statuses older than this are not trusted for a refusal
     int maxLiveSubscribers = 20000; ///< WebSocket seat-map subscribers per process; 0: no limit
     /** @brief Threads that write live seat-map deltas to WebSocket subscribers (off the HTTP worker threads). */

@@ -17,6 +17,9 @@ ServerContext::ServerContext(ServerConfig config_, store::DatabaseConfig databas
     , payments(database)
     , bookings(database, tickets)
     , orderService(config.payments, orders, payments, bookings)
+    , leases(database)
+    , leaseService(store::LeaseDefaults{config.leaseSeatsPerDevice, config.leaseReturnBeforeSeconds, config.leaseGraceSeconds}, config.payments,
+                   leases, orders, bookings)
     , waitingRooms(database)
     , waitingRoom(waitingRooms, database, config.waitingRoomTickMs, config.waitingRoomThreshold)
     , holdService(HoldService::Settings{config.holdTtlSeconds, config.fastRefusals, config.fastRefusalMaxAgeMs, config.holdBatches,

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "holds/holdservice.h"
+#include "leases/leaseservice.h"
 #include "orders/orderservice.h"
 #include "orders/paymentcallthreads.h"
 #include "protection/connectionlimiter.h"
@@ -16,6 +17,7 @@
 #include "store/databasewatchdog.h"
 #include "store/eventrepository.h"
 #include "store/holdrepository.h"
+#include "store/leaserepository.h"
 #include "store/orderrepository.h"
 #include "store/paymentrepository.h"
 #include "store/ticketrepository.h"
@@ -46,6 +48,9 @@ struct ServerContext {
     store::PaymentRepository payments;
     store::BookingRepository bookings;
     payments::OrderService orderService;
+    store::LeaseRepository leases;
+    /** @brief Seat-block leases and the sales tills report under them (server/leases). */
+    LeaseService leaseService;
     store::WaitingRoomRepository waitingRooms;
     WaitingRoomService waitingRoom;
     /** @brief The hold use case (admission, refusals from memory, group commit, replay, seat-map notes). Declared

@@ -213,7 +213,6 @@ bool SeatFeed::flushPendingLocked(qint64 showId, Show &show)
 void SeatFeed::commitDeltaLocked(qint64 showId, Show &show, const std::vector<int> &changes)
 {
     // Serialised once here; every subscriber on every thread is sent these same bytes.
-    static const QByteArray names[] = {"available\"}", "held\"}", "booked\"}"};
     const qint64 version = ++show.version;
     show.lastDeltaMs = m_clock.elapsed();
     QByteArray text = "{\"type\":\"delta\",\"show_id\":" + QByteArray::number(showId) + ",\"version\":" + QByteArray::number(version) + ",\"changes\":[";
@@ -226,7 +225,7 @@ void SeatFeed::commitDeltaLocked(qint64 showId, Show &show, const std::vector<in
         text += show.seatIdJson[size_t(seat)];
         text += ",\"status\":\"";
         const char code = show.codes[seat];
-        text += names[code == kHeldCode ? 1 : code == kBookedCode ? 2 : 0];
+        text += seatStatusJsonTail(code);
     }
     text += "]}";
     show.recent.emplace_back(version, text);
@@ -273,7 +272,7 @@ std::optional<QStringList> SeatFeed::certainlyTaken(qint64 showId, const QString
         if (index == show.indexOf.constEnd())
             return std::nullopt; // an unknown seat is a 400, which PostgreSQL reports
         const char code = show.codes[*index];
-        if (code == kBookedCode || (code == kHeldCode && now < show.heldStableUntilMs))
+        if (code == kBookedCode || code == kLeasedCode || (code == kHeldCode && now < show.heldStableUntilMs))
             taken << seatId;
     }
     if (taken.isEmpty())

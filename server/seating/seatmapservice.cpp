@@ -487,7 +487,6 @@ SeatMapService::Outcome SeatMapService::refresh(qint64 showId, quint64 generatio
 
     RenderedSeatMap full, availability;
     if (outcome == Outcome::Ok && renderFull) {
-        static const QByteArray names[] = {"available\"}", "held\"}", "booked\"}"};
         QByteArray body;
         body.reserve(qsizetype(layout->seatPrefixes.size()) * 150 + 4096);
         body = "{\"show_id\":" + QByteArray::number(showId) + ",\"version\":" + QByteArray::number(statuses->version);
@@ -497,7 +496,7 @@ SeatMapService::Outcome SeatMapService::refresh(qint64 showId, quint64 generatio
                 body += ',';
             body += layout->seatPrefixes[i];
             const char code = statuses->codes[qsizetype(i)];
-            body += names[code == kHeldCode ? 1 : code == kBookedCode ? 2 : 0];
+            body += seatStatusJsonTail(code);
         }
         body += "]}";
         full.body = std::move(body);

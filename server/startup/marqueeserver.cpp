@@ -208,7 +208,7 @@ bool MarqueeServer::start()
     m_context->occupancyReports.startLayoutReader();
     m_context->occupancyReports.startWarming(m_config.occupancyWarmShows);
     if (m_config.reaperIntervalMs > 0) {
-        m_reaper = std::make_unique<jobs::Reaper>(m_context->holds, m_context->database, m_config.reaperIntervalMs);
+        m_reaper = std::make_unique<jobs::Reaper>(m_context->holds, m_context->database, m_config.reaperIntervalMs, &m_context->leases);
         m_reaper->start();
     }
     jobs::OutboxRelayConfig relay;

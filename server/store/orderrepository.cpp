@@ -228,7 +228,7 @@ CreateOrderOutcome OrderRepository::create(const NewOrder &order)
         seats << v.toString();
     if (hold.value(2).toBool())
         return refuse(ErrorCode::HoldReleased);
-    if (hold.value(3).toBool())
+    if (hold.value(3).toBool() && !order.soldUnderLease)
         return refuse(ErrorCode::ShowStarted);
 
     QSqlQuery existing(db);
@@ -246,19 +246,11 @@ CreateOrderOutcome OrderRepository::create(const NewOrder &order)
     // Each seat costs its tier's price when the hold was placed (migration 023): a price edit since then does not
     // change what the customer was shown and is charged. A tier priced only after the hold takes today's price.
     QSqlQuery price(db);
-    prepareQuery(price, QStringLiteral(
-        "SELECT count(*), coalesce(sum(coalesce(( "
-        "           SELECT h.amount_minor FROM show_price_history h "
-        "            WHERE h.show_id = s.show_id AND h.tier = ls.tier "
-        "              AND h.effective_from <= (SELECT created_at FROM holds WHERE hold_id = ?::uuid) "
-        "            ORDER BY h.effective_from DESC LIMIT 1), p.amount_minor)), 0), min(s.currency) "
-        "  FROM shows s JOIN screens sc ON sc.screen_id = s.screen_id "
-        "  JOIN layout_seats ls ON ls.layout_id = sc.layout_id AND ls.seat_id = ANY (?::text[]) "
-        "  JOIN show_prices p ON p.show_id = s.show_id AND p.tier = ls.tier "
-        " WHERE s.show_id = ?"));
-    price.addBindValue(order.holdId);
-    price.addBindValue(toPgTextArray(seats));
+    prepareQuery(price, QStringLiteral("SELECT o_priced, o_amount, o_currency "
+                                       "  FROM mq_seat_prices(?, ?::text[], (SELECT created_at FROM holds WHERE hold_id = ?::uuid))"));
     price.addBindValue(showId);
+    price.addBindValue(toPgTextArray(seats));
+    price.addBindValue(order.holdId);
     if (!execQuery(price, "price seats") || !price.next())
         return out;
     if (price.value(0).toInt() != seats.size())

@@ -79,6 +79,9 @@ struct NewOrder {
     int graceSeconds = 120; ///< seats stay frozen this long past the payment window, for the reconciler
     /** @brief A staff session selling (a till or desk sign-in): the sale's audit row is written with the order. */
     std::optional<Principal> staff;
+    /** @brief A sale a device already made under its lease (LeaseService): booked even when it is reported after
+     *  the show started, since the seats were the device's and the customer has the ticket. */
+    bool soldUnderLease = false;
 };
 
 /**

@@ -25,13 +25,14 @@ ALLOWED = {
     'orders': {'core', 'store', 'batching'},
     'waitingroom': {'core', 'store', 'batching'},
     'holds': {'core', 'store', 'batching', 'seating', 'waitingroom'},
+    'leases': {'core', 'store', 'orders'},
     'runtime': {'core', 'store', 'batching', 'protection', 'tickets', 'reports', 'seating', 'orders', 'waitingroom',
-                'holds'},
+                'holds', 'leases'},
     'jobs': {'core', 'store', 'orders', 'seating', 'tickets'},
     'http': {'core', 'store', 'batching', 'metrics', 'protection', 'tickets', 'reports', 'seating', 'orders', 'waitingroom',
-             'holds', 'runtime'},
+             'holds', 'leases', 'runtime'},
     'startup': {'core', 'store', 'batching', 'metrics', 'protection', 'tickets', 'reports', 'seating', 'orders', 'waitingroom',
-                'holds', 'runtime', 'http', 'jobs'},
+                'holds', 'leases', 'runtime', 'http', 'jobs'},
 }
 # The logging header of each library besides the server's (server/logging.h).
 LIBRARY_LOGGING = {'core': 'core/corelogging.h', 'sync': 'sync/synclog.h', 'app': 'app/applogging.h'}

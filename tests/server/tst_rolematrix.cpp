@@ -69,6 +69,13 @@ const QHash<QString, QString> kDeclaredAccess = {
     {QStringLiteral("POST /api/v1/shows/{show_id}/house-holds"), QStringLiteral("M A")},
     {QStringLiteral("GET /api/v1/shows/{show_id}/house-holds"), QStringLiteral("M A")},
     {QStringLiteral("DELETE /api/v1/house-holds/{hold_id}"), QStringLiteral("M A")},
+    {QStringLiteral("POST /api/v1/shows/{show_id}/leases"), QStringLiteral("T C M A")},
+    {QStringLiteral("GET /api/v1/shows/{show_id}/leases"), QStringLiteral("T C M A")},
+    {QStringLiteral("GET /api/v1/leases/{lease_id}"), QStringLiteral("T C M A")},
+    {QStringLiteral("DELETE /api/v1/leases/{lease_id}"), QStringLiteral("T C M A")},
+    {QStringLiteral("POST /api/v1/leases/{lease_id}/sales"), QStringLiteral("T C M A")},
+    {QStringLiteral("GET /api/v1/shows/{show_id}/lease-settings"), QStringLiteral("M A")},
+    {QStringLiteral("PUT /api/v1/shows/{show_id}/lease-settings"), QStringLiteral("M A")},
 };
 
 struct Caller {

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: AGPL-3.0-or-later
+#include "leases/leaseservice.h"
+
+#include "core/errorcatalogue.h"
+#include "core/isotime.h"
+#include "store/bookingrepository.h"
+#include "store/orderrepository.h"
+
+#include <QUuid>
+
+namespace marquee {
+
+namespace {
+ApiError storeDown()
+{
+    return ApiError::unavailable(QStringLiteral("The booking database is not answering; nothing was changed. Try again shortly."));
+}
+bool isManager(const store::Principal &caller)
+{
+    return caller.role == Role::Manager || caller.role == Role::Admin;
+}
+QString newId()
+{
+    return QUuid::createUuid().toString(QUuid::WithoutBraces);
+}
+QString text(const QJsonObject &data, const char *field)
+{
+    return data.value(QLatin1String(field)).toString();
+}
+/** @brief The catalogue error of a refusal mq_place_lease, mq_return_lease or mq_lease_sale decided. */
+std::optional<ApiError> refusal(const QString &decision, const QJsonObject &data)
+{
+    if (decision == QLatin1String("seats_taken"))
+        return apiError(ErrorCode::LeaseSeatsUnavailable, {}, {{QStringLiteral("held_seats"), data.value(QStringLiteral("held_seats"))}});
+    if (decision == QLatin1String("not_enough_seats"))
+        return apiError(ErrorCode::NotEnoughSeats, {QString::number(data.value(QStringLiteral("available")).toInt())}, data);
+    if (decision == QLatin1String("unknown_seat"))
+        return apiError(ErrorCode::UnknownSeat, {}, data);
+    if (decision == QLatin1String("lease_limit_reached"))
+        return apiError(ErrorCode::LeaseLimitReached,
+                        {QString::number(data.value(QStringLiteral("leased")).toInt()), QString::number(data.value(QStringLiteral("limit")).toInt())}, data);
+    if (decision == QLatin1String("show_starting"))
+        return apiError(ErrorCode::ShowStarting, {text(data, "return_by")}, data);
+    if (decision == QLatin1String("key_reused"))
+        return apiError(ErrorCode::IdempotencyKeyReused);
+    if (decision == QLatin1String("show_not_found"))
+        return apiError(ErrorCode::ShowNotFound);
+    if (decision == QLatin1String("sales_not_open"))
+        return apiError(ErrorCode::SalesNotOpen);
+    if (decision == QLatin1String("lease_not_found"))
+        return apiError(ErrorCode::LeaseNotFound);
+    if (decision == QLatin1String("sale_conflict"))
+        return apiError(ErrorCode::SaleConflict, {}, data);
+    if (decision == QLatin1String("lease_returned"))
+        return apiError(ErrorCode::LeaseReturned);
+    if (decision == QLatin1String("sale_outside_lease"))
+        return apiError(ErrorCode::SaleOutsideLease, {}, data);
+    if (decision == QLatin1String("seats_not_in_lease"))
+        return apiError(ErrorCode::SeatsNotInLease, {}, data);
+    if (decision == QLatin1String("seats_not_leased"))
+        return apiError(ErrorCode::SeatsNotLeased, {}, data);
+    if (decision == QLatin1String("price_mismatch"))
+        return apiError(ErrorCode::PriceMismatch, {QString::number(data.value(QStringLiteral("amount_minor")).toInteger())}, data);
+    return std::nullopt;
+}
+} // namespace
+
+LeaseService::LeaseService(const store::LeaseDefaults &defaults, const payments::PaymentSettings &payments, store::LeaseRepository &leases,
+                           store::OrderRepository &orders, store::BookingRepository &bookings)
+    : m_defaults(defaults)
+    , m_payments(payments)
+    , m_leases(leases)
+    , m_orders(orders)
+    , m_bookings(bookings)
+{
+}
+
+LeaseAnswer LeaseService::place(const store::Principal &caller, const LeaseRequest &request)
+{
+    const qint64 till = m_leases.tillOf(caller);
+    if (till < 0)
+        return storeDown();
+    if (till == 0)
+        return apiError(ErrorCode::LeaseNeedsTill);
+    const store::LeaseDecision decision = m_leases.place(newId(), request.showId, till, caller.owner(), request.idempotencyKey, request.fingerprint,
+                                                         request.seatIds, request.best, m_defaults);
+    if (!decision.ok)
+        return storeDown();
+    if (decision.decision == QLatin1String("granted"))
+        return std::pair{201, decision.data};
+    return refusal(decision.decision, decision.data).value_or(storeDown());
+}
+
+LeaseAnswer LeaseService::lease(const store::Principal &caller, const QString &leaseId)
+{
+    bool ok = true;
+    const auto found = m_leases.lease(leaseId, &ok);
+    if (!ok)
+        return storeDown();
+    if (found && !isManager(caller)) {
+        const qint64 till = m_leases.tillOf(caller);
+        if (till < 0)
+            return storeDown();
+        if (found->value(QStringLiteral("device_id")).toInteger() != till)
+            return apiError(ErrorCode::LeaseNotFound); // another till's lease is answered as if it did not exist
+    }
+    if (!found)
+        return apiError(ErrorCode::LeaseNotFound);
+    return std::pair{200, *found};
+}
+
+LeaseAnswer LeaseService::leasesOfShow(const store::Principal &caller, qint64 showId)
+{
+    qint64 till = 0;
+    if (!isManager(caller)) {
+        till = m_leases.tillOf(caller);
+        if (till < 0)
+            return storeDown();
+        if (till == 0)
+            return apiError(ErrorCode::LeaseNeedsTill);
+    }
+    const auto leases = m_leases.leasesOfShow(showId, till);
+    if (!leases)
+        return storeDown();
+    return std::pair{200, QJsonObject{{QStringLiteral("show_id"), showId}, {QStringLiteral("leases"), *leases}}};
+}
+
+LeaseAnswer LeaseService::end(const store::Principal &caller, const QString &leaseId)
+{
+    const qint64 till = m_leases.tillOf(caller);
+    if (till < 0)
+        return storeDown();
+    const store::LeaseEnd ended = m_leases.end(leaseId, caller.owner(), till, isManager(caller));
+    if (!ended.ok)
+        return storeDown();
+    if (ended.decision == QLatin1String("lease_not_found"))
+        return apiError(ErrorCode::LeaseNotFound);
+    QJsonObject body = ended.lease;
+    body.insert(QStringLiteral("freed_seats"), QJsonArray::fromStringList(ended.freed));
+    return std::pair{200, body};
+}
+
+LeaseAnswer LeaseService::reportSale(const store::Principal &caller, const QString &leaseId, const store::LeaseSale &sale)
+{
+    const qint64 till = m_leases.tillOf(caller);
+    if (till < 0)
+        return storeDown();
+    if (till == 0)
+        return apiError(ErrorCode::LeaseNotFound);
+    // The sale's own hold lives through the order's payment window; the order then freezes it again.
+    const int holdTtl = m_payments.paymentWindowSeconds + m_payments.graceSeconds;
+    const store::LeaseDecision decision = m_leases.recordSale(leaseId, till, caller.owner(), sale, holdTtl);
+    if (!decision.ok)
+        return storeDown();
+    if (decision.decision == QLatin1String("accepted") || decision.decision == QLatin1String("recorded"))
+        return book(caller, leaseId, sale, till, decision.data);
+    return refusal(decision.decision, decision.data).value_or(storeDown());
+}
+
+LeaseAnswer LeaseService::book(const store::Principal &caller, const QString &leaseId, const store::LeaseSale &sale, qint64 deviceId,
+                               const QJsonObject &recorded)
+{
+    const QString holdId = text(recorded, "hold_id");
+    QString orderId = text(recorded, "order_id");
+    QString bookingId = text(recorded, "booking_id");
+    if (bookingId.isEmpty()) {
+        if (orderId.isEmpty()) {
+            // The ordinary cash order of the sale's hold (priced when the hold began: the moment of the sale). A
+            // retry after a crash finds the order this created and goes on with it.
+            store::NewOrder order;
+            order.orderId = newId();
+            order.holdId = holdId;
+            order.owner = caller.owner();
+            order.channel = QStringLiteral("till");
+            order.deviceId = deviceId;
+            order.staffId = caller.staffId;
+            order.provider = QStringLiteral("cash");
+            order.tender.tenderedMinor = sale.tenderedMinor;
+            order.paymentWindowSeconds = m_payments.paymentWindowSeconds;
+            order.graceSeconds = m_payments.graceSeconds;
+            if (caller.kind == store::Principal::Kind::Session)
+                order.staff = caller;
+            order.soldUnderLease = true;
+            const store::CreateOrderOutcome created = m_orders.create(order);
+            if (!created.ok)
+                return storeDown();
+            if (created.order)
+                orderId = created.order->orderId;
+            else if (created.refusal == ErrorCode::OrderExists)
+                orderId = created.extra.value(QStringLiteral("order_id")).toString();
+            else
+                return apiError(*created.refusal, {}, created.extra);
+            if (!m_leases.noteSaleResult(leaseId, sale.deviceSeq, orderId, {}))
+                return storeDown();
+        }
+        bool ok = true;
+        auto order = m_orders.find(orderId, &ok);
+        if (!ok || !order)
+            return storeDown();
+        // Each step is a conditional transition: a concurrent retry of the same upload (or the reconciler) that
+        // moved the order first leaves this one nothing to do, and the next read shows where it stands.
+        if (order->state == OrderState::Created) {
+            m_orders.attachIntent(orderId, QStringLiteral("cash_") + QUuid::createUuid().toString(QUuid::Id128), QStringLiteral("cash"),
+                                  order->amountMinor, order->currency);
+            order = m_orders.find(orderId, &ok);
+        }
+        if (ok && order && order->state == OrderState::PendingPayment) {
+            bool dbError = false;
+            m_orders.markPaid(orderId, &dbError);
+            order = m_orders.find(orderId, &ok);
+        }
+        if (ok && order && order->state == OrderState::Paid) {
+            m_bookings.confirm(*order);
+            order = m_orders.find(orderId, &ok);
+        }
+        if (!ok || !order)
+            return storeDown();
+        if (order->state != OrderState::Confirmed) {
+            if (order->state == OrderState::Created || order->state == OrderState::PendingPayment || order->state == OrderState::Paid)
+                return storeDown(); // not finished: the same upload again goes on from here
+            return apiError(ErrorCode::SaleNotBooked, {}, {{QStringLiteral("order_id"), orderId}, {QStringLiteral("state"), toString(order->state)}});
+        }
+        bookingId = order->bookingId;
+        if (!m_leases.noteSaleResult(leaseId, sale.deviceSeq, orderId, bookingId))
+            return storeDown();
+    }
+    bool ok = true;
+    const auto booking = m_bookings.booking(bookingId, &ok);
+    if (!ok || !booking)
+        return storeDown();
+    // The same body for the first answer and every retry: only what the sale and its booking are.
+    return std::pair{201, QJsonObject{{QStringLiteral("lease_id"), leaseId},
+                                      {QStringLiteral("device_seq"), sale.deviceSeq},
+                                      {QStringLiteral("order_id"), booking->value(QStringLiteral("order_id"))},
+                                      {QStringLiteral("booking_id"), bookingId},
+                                      {QStringLiteral("booking_ref"), booking->value(QStringLiteral("booking_ref"))},
+                                      {QStringLiteral("show_id"), booking->value(QStringLiteral("show_id"))},
+                                      {QStringLiteral("seat_ids"), booking->value(QStringLiteral("seats"))},
+                                      {QStringLiteral("amount_minor"), booking->value(QStringLiteral("amount_minor"))},
+                                      {QStringLiteral("currency"), booking->value(QStringLiteral("currency"))}}};
+}
+
+LeaseAnswer LeaseService::settings(qint64 showId)
+{
+    const auto settings = m_leases.settings(showId, m_defaults);
+    if (!settings)
+        return storeDown();
+    if (settings->isEmpty())
+        return apiError(ErrorCode::ShowNotFound);
+    return std::pair{200, *settings};
+}
+
+LeaseAnswer LeaseService::setSettings(const store::Principal &caller, qint64 showId, std::optional<int> seatsPerDevice,
+                                      std::optional<int> returnBeforeSeconds, std::optional<int> graceSeconds)
+{
+    bool known = true;
+    if (!m_leases.setSettings(showId, seatsPerDevice, returnBeforeSeconds, graceSeconds, caller.owner(), &known))
+        return storeDown();
+    if (!known)
+        return apiError(ErrorCode::ShowNotFound);
+    return settings(showId);
+}
+
+} // namespace marquee
