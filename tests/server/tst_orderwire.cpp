@@ -7,6 +7,7 @@
 // is masked: ids (<uuid>, <intent>), instants (<time>), booking references (<ref>), signed tickets (<qr>), the show id.
 #include "orderfixture.h"
 #include "servertesthelpers.h"
+#include "wiretext.h"
 
 
 #include <QJsonDocument>
@@ -19,14 +20,9 @@ using namespace marquee::test;
 namespace {
 
 /** @brief The answer as the wire carries it, with the run-dependent values masked. */
-std::string wire(const HttpResult &result, qint64 showId)
+std::string wire(const HttpResult &result)
 {
-    QByteArray out = QByteArray::number(result.status) + '\n';
-    for (const char *name : {"Content-Type", "Retry-After", "WWW-Authenticate"}) {
-        const QByteArray value = result.header(name);
-        if (!value.isEmpty())
-            out += QByteArray(name) + ": " + value + '\n';
-    }
+    const QByteArray out = wireHead(result);
     QString body = QString::fromUtf8(result.body);
     static const QRegularExpression uuid(QStringLiteral("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"));
     static const QRegularExpression intent(QStringLiteral("pi_[0-9a-f]{24}|cash_[0-9a-f]{32}"));
@@ -39,8 +35,7 @@ std::string wire(const HttpResult &result, qint64 showId)
     body.replace(instant, QStringLiteral("<time>"));
     body.replace(ref, QStringLiteral("\\1\"<ref>\""));
     body.replace(qr, QStringLiteral("\"<qr>\""));
-    body.replace(show, QStringLiteral("\\1") + (QStringLiteral("<show>")));
-    Q_UNUSED(showId);
+    body.replace(show, QStringLiteral("\\1<show>"));
     return (out + body.toUtf8()).toStdString();
 }
 
@@ -77,7 +72,7 @@ const QString kNobody = QStringLiteral("4b7c3a4e-0000-4000-8000-000000000000");
 class OrderWire : public ::testing::Test
 {
 protected:
-    std::string w(const HttpResult &result) { return wire(result, f.showId); }
+    std::string w(const HttpResult &result) { return wire(result); }
     std::string confirm(HttpClient &client, const OrderFixture::OpenOrder &open) { return w(f.confirm(client, open)); }
     HttpResult webhook(const QByteArray &body) { return f.server.client()->request("POST", "/webhooks/payment", body, signatureHeader(body)); }
 
