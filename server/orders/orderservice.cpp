@@ -337,7 +337,7 @@ OrderOutcome<WebhookReceipt> OrderService::webhook(const PaymentEvent &event, co
     }
     // An event is a hint to look, never the proof: a signed event can be replayed or reordered, and a leaked secret
     // would mint them. What the provider reports for the intent when asked decides; if it cannot be asked, the
-    // event stays unprocessed (503) and the provider sends it again.
+    // event stays unprocessed (EventNotProcessed) and the provider sends it again.
     const auto askProvider = [&](std::optional<Intent> *status) -> std::optional<Refusal> {
         QString providerError;
         *status = providerFor(order->provider)->queryIntent(intentId, &providerError);
