@@ -59,17 +59,9 @@ void SeatHeatMapItem::paint(QPainter *painter)
     const QPointF offset((width() - bounds.width() * scale) / 2 - bounds.left() * scale, (height() - bounds.height() * scale) / 2 - bounds.top() * scale);
     const auto map = [&](qreal x, qreal y) { return QPointF(offset.x() + x * scale, offset.y() + y * scale); };
 
-    // Seat size from the closest neighbour distance of the first row, so any layout gets touching-but-apart seats.
+    // Seats touching but apart, whatever the layout's pitch.
     const auto &seats = m_model->seats();
-    qreal pitch = 1e9;
-    for (size_t i = 1; i < seats.size() && i < 400; ++i) {
-        const qreal distance = qAbs(qreal(seats[i].x - seats[i - 1].x));
-        if (seats[i].row == seats[i - 1].row && distance > 0)
-            pitch = qMin(pitch, distance);
-    }
-    if (pitch >= 1e9)
-        pitch = 10;
-    const qreal side = qMax<qreal>(2.0, pitch * scale * 0.78);
+    const qreal side = qMax<qreal>(2.0, m_model->seatPitch() * scale * 0.78);
 
     painter->setRenderHint(QPainter::Antialiasing);
     if (!stage.isNull()) {

@@ -152,17 +152,8 @@ void SeatMapItem::onLayoutReset()
     m_seatsDirty = true;
     m_drawnKeys.clear();
     m_viewInitialised = false;
-    // Seat size from the typical distance to the nearest neighbour in the same row.
     if (m_model && m_model->seats().size() > 1) {
-        const auto &seats = m_model->seats();
-        std::vector<float> gaps;
-        for (size_t i = 1; i < seats.size() && gaps.size() < 2000; ++i)
-            if (seats[i].row == seats[i - 1].row)
-                gaps.push_back(std::hypot(seats[i].x - seats[i - 1].x, seats[i].y - seats[i - 1].y));
-        if (!gaps.empty()) {
-            std::nth_element(gaps.begin(), gaps.begin() + long(gaps.size() / 2), gaps.end());
-            m_pitch = std::max(gaps[gaps.size() / 2], 1.0f);
-        }
+        m_pitch = float(m_model->seatPitch());
         m_seatHalf = m_pitch * 0.40f;
     }
     resetView();

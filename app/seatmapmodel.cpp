@@ -7,6 +7,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <algorithm>
+#include <cmath>
 
 namespace marquee::app {
 
@@ -391,6 +392,16 @@ bool SeatMapModel::applyMap(const QJsonObject &root, const QByteArray &etag)
         m_seats.push_back(std::move(seat));
     }
     m_availableCount = available;
+    // The typical (median) distance to the neighbour in the same row.
+    std::vector<float> gaps;
+    for (size_t i = 1; i < m_seats.size() && gaps.size() < 2000; ++i)
+        if (m_seats[i].row == m_seats[i - 1].row)
+            gaps.push_back(std::hypot(m_seats[i].x - m_seats[i - 1].x, m_seats[i].y - m_seats[i - 1].y));
+    m_pitch = 10;
+    if (!gaps.empty()) {
+        std::nth_element(gaps.begin(), gaps.begin() + long(gaps.size() / 2), gaps.end());
+        m_pitch = std::max(gaps[gaps.size() / 2], 1.0f);
+    }
     const QJsonObject stage = layout.value(QStringLiteral("stage")).toObject();
     m_stageLabel = stage.value(QStringLiteral("label")).toString();
     m_stageEllipse = stage.value(QStringLiteral("shape")).toString() == QLatin1String("ellipse");

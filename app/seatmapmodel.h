@@ -143,6 +143,9 @@ public:
     const std::vector<MapSeat> &seats() const { return m_seats; }
     QRectF layoutBounds() const { return m_bounds; }
     QRectF stageRect() const { return m_stage; }
+    /** @brief The typical distance between neighbouring seats of a row, in layout units (10 when no row has two):
+     *  what every view sizes a drawn seat by. */
+    qreal seatPitch() const { return m_pitch; }
     bool stageIsEllipse() const { return m_stageEllipse; }
     QStringList tierNames() const { return m_tierNames; }
     QColor tierColor(int tier) const;
@@ -231,6 +234,7 @@ private:
     QRectF m_stage;
     bool m_stageEllipse = false;
     QRectF m_bounds;
+    qreal m_pitch = 10;
     QVariantList m_rowLabels;
     std::vector<MapSection> m_sections;
     QList<int> m_selected; // seat indices in selection order

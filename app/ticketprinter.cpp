@@ -35,14 +35,39 @@ QImage qrImage(const QByteArray &text, int module)
 }
 
 namespace {
-QFont font(const QPainter &painter, qreal pointSize, bool bold = false)
-{
-    QFont f(QStringLiteral("DejaVu Sans"));
-    f.setPointSizeF(pointSize);
-    f.setBold(bold);
-    Q_UNUSED(painter)
-    return f;
-}
+/**
+ * A printed page laid out in fractions of its width, so PDF pages and 576-dot rasters look alike: white, black ink,
+ * text from the top at y. The painter is restored when it goes.
+ */
+struct PrintPage {
+    PrintPage(QPainter &painter, const QRectF &area)
+        : painter(painter)
+        , w(area.width())
+        , pad(w * 0.06)
+        , y(pad)
+    {
+        painter.save();
+        painter.translate(area.topLeft());
+        painter.fillRect(QRectF(0, 0, w, area.height()), Qt::white);
+        painter.setPen(Qt::black);
+    }
+    ~PrintPage() { painter.restore(); }
+    /** @brief Set the font for text @p size (a fraction of the width) high and give the box of its line at y. */
+    QRectF textBox(qreal size, bool bold)
+    {
+        QFont f(QStringLiteral("DejaVu Sans"));
+        f.setPointSizeF(10);
+        f.setBold(bold);
+        f.setPixelSize(int(w * size));
+        painter.setFont(f);
+        return QRectF(pad, y, w - 2 * pad, w * size * 1.5);
+    }
+
+    QPainter &painter;
+    const qreal w;
+    const qreal pad;
+    qreal y;
+};
 } // namespace
 
 QTimeZone printZone(const BookingPrint &booking)
@@ -62,20 +87,12 @@ QString receiptShowTimeText(const BookingPrint &booking)
 
 void paintTicket(QPainter &painter, const QRectF &area, const BookingPrint &booking, const PrintedTicket &ticket)
 {
-    // Everything is laid out in fractions of the width, so PDF pages and 576-dot rasters look alike.
-    const qreal w = area.width();
-    const qreal pad = w * 0.06;
-    painter.save();
-    painter.translate(area.topLeft());
-    painter.fillRect(QRectF(0, 0, w, area.height()), Qt::white);
-    painter.setPen(Qt::black);
-    qreal y = pad;
+    PrintPage page(painter, area);
+    const qreal w = page.w;
+    const qreal pad = page.pad;
+    qreal &y = page.y;
     auto line = [&](const QString &text, qreal size, bool bold, qreal gap) {
-        QFont f = font(painter, 10, bold);
-        f.setPixelSize(int(w * size));
-        painter.setFont(f);
-        const QRectF box(pad, y, w - 2 * pad, w * size * 1.5);
-        painter.drawText(box, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine, text);
+        painter.drawText(page.textBox(size, bold), Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine, text);
         y += w * size * 1.5 + w * gap;
     };
     line(QStringLiteral("MARQUEE"), 0.05, true, 0.01);
@@ -92,24 +109,16 @@ void paintTicket(QPainter &painter, const QRectF &area, const BookingPrint &book
         y += qrSize + w * 0.01;
     }
     line(QObject::tr("Booking %1").arg(booking.bookingRef), 0.045, true, 0.0);
-    painter.restore();
 }
 
 void paintReceipt(QPainter &painter, const QRectF &area, const BookingPrint &booking)
 {
-    const qreal w = area.width();
-    const qreal pad = w * 0.06;
+    PrintPage page(painter, area);
+    const qreal w = page.w;
+    qreal &y = page.y;
     const QLocale locale;
-    painter.save();
-    painter.translate(area.topLeft());
-    painter.fillRect(QRectF(0, 0, w, area.height()), Qt::white);
-    painter.setPen(Qt::black);
-    qreal y = pad;
     auto row = [&](const QString &left, const QString &right, qreal size, bool bold) {
-        QFont f = font(painter, 10, bold);
-        f.setPixelSize(int(w * size));
-        painter.setFont(f);
-        const QRectF box(pad, y, w - 2 * pad, w * size * 1.5);
+        const QRectF box = page.textBox(size, bold);
         painter.drawText(box, Qt::AlignLeft | Qt::AlignVCenter, left);
         if (!right.isEmpty())
             painter.drawText(box, Qt::AlignRight | Qt::AlignVCenter, right);
@@ -127,7 +136,6 @@ void paintReceipt(QPainter &painter, const QRectF &area, const BookingPrint &boo
     row(QObject::tr("Total"), formatMoney(booking.totalMinor, booking.currency), 0.055, true);
     row(QObject::tr("Paid by %1").arg(booking.paymentMethod), {}, 0.04, false);
     row(QObject::tr("Payment %1").arg(booking.paymentIntentId), {}, 0.035, false);
-    painter.restore();
 }
 
 bool writePdf(const BookingPrint &booking, const QString &path, QString *error)

@@ -50,6 +50,48 @@ constexpr Row kCatalogue[] = {
     {ErrorCode::SeatsNotLeased, {409, "seats_not_leased", "Some seats of this sale are no longer leased to this lease; nothing was changed."}},
     {ErrorCode::PriceMismatch, {422, "price_mismatch", "These seats cost %1 when they were sold, not the sale's amount; nothing was changed."}},
     {ErrorCode::SaleNotBooked, {409, "sale_not_booked", "This sale's order ended without a booking; a manager must settle it."}},
+    {ErrorCode::PaymentMethodNotAllowed, {403, "payment_method_not_allowed", "Kiosks take cards only; cash is for tills and cashiers."}},
+    {ErrorCode::CardProviderNotConfigured, {503, "payment_provider_unavailable", "No card payment provider is configured; nothing was changed."}},
+    {ErrorCode::PaymentProviderDown, {502, "payment_provider_unavailable", "The payment provider did not answer; no money was taken and the hold is still yours. Try again."}},
+    {ErrorCode::PaymentNotStarted, {502, "payment_provider_unavailable", "The payment provider did not answer."}},
+    {ErrorCode::OrderStoreUnavailable, {503, "unavailable", "The booking database is not answering; nothing was changed. Try again shortly."}},
+    {ErrorCode::OrderNotFound, {404, "order_not_found", "There is no order with this id for you."}},
+    {ErrorCode::IntentMismatch, {409, "intent_mismatch", "This payment intent does not belong to this order."}},
+    {ErrorCode::PaymentPending, {409, "payment_pending", "The payment has not completed yet; confirm again after paying."}},
+    {ErrorCode::ConfirmInProgress, {503, "confirm_in_progress", "The payment went through; the booking is being completed. Confirm again shortly."}},
+    {ErrorCode::PaymentStatusUnknown, {503, "payment_status_unknown", "The payment provider did not answer; nothing was changed. Confirm again shortly."}},
+    {ErrorCode::PaymentMismatch, {503, "payment_status_unknown", "The payment does not match the order; staff will resolve it."}},
+    {ErrorCode::PaymentInconsistent, {503, "payment_status_unknown", "The payment state is inconsistent; staff will resolve it."}},
+    {ErrorCode::PaymentFailed, {402, "payment_failed", "The payment was declined; the seats were released."}},
+    {ErrorCode::OrderExpired, {409, "order_expired", "Nobody paid within the payment window; the seats were released."}},
+    {ErrorCode::OrderCancelled, {409, "order_cancelled", "The hold was released before paying; the order was cancelled."}},
+    {ErrorCode::OrderFailed, {409, "order_failed", "The payment could not be started."}},
+    {ErrorCode::HoldLost, {409, "hold_lost", "The seats were released before the payment completed; the payment is being refunded."}},
+    {ErrorCode::OrderIsConfirmed, {409, "order_confirmed", "This order is CONFIRMED."}},
+    {ErrorCode::OrderIsFailed, {409, "order_failed", "This order is FAILED."}},
+    {ErrorCode::OrderIsExpired, {409, "order_expired", "This order is EXPIRED."}},
+    {ErrorCode::OrderIsCancelled, {409, "order_cancelled", "This order is CANCELLED."}},
+    {ErrorCode::OrderIsRefundPending, {409, "order_refund_pending", "This order is REFUND_PENDING."}},
+    {ErrorCode::OrderIsRefunded, {409, "order_refunded", "This order is REFUNDED."}},
+    {ErrorCode::InvalidSignature, {401, "invalid_signature", "The X-Signature header does not match the body."}},
+    {ErrorCode::InvalidPaymentEvent, {400, "invalid_event", "The event needs event_id, type and payment_intent_id."}},
+    {ErrorCode::UnknownPaymentEvent, {400, "invalid_event", "Unknown event type."}},
+    {ErrorCode::EventNotProcessed, {503, "payment_status_unknown", "The payment provider could not be asked about this intent; the event was not processed. Send it again."}},
+    {ErrorCode::ReleaseStatusUnknown, {503, "payment_status_unknown", "The payment provider did not answer, so the payment may still go through; the hold is kept. Try again shortly."}},
+    {ErrorCode::PaymentInProgress, {409, "payment_in_progress", "An order for this hold is being paid; the hold is kept until the payment is settled."}},
+    {ErrorCode::OrderPaid, {409, "order_paid", "The order of this hold was paid before the release; its seats stay with the booking. Confirm the order."}},
+    {ErrorCode::BookingNotFound, {404, "booking_not_found", "There is no booking with this id for you."}},
+    {ErrorCode::BookingNotFoundToCancel, {404, "booking_not_found", "There is no booking with this id."}},
+    {ErrorCode::KioskMayNotCancel, {403, "forbidden", "Kiosks may not cancel bookings."}},
+    {ErrorCode::StaffSessionRequired, {403, "staff_session_required", "A till cancels and refunds only in a staff session: sign in on the till and enter your password or PIN again."}},
+    {ErrorCode::FeeWaiverNotAllowed, {403, "fee_waiver_not_allowed", "Only a manager may waive the cancellation fee."}},
+    {ErrorCode::FeeWaiverNeedsReason, {422, "reason_required", "Waiving the cancellation fee needs a reason."}},
+    {ErrorCode::OverrideNotAllowed, {403, "override_not_allowed", "Only a manager may refund a ticket already admitted at the door."}},
+    {ErrorCode::OverrideNeedsReason, {422, "reason_required", "Refunding an admitted ticket needs a reason."}},
+    {ErrorCode::TicketAdmitted, {409, "ticket_admitted", "A ticket of this booking was already admitted at the door; only a manager may refund it."}},
+    {ErrorCode::TicketAdmittedNeedsOverride, {409, "ticket_admitted", "A ticket of this booking was already admitted at the door; refunding it needs admitted_override with a reason."}},
+    {ErrorCode::OutsideCancelPolicy, {422, "outside_cancel_policy", "Too close to the start to cancel; ask a manager."}},
+    {ErrorCode::OutsideCancelPolicyNeedsReason, {422, "outside_cancel_policy", "Too close to the start; a manager override needs a reason."}},
 };
 
 constexpr bool inEnumOrder()
@@ -60,7 +102,7 @@ constexpr bool inEnumOrder()
     return true;
 }
 static_assert(inEnumOrder(), "kCatalogue must list the ErrorCode values in their order");
-static_assert(std::size(kCatalogue) == size_t(ErrorCode::SaleNotBooked) + 1, "every ErrorCode needs an entry");
+static_assert(std::size(kCatalogue) == size_t(ErrorCode::OutsideCancelPolicyNeedsReason) + 1, "every ErrorCode needs an entry");
 
 void writeString(QByteArray &out, const QString &text)
 {
@@ -160,6 +202,11 @@ ApiError apiError(ErrorCode code, const QStringList &arguments, const QJsonObjec
     for (const QString &argument : arguments)
         message = message.arg(argument);
     return ApiError{entry.httpStatus, QString::fromUtf8(entry.code), message, extra};
+}
+
+ApiError apiError(const Refusal &refusal)
+{
+    return apiError(refusal.code, refusal.arguments, refusal.data);
 }
 
 QByteArray jsonbText(const QJsonObject &object)

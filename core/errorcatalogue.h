@@ -10,9 +10,9 @@
 namespace marquee {
 
 /**
- * @brief Every error a hold or a new order can end in, named once. The wire (HTTP status, the stable code in "error" and the
- * sentence in "message") is the catalogue's alone: SQL and services decide an ErrorCode, routes send what
- * errorEntry() says for it. Two entries may share a wire code when only the sentence differs (sales_closed).
+ * @brief Every error a hold, an order, its payment or a booking can end in, named once. The wire (HTTP status, the stable
+ * code in "error" and the sentence in "message") is the catalogue's alone: SQL and services decide an ErrorCode, routes
+ * send what errorEntry() says for it. Two entries may share a wire code when only the sentence differs (sales_closed).
  */
 enum class ErrorCode {
     SeatsUnavailable,      ///< 409 seats_unavailable: some seat is held or sold (extra: held_seats)
@@ -52,6 +52,62 @@ enum class ErrorCode {
     SeatsNotLeased,        ///< 409 seats_not_leased: seats no longer leased to the lease (extra: seats)
     PriceMismatch,         ///< 422 price_mismatch: not what the seats cost when sold (argument: that amount; extra: amount_minor, currency)
     SaleNotBooked,         ///< 409 sale_not_booked: the sale's order ended without a booking; staff must settle it (extra: order_id, state)
+    // Paying for an order and confirming it (extra, where the order is known: order_id, state):
+    PaymentMethodNotAllowed,   ///< 403 payment_method_not_allowed: a kiosk asked to pay cash
+    CardProviderNotConfigured, ///< 503 payment_provider_unavailable: no card provider is configured
+    PaymentProviderDown,       ///< 502 payment_provider_unavailable: the provider did not create the intent
+    PaymentNotStarted,         ///< 502 payment_provider_unavailable: the stored answer of an order that failed so
+    OrderStoreUnavailable,     ///< 503 unavailable: the database did not answer; nothing was changed
+    OrderNotFound,             ///< 404 order_not_found: no order with this id for this caller
+    IntentMismatch,            ///< 409 intent_mismatch: the payment intent is not this order's
+    PaymentPending,            ///< 409 payment_pending: not paid yet
+    ConfirmInProgress,         ///< 503 confirm_in_progress: paid, the booking is being made
+    PaymentStatusUnknown,      ///< 503 payment_status_unknown: the provider did not answer
+    PaymentMismatch,           ///< 503 payment_status_unknown: the provider reports another amount or currency
+    PaymentInconsistent,       ///< 503 payment_status_unknown: the provider reports a refund of an unsettled order
+    PaymentFailed,             ///< 402 payment_failed: declined, seats released (extra: reason)
+    OrderExpired,              ///< 409 order_expired: nobody paid within the window, seats released
+    OrderCancelled,            ///< 409 order_cancelled: the hold was released before paying
+    OrderFailed,               ///< 409 order_failed: the payment could not be started (the reconciler ended it)
+    HoldLost,                  ///< 409 hold_lost: paid after the seats were released; the payment is refunded
+    OrderIsConfirmed,          ///< 409 order_confirmed: "This order is CONFIRMED." (an order without a stored answer)
+    OrderIsFailed,             ///< 409 order_failed: likewise FAILED
+    OrderIsExpired,            ///< 409 order_expired: likewise EXPIRED
+    OrderIsCancelled,          ///< 409 order_cancelled: likewise CANCELLED
+    OrderIsRefundPending,      ///< 409 order_refund_pending: likewise REFUND_PENDING
+    OrderIsRefunded,           ///< 409 order_refunded: likewise REFUNDED
+    // The payment provider's webhook:
+    InvalidSignature,          ///< 401 invalid_signature: X-Signature does not match the body
+    InvalidPaymentEvent,       ///< 400 invalid_event: event_id, type or payment_intent_id missing or too long
+    UnknownPaymentEvent,       ///< 400 invalid_event: a type this server does not know
+    EventNotProcessed,         ///< 503 payment_status_unknown: the provider could not be asked; send the event again
+    // Releasing a hold frozen by an order (extra: order_id, and state or order_state):
+    ReleaseStatusUnknown,      ///< 503 payment_status_unknown: the provider did not answer; the hold is kept
+    PaymentInProgress,         ///< 409 payment_in_progress: the order is still being paid
+    OrderPaid,                 ///< 409 order_paid: paid before the release; the seats stay with the booking
+    // Bookings and their cancellation:
+    BookingNotFound,           ///< 404 booking_not_found: no booking with this id for this caller
+    BookingNotFoundToCancel,   ///< 404 booking_not_found: no booking with this id (staff)
+    KioskMayNotCancel,         ///< 403 forbidden: kiosks never cancel
+    StaffSessionRequired,      ///< 403 staff_session_required: a till's own token does not refund
+    FeeWaiverNotAllowed,       ///< 403 fee_waiver_not_allowed: only a manager waives the fee
+    FeeWaiverNeedsReason,      ///< 422 reason_required: waiving the fee needs a reason
+    OverrideNotAllowed,        ///< 403 override_not_allowed: only a manager refunds an admitted ticket
+    OverrideNeedsReason,       ///< 422 reason_required: refunding an admitted ticket needs a reason
+    TicketAdmitted,            ///< 409 ticket_admitted: a ticket was used at the door; ask a manager (extra: admitted_seats)
+    TicketAdmittedNeedsOverride, ///< 409 ticket_admitted: likewise, to a manager: needs admitted_override (extra: admitted_seats)
+    OutsideCancelPolicy,       ///< 422 outside_cancel_policy: too close to the start; ask a manager (extra: cutoff_seconds)
+    OutsideCancelPolicyNeedsReason, ///< 422 outside_cancel_policy: likewise, to a manager: needs a reason (extra: cutoff_seconds)
+};
+
+/**
+ * @brief A refusal as the domain decides it: the catalogue's code, the data the answer names (merged into the body)
+ * and the arguments its sentence takes. Services return it; the routes alone turn it into HTTP (apiError()).
+ */
+struct Refusal {
+    ErrorCode code;
+    QJsonObject data;
+    QStringList arguments;
 };
 
 /** @brief One entry of the catalogue. */
@@ -66,6 +122,8 @@ const ErrorEntry &errorEntry(ErrorCode code);
 
 /** @brief The error for @p code, its message filled with @p arguments, @p extra merged into the body. */
 ApiError apiError(ErrorCode code, const QStringList &arguments = {}, const QJsonObject &extra = {});
+/** @brief The error for @p refusal. */
+ApiError apiError(const Refusal &refusal);
 
 /**
  * @brief @p object as PostgreSQL writes a jsonb value as text ("key": value, ", " between members, keys ordered by

@@ -614,9 +614,9 @@ void SyncEngine::feedStepDone()
     }
 }
 
-void SyncEngine::followRevocations()
+void SyncEngine::followFeed(const QString &feed, FeedRequest request, std::function<void(const QJsonArray &, const QString &)> keep)
 {
-    m_api.revocations(m_store.cursor(QStringLiteral("revocations")), m_options.feedPageSize, [this](const ApiResult &result) {
+    (m_api.*request)(m_store.cursor(feed), m_options.feedPageSize, [this, feed, request, keep](const ApiResult &result) {
         if (!result.ok()) {
             if (result.kind == ApiResult::Kind::NetworkError)
                 noteFailure();
@@ -624,52 +624,45 @@ void SyncEngine::followRevocations()
             return;
         }
         const QJsonObject page = result.json();
+        const QJsonArray array = page.value(feed).toArray();
+        const QString next = page.value(QStringLiteral("next_cursor")).toVariant().toString();
+        const QString before = m_store.cursor(feed);
+        keep(array, next);
+        if (!array.isEmpty() && array.size() >= m_options.feedPageSize && !next.isEmpty() && next != before && m_online)
+            followFeed(feed, request, keep); // more pages
+        else
+            feedStepDone();
+    });
+}
+
+void SyncEngine::followRevocations()
+{
+    followFeed(QStringLiteral("revocations"), &ApiClient::revocations, [this](const QJsonArray &array, const QString &next) {
         QList<Revocation> revocations;
-        const QJsonArray array = page.value(QStringLiteral("revocations")).toArray();
         for (const QJsonValue &value : array) {
             const QJsonObject object = value.toObject();
             revocations.append({object.value(QStringLiteral("ticket_id")).toVariant().toString(),
                                 QDateTime::fromString(object.value(QStringLiteral("revoked_at")).toString(), Qt::ISODateWithMs),
                                 object.value(QStringLiteral("reason")).toString()});
         }
-        const QString next = page.value(QStringLiteral("next_cursor")).toVariant().toString();
-        const QString before = m_store.cursor(QStringLiteral("revocations"));
         m_store.addRevocations(revocations, next);
-        if (!array.isEmpty() && array.size() >= m_options.feedPageSize && !next.isEmpty() && next != before && m_online)
-            followRevocations(); // more pages
-        else
-            feedStepDone();
     });
 }
 
 void SyncEngine::followEvents()
 {
-    m_api.events(m_store.cursor(QStringLiteral("events")), m_options.feedPageSize, [this](const ApiResult &result) {
-        if (!result.ok()) {
-            if (result.kind == ApiResult::Kind::NetworkError)
-                noteFailure();
-            feedStepDone();
-            return;
-        }
-        const QJsonObject page = result.json();
+    followFeed(QStringLiteral("events"), &ApiClient::events, [this](const QJsonArray &array, const QString &next) {
         QList<FeedEvent> events;
-        const QJsonArray array = page.value(QStringLiteral("events")).toArray();
         for (const QJsonValue &value : array) {
             const QJsonObject object = value.toObject();
             events.append({object.value(QStringLiteral("event_id")).toVariant().toString(), object.value(QStringLiteral("type")).toString(),
                            object.value(QStringLiteral("aggregate_id")).toVariant().toString(), object.value(QStringLiteral("payload")).toObject(),
                            object.value(QStringLiteral("created_at")).toString()});
         }
-        const QString next = page.value(QStringLiteral("next_cursor")).toVariant().toString();
-        const QString before = m_store.cursor(QStringLiteral("events"));
         int added = 0;
         m_store.storeEvents(events, next, &added);
         if (added > 0)
             Q_EMIT eventsReceived(added);
-        if (!array.isEmpty() && array.size() >= m_options.feedPageSize && !next.isEmpty() && next != before && m_online)
-            followEvents();
-        else
-            feedStepDone();
     });
 }
 

@@ -6,12 +6,14 @@
 
 #include <QDateTime>
 #include <QHash>
+#include <QJsonArray>
 #include <QList>
 #include <QObject>
 #include <QRandomGenerator>
 #include <QSet>
 #include <QTimer>
 #include <deque>
+#include <functional>
 
 namespace marquee::sync {
 
@@ -154,6 +156,13 @@ private:
     void refreshCounts();
     bool approvedAtTerminal(const QString &paymentIntentId);
     void scheduleNextPump();
+    /** @brief How a feed's page is asked for (ApiClient::revocations, ApiClient::events). */
+    using FeedRequest = void (ApiClient::*)(const QString &after, int limit, ApiClient::Callback callback);
+    /**
+     * @brief Page through the server feed @p feed (its cursor and its page's array share the name) from the stored
+     * cursor until it is caught up: each page's items go to @p keep with the next cursor, which stores both.
+     */
+    void followFeed(const QString &feed, FeedRequest request, std::function<void(const QJsonArray &items, const QString &next)> keep);
     void followRevocations();
     void followEvents();
     void feedStepDone();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "core/customercontact.h"
 #include "core/jsonbody.h"
+#include "http/orderanswers.h"
 #include "http/paymentcalls.h"
 #include "http/routes.h"
 #include "runtime/servercontext.h"
@@ -14,16 +15,14 @@ using Method = QHttpServerRequest::Method;
 void registerBookingRoutes(Router &router, ServerContext &context)
 {
     router.add(Method::Get, QStringLiteral("/api/v1/bookings/{booking_id}"), Access::roles_(kAllRoles), [&context](RequestContext &request) {
-        const auto r = context.orderService.booking(request.caller(), request.params.value(QStringLiteral("booking_id")), QString());
-        return HttpResponse::json(r.status, r.body);
+        return orderAnswer(context.orderService.booking(request.caller(), request.params.value(QStringLiteral("booking_id")), QString()));
     });
 
     router.add(Method::Get, QStringLiteral("/api/v1/bookings"), Access::roles_(kAllRoles), [&context](RequestContext &request) {
         const QString ref = QUrlQuery(request.request.url()).queryItemValue(QStringLiteral("ref"));
         if (ref.isEmpty())
             return HttpResponse::error(ApiError::badRequest(QStringLiteral("missing_ref"), QStringLiteral("Give the booking reference as ?ref=.")));
-        const auto r = context.orderService.booking(request.caller(), QString(), ref);
-        return HttpResponse::json(r.status, r.body);
+        return orderAnswer(context.orderService.booking(request.caller(), QString(), ref));
     });
 
     // The box office finds a customer's bookings by the phone or e-mail given with the order (staff only: a device
@@ -70,7 +69,7 @@ void registerBookingRoutes(Router &router, ServerContext &context)
         return answerPaymentCall(context, [&context, caller = request.caller(), bookingId = request.params.value(QStringLiteral("booking_id")),
                                            reason = std::get<QString>(reason), waiveFee = waive.toBool(false),
                                            admittedOverride = admitted.toBool(false)] {
-            return context.orderService.cancelBooking(caller, bookingId, reason, waiveFee, admittedOverride);
+            return orderAnswer(context.orderService.cancelBooking(caller, bookingId, reason, waiveFee, admittedOverride));
         });
     });
 }

@@ -3,6 +3,7 @@
 #include "core/jsonbody.h"
 #include "holds/holdanswer.h"
 #include "holds/holdservice.h"
+#include "http/orderanswers.h"
 #include "http/paymentcalls.h"
 #include "http/routes.h"
 #include "http/syncactions.h"
@@ -100,7 +101,7 @@ void registerHoldRoutes(Router &router, ServerContext &context)
             // Frozen by an order being paid: end the order first (cancelling its intent), never free the seats
             // under a charge that may still go through.
             return answerPaymentCall(context, [&context, holdId = request.params.value(QStringLiteral("hold_id")), orderId = released.liveOrderId] {
-                return context.orderService.abandonOrder(holdId, orderId);
+                return orderAnswer(context.orderService.abandonOrder(holdId, orderId));
             });
         }
         // The freed seats reached the seat maps and live subscribers from the release itself (store::SeatWrites).

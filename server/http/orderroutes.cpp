@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "core/jsonbody.h"
+#include "http/orderanswers.h"
 #include "http/paymentcalls.h"
 #include "http/routes.h"
 #include "http/syncactions.h"
@@ -9,16 +10,9 @@ namespace marquee::http {
 
 using Method = QHttpServerRequest::Method;
 
-namespace {
-HttpResponse reply(const payments::ServiceReply &r)
-{
-    return HttpResponse::json(r.status, r.body);
-}
-} // namespace
-
 HttpResponse confirmOrder(ServerContext &context, const store::Principal &caller, const QString &orderId, const QString &paymentIntentId)
 {
-    return reply(context.orderService.confirm(caller, orderId, paymentIntentId));
+    return orderAnswer(context.orderService.confirm(caller, orderId, paymentIntentId));
 }
 
 void registerOrderRoutes(Router &router, ServerContext &context)
@@ -28,12 +22,12 @@ void registerOrderRoutes(Router &router, ServerContext &context)
         if (isError(parsed))
             return HttpResponse::error(std::get<ApiError>(parsed));
         return answerPaymentCall(context, [&context, caller = request.caller(), order = std::get<OrderRequest>(std::move(parsed))] {
-            return context.orderService.createOrder(caller, order.holdId, order.cash, order.tender, order.contact);
+            return orderAnswer(context.orderService.createOrder(caller, order.holdId, order.cash, order.tender, order.contact));
         });
     });
 
     router.add(Method::Get, QStringLiteral("/api/v1/orders/{order_id}"), Access::roles_(kAllRoles), [&context](RequestContext &request) {
-        return reply(context.orderService.order(request.caller(), request.params.value(QStringLiteral("order_id"))));
+        return orderAnswer(context.orderService.order(request.caller(), request.params.value(QStringLiteral("order_id"))));
     });
 
     router.add(Method::Post, QStringLiteral("/api/v1/orders/{order_id}/confirm"), Access::roles_(kAllRoles), [&context](RequestContext &request) {
@@ -45,7 +39,7 @@ void registerOrderRoutes(Router &router, ServerContext &context)
             return HttpResponse::error(std::get<ApiError>(intentId));
         return answerPaymentCall(context, [&context, caller = request.caller(), orderId = request.params.value(QStringLiteral("order_id")),
                                            intentId = std::get<QString>(intentId)] {
-            return context.orderService.confirm(caller, orderId, intentId);
+            return confirmOrder(context, caller, orderId, intentId);
         });
     });
 }

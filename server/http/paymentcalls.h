@@ -2,7 +2,6 @@
 #pragma once
 
 #include "http/httpresponse.h"
-#include "orders/orderservice.h"
 #include "orders/paymentcallthreads.h"
 
 #include <functional>
@@ -18,9 +17,9 @@ namespace marquee::http {
  * the worker thread defers the answer (HttpResponse::deferred) and goes on serving its other connections. Every
  * such request may be repeated safely (confirm returns the stored result; a release or cancellation is idempotent).
  */
-HttpResponse answerPaymentCall(ServerContext &context, std::function<payments::ServiceReply()> work);
+HttpResponse answerPaymentCall(ServerContext &context, std::function<HttpResponse()> work);
 
 /** @brief As answerPaymentCall(), on @p threads (the sign-in's password hashing: ServerContext::passwordHashing). */
-HttpResponse answerOnThreads(payments::PaymentCallThreads &threads, std::function<payments::ServiceReply()> work);
+HttpResponse answerOnThreads(payments::PaymentCallThreads &threads, std::function<HttpResponse()> work);
 
 } // namespace marquee::http

@@ -74,14 +74,14 @@ void registerSessionRoutes(Router &router, ServerContext &context)
         // PBKDF2 is slow on purpose: it runs on the password threads, never on this worker, so a flood of sign-ins
         // (no token needed) waits there while every other request keeps its pace.
         return answerOnThreads(context.passwordHashing, [&context, name = std::get<QString>(name), password = std::get<QString>(password),
-                                                         deviceId, address]() -> payments::ServiceReply {
+                                                         deviceId, address]() -> HttpResponse {
             store::SignInThrottle throttle(context.database, throttleLimits(context.config));
             const auto session = context.auth.createSession(name, password, context.config.sessionTtlSeconds);
             if (!session) {
                 const auto started = throttle.recordFailure(name, address);
                 if (started && started->locked)
-                    return {429, signInLocked(*started).toJson()};
-                return {401, ApiError{401, QStringLiteral("invalid_credentials"), QStringLiteral("The name or password is wrong."), {}}.toJson()};
+                    return HttpResponse::error(signInLocked(*started));
+                return HttpResponse::error(ApiError{401, QStringLiteral("invalid_credentials"), QStringLiteral("The name or password is wrong."), {}});
             }
             throttle.recordSuccess(name);
             store::Principal signedIn;
@@ -98,11 +98,11 @@ void registerSessionRoutes(Router &router, ServerContext &context)
             if ((deviceId > 0 && !devices.bind(session->token, deviceId))
                 || !store::StaffRepository(context.database).appendAudit(signedIn, {QStringLiteral("session.sign_in"), signedIn.owner(), QString(), {}})) {
                 devices.discard(session->token);
-                return {503, ApiError::unavailable(QStringLiteral("The booking database is not answering; you are not signed in.")).toJson()};
+                return HttpResponse::error(ApiError::unavailable(QStringLiteral("The booking database is not answering; you are not signed in.")));
             }
-            return {201, QJsonObject{{QStringLiteral("token"), session->token},
-                                     {QStringLiteral("role"), toString(session->role)},
-                                     {QStringLiteral("expires_at"), toIsoUtc(session->expiresAt)}}};
+            return HttpResponse::json(201, QJsonObject{{QStringLiteral("token"), session->token},
+                                                       {QStringLiteral("role"), toString(session->role)},
+                                                       {QStringLiteral("expires_at"), toIsoUtc(session->expiresAt)}});
         });
     });
     router.add(Method::Delete, QStringLiteral("/api/v1/sessions/current"), Access::lockedSessionToo(kStaffRoles), [&context](RequestContext &request) {

@@ -7,8 +7,6 @@
 #include "store/authrepository.h"
 
 #include <QDateTime>
-#include <QJsonArray>
-#include <QJsonDocument>
 #include <QLoggingCategory>
 #include <QUuid>
 
@@ -18,19 +16,36 @@ namespace marquee::payments {
 using store::OrderRecord;
 
 namespace {
-ServiceReply error(int status, const QString &code, const QString &message, QJsonObject extra = {})
+Refusal storeDown()
 {
-    extra.insert(QStringLiteral("error"), code);
-    extra.insert(QStringLiteral("message"), message);
-    return {status, extra};
+    return {ErrorCode::OrderStoreUnavailable, {}, {}};
 }
-ServiceReply errorReply(const ApiError &refusal)
+/** @brief What a refusal about @p orderId in @p state names: the order and where it stands. */
+QJsonObject orderData(const QString &orderId, OrderState state, const QString &stateKey = QStringLiteral("state"))
 {
-    return {refusal.httpStatus, refusal.toJson()};
+    return {{stateKey, toString(state)}, {QStringLiteral("order_id"), orderId}};
 }
-ServiceReply storeDown()
+bool isStoreDown(const Refusal *refusal)
 {
-    return error(503, QStringLiteral("unavailable"), QStringLiteral("The booking database is not answering; nothing was changed. Try again shortly."));
+    return refusal && refusal->code == ErrorCode::OrderStoreUnavailable;
+}
+/** @brief The refusal of an order that ended in @p state without a stored answer. */
+ErrorCode endedIn(OrderState state)
+{
+    switch (state) {
+    case OrderState::Confirmed:
+        return ErrorCode::OrderIsConfirmed;
+    case OrderState::Failed:
+        return ErrorCode::OrderIsFailed;
+    case OrderState::Expired:
+        return ErrorCode::OrderIsExpired;
+    case OrderState::Cancelled:
+        return ErrorCode::OrderIsCancelled;
+    case OrderState::RefundPending:
+        return ErrorCode::OrderIsRefundPending;
+    default:
+        return ErrorCode::OrderIsRefunded;
+    }
 }
 bool isManager(Role role)
 {
@@ -79,14 +94,14 @@ std::shared_ptr<PaymentProvider> OrderService::providerFor(const QString &name)
     return m_card;
 }
 
-ServiceReply OrderService::createOrder(const store::Principal &caller, const QString &holdId, bool cash, const store::CashTender &tender,
-                                       const store::CustomerContact &contact)
+OrderOutcome<CreatedOrder> OrderService::createOrder(const store::Principal &caller, const QString &holdId, bool cash, const store::CashTender &tender,
+                                                     const store::CustomerContact &contact)
 {
     if (cash && caller.role == Role::Kiosk)
-        return error(403, QStringLiteral("payment_method_not_allowed"), QStringLiteral("Kiosks take cards only; cash is for tills and cashiers."));
+        return Refusal{ErrorCode::PaymentMethodNotAllowed, {}, {}};
     std::shared_ptr<PaymentProvider> provider = providerFor(cash ? QStringLiteral("cash") : QStringLiteral("paysim"));
     if (!cash && !static_cast<PaySimProvider *>(provider.get())->isConfigured())
-        return error(503, QStringLiteral("payment_provider_unavailable"), QStringLiteral("No card payment provider is configured; nothing was changed."));
+        return Refusal{ErrorCode::CardProviderNotConfigured, {}, {}};
 
     store::NewOrder n;
     n.orderId = QUuid::createUuid().toString(QUuid::WithoutBraces);
@@ -106,7 +121,7 @@ ServiceReply OrderService::createOrder(const store::Principal &caller, const QSt
     if (!created.ok)
         return storeDown();
     if (!created.order)
-        return errorReply(apiError(*created.refusal, {}, created.extra));
+        return Refusal{*created.refusal, created.extra, {}};
     const OrderRecord &order = *created.order;
 
     // The provider is called outside any transaction; until the intent is attached the order is CREATED and
@@ -118,49 +133,31 @@ ServiceReply OrderService::createOrder(const store::Principal &caller, const QSt
         qCWarning(lcPayments) << "cannot create payment intent for order" << order.orderId << providerError;
         bool dbError = false;
         m_orders.endWithoutBooking(order.orderId, OrderState::Created, OrderState::Failed, QStringLiteral("provider_unavailable"),
-                                   QString(), 502,
-                                   error(502, QStringLiteral("payment_provider_unavailable"), QStringLiteral("The payment provider did not answer.")).body,
-                                   &dbError, false);
-        return error(502, QStringLiteral("payment_provider_unavailable"),
-                     QStringLiteral("The payment provider did not answer; no money was taken and the hold is still yours. Try again."));
+                                   QString(), {ErrorCode::PaymentNotStarted, {}, {}}, &dbError, false);
+        return Refusal{ErrorCode::PaymentProviderDown, {}, {}};
     }
     if (!m_orders.attachIntent(order.orderId, intent->id, provider->name(), providerAmount, order.currency))
         return storeDown();
-    QJsonObject body{{QStringLiteral("order_id"), order.orderId},
-                     {QStringLiteral("hold_id"), order.holdId},
-                     {QStringLiteral("show_id"), order.showId},
-                     {QStringLiteral("amount_minor"), order.amountMinor},
-                     {QStringLiteral("currency"), order.currency},
-                     {QStringLiteral("payment_intent_id"), intent->id},
-                     {QStringLiteral("payment_method"), order.toJson().value(QStringLiteral("payment_method"))},
-                     {QStringLiteral("state"), toString(OrderState::PendingPayment)},
-                     {QStringLiteral("expires_at"), toIsoUtc(order.expiresAt)}};
-    const QJsonObject stored = order.toJson();
-    for (const QString &field : {QStringLiteral("cash_minor"), QStringLiteral("card_minor"), QStringLiteral("tendered_minor"), QStringLiteral("change_minor")}) {
-        if (stored.contains(field))
-            body.insert(field, stored.value(field));
-    }
-    return {201, body};
+    return CreatedOrder{order, intent->id};
 }
 
-ServiceReply OrderService::answerFor(const QString &orderId)
+OrderOutcome<SettledOrder> OrderService::answerFor(const QString &orderId)
 {
     bool ok = true;
     const auto order = m_orders.find(orderId, &ok);
     if (!ok || !order)
         return storeDown();
     if (order->resultStatus)
-        return {order->resultStatus, QJsonDocument::fromJson(order->resultBody).object()};
-    const QJsonObject state{{QStringLiteral("state"), toString(order->state)}, {QStringLiteral("order_id"), orderId}};
+        return SettledOrder{*order};
+    const QJsonObject state = orderData(orderId, order->state);
     switch (order->state) {
     case OrderState::Created:
     case OrderState::PendingPayment:
-        return error(409, QStringLiteral("payment_pending"), QStringLiteral("The payment has not completed yet; confirm again after paying."), state);
+        return Refusal{ErrorCode::PaymentPending, state, {}};
     case OrderState::Paid:
-        return error(503, QStringLiteral("confirm_in_progress"), QStringLiteral("The payment went through; the booking is being completed. Confirm again shortly."), state);
+        return Refusal{ErrorCode::ConfirmInProgress, state, {}};
     default:
-        return error(409, QStringLiteral("order_") + toString(order->state).toLower(),
-                     QStringLiteral("This order is %1.").arg(toString(order->state)), state);
+        return Refusal{endedIn(order->state), state, {}};
     }
 }
 
@@ -189,11 +186,7 @@ void OrderService::finalize(const OrderRecord &order, Driver driver)
     case store::ConfirmOutcome::Kind::HoldLost: {
         qCWarning(lcPayments) << "order" << order.orderId << "was paid but its hold was lost; refunding";
         bool dbError = false;
-        m_orders.markHoldLost(order.orderId, systemActor(driver),
-                              error(409, QStringLiteral("hold_lost"),
-                                    QStringLiteral("The seats were released before the payment completed; the payment is being refunded."),
-                                    {{QStringLiteral("state"), toString(OrderState::RefundPending)}, {QStringLiteral("order_id"), order.orderId}})
-                                  .body,
+        m_orders.markHoldLost(order.orderId, systemActor(driver), {ErrorCode::HoldLost, orderData(order.orderId, OrderState::RefundPending), {}},
                               &dbError);
         issueRefund(order.orderId);
         return;
@@ -227,20 +220,20 @@ bool OrderService::issueRefund(const QString &orderId)
     return m_payments.completeRefund(orderId, result->refundId);
 }
 
-ServiceReply OrderService::drive(const OrderRecord &order, const std::optional<Intent> &status, const QString &providerError, Driver driver)
+OrderOutcome<SettledOrder> OrderService::drive(const OrderRecord &order, const std::optional<Intent> &status, const QString &providerError,
+                                               Driver driver)
 {
-    const QJsonObject state{{QStringLiteral("state"), toString(order.state)}, {QStringLiteral("order_id"), order.orderId}};
+    const QJsonObject state = orderData(order.orderId, order.state);
     if (!status) {
         qCWarning(lcPayments) << "payment status of order" << order.orderId << "unknown:" << providerError;
-        return error(503, QStringLiteral("payment_status_unknown"),
-                     QStringLiteral("The payment provider did not answer; nothing was changed. Confirm again shortly."), state);
+        return Refusal{ErrorCode::PaymentStatusUnknown, state, {}};
     }
     if (order.provider != QLatin1String("cash") && status->status == IntentStatus::Succeeded
         && (status->amountMinor != order.cardMinor() || status->currency != order.currency)) {
         // Fail closed: money that does not match the order is neither booked nor silently accepted.
         qCCritical(lcPayments) << "provider reports" << status->amountMinor << status->currency << "for order" << order.orderId
                                << "of" << order.amountMinor << order.currency;
-        return error(503, QStringLiteral("payment_status_unknown"), QStringLiteral("The payment does not match the order; staff will resolve it."), state);
+        return Refusal{ErrorCode::PaymentMismatch, state, {}};
     }
     bool dbError = false;
     switch (status->status) {
@@ -257,57 +250,47 @@ ServiceReply OrderService::drive(const OrderRecord &order, const std::optional<I
         break;
     case IntentStatus::Failed: {
         const QString reason = status->declineReason.isEmpty() ? QStringLiteral("declined") : status->declineReason;
-        m_orders.endWithoutBooking(order.orderId, OrderState::PendingPayment, OrderState::Failed, reason, QStringLiteral("failed"), 402,
-                                   error(402, QStringLiteral("payment_failed"), QStringLiteral("The payment was declined; the seats were released."),
-                                         {{QStringLiteral("state"), toString(OrderState::Failed)}, {QStringLiteral("reason"), reason},
-                                          {QStringLiteral("order_id"), order.orderId}})
-                                       .body,
-                                   &dbError);
+        QJsonObject declined = orderData(order.orderId, OrderState::Failed);
+        declined.insert(QStringLiteral("reason"), reason);
+        m_orders.endWithoutBooking(order.orderId, OrderState::PendingPayment, OrderState::Failed, reason, QStringLiteral("failed"),
+                                   {ErrorCode::PaymentFailed, declined, {}}, &dbError);
         break;
     }
     case IntentStatus::Canceled:
         m_orders.endWithoutBooking(order.orderId, OrderState::PendingPayment, OrderState::Expired, QStringLiteral("payment_window_closed"),
-                                   QStringLiteral("canceled"), 409,
-                                   error(409, QStringLiteral("order_expired"), QStringLiteral("Nobody paid within the payment window; the seats were released."),
-                                         {{QStringLiteral("state"), toString(OrderState::Expired)}, {QStringLiteral("order_id"), order.orderId}})
-                                       .body,
-                                   &dbError);
+                                   QStringLiteral("canceled"), {ErrorCode::OrderExpired, orderData(order.orderId, OrderState::Expired), {}}, &dbError);
         break;
     case IntentStatus::RequiresPayment:
         break;
     case IntentStatus::Refunded:
         qCCritical(lcPayments) << "provider reports a refund for unsettled order" << order.orderId;
-        return error(503, QStringLiteral("payment_status_unknown"), QStringLiteral("The payment state is inconsistent; staff will resolve it."), state);
+        return Refusal{ErrorCode::PaymentInconsistent, state, {}};
     }
     if (dbError)
         return storeDown();
     return answerFor(order.orderId);
 }
 
-std::optional<OrderRecord> OrderService::visibleOrder(const store::Principal &caller, const QString &orderId, ServiceReply *refusal)
+OrderOutcome<OrderRecord> OrderService::visibleOrder(const store::Principal &caller, const QString &orderId)
 {
     bool ok = true;
     auto order = m_orders.find(orderId, &ok);
-    if (!ok) {
-        *refusal = storeDown();
-        return std::nullopt;
-    }
+    if (!ok)
+        return storeDown();
     // Someone else's order is answered as if it did not exist: its id tells nothing.
-    if (!order || (order->owner != caller.owner() && !isManager(caller.role))) {
-        *refusal = error(404, QStringLiteral("order_not_found"), QStringLiteral("There is no order with this id for you."));
-        return std::nullopt;
-    }
-    return order;
+    if (!order || (order->owner != caller.owner() && !isManager(caller.role)))
+        return Refusal{ErrorCode::OrderNotFound, {}, {}};
+    return *order;
 }
 
-ServiceReply OrderService::confirm(const store::Principal &caller, const QString &orderId, const QString &intentId)
+OrderOutcome<SettledOrder> OrderService::confirm(const store::Principal &caller, const QString &orderId, const QString &intentId)
 {
-    ServiceReply refusal;
-    const auto order = visibleOrder(caller, orderId, &refusal);
-    if (!order)
-        return refusal;
+    const auto visible = visibleOrder(caller, orderId);
+    if (const Refusal *refusal = refusalOf(visible))
+        return *refusal;
+    const OrderRecord *order = &std::get<OrderRecord>(visible);
     if (order->paymentIntentId.isEmpty() || order->paymentIntentId != intentId)
-        return error(409, QStringLiteral("intent_mismatch"), QStringLiteral("This payment intent does not belong to this order."));
+        return Refusal{ErrorCode::IntentMismatch, {}, {}};
     if (order->resultStatus)
         return answerFor(orderId);
     switch (order->state) {
@@ -327,33 +310,22 @@ ServiceReply OrderService::confirm(const store::Principal &caller, const QString
     }
 }
 
-ServiceReply OrderService::order(const store::Principal &caller, const QString &orderId)
+OrderOutcome<OrderRecord> OrderService::order(const store::Principal &caller, const QString &orderId)
 {
-    ServiceReply refusal;
-    const auto order = visibleOrder(caller, orderId, &refusal);
-    if (!order)
-        return refusal;
-    return {200, order->toJson()};
+    return visibleOrder(caller, orderId);
 }
 
-ServiceReply OrderService::webhook(const QByteArray &rawBody, const QByteArray &signature)
+OrderOutcome<WebhookReceipt> OrderService::webhook(const PaymentEvent &event, const QByteArray &rawBody)
 {
-    if (!webhookSignatureValid(m_settings.webhookSecret, rawBody, signature))
-        return error(401, QStringLiteral("invalid_signature"), QStringLiteral("The X-Signature header does not match the body."));
-    const auto parsed = parsePaymentEvent(rawBody);
-    if (isError(parsed)) {
-        const ApiError &refusal = std::get<ApiError>(parsed);
-        return error(refusal.httpStatus, refusal.code, refusal.message);
-    }
-    const QString &eventId = std::get<PaymentEvent>(parsed).eventId;
-    const QString &type = std::get<PaymentEvent>(parsed).type;
-    const QString &intentId = std::get<PaymentEvent>(parsed).intentId;
+    const QString &eventId = event.eventId;
+    const QString &type = event.type;
+    const QString &intentId = event.intentId;
 
     const auto recorded = m_payments.recordEvent(QStringLiteral("paysim"), eventId, type, intentId, rawBody);
     if (recorded == store::PaymentRepository::EventRecord::Error)
         return storeDown();
     if (recorded == store::PaymentRepository::EventRecord::AlreadyProcessed)
-        return {200, {{QStringLiteral("status"), QStringLiteral("duplicate")}, {QStringLiteral("event_id"), eventId}}};
+        return WebhookReceipt{WebhookReceipt::Kind::Duplicate, eventId, {}, {}};
 
     bool ok = true;
     const auto order = m_orders.findByIntent(intentId, &ok);
@@ -361,28 +333,27 @@ ServiceReply OrderService::webhook(const QByteArray &rawBody, const QByteArray &
         return storeDown();
     if (!order || order->provider != QLatin1String("paysim")) {
         m_payments.markEventProcessed(QStringLiteral("paysim"), eventId);
-        return {200, {{QStringLiteral("status"), QStringLiteral("ignored")}, {QStringLiteral("event_id"), eventId}}};
+        return WebhookReceipt{WebhookReceipt::Kind::Ignored, eventId, {}, {}};
     }
     // An event is a hint to look, never the proof: a signed event can be replayed or reordered, and a leaked secret
     // would mint them. What the provider reports for the intent when asked decides; if it cannot be asked, the
-    // event stays unprocessed (503) and the provider sends it again.
-    const auto askProvider = [&](std::optional<Intent> *status) -> std::optional<ServiceReply> {
+    // event stays unprocessed (EventNotProcessed) and the provider sends it again.
+    const auto askProvider = [&](std::optional<Intent> *status) -> std::optional<Refusal> {
         QString providerError;
         *status = providerFor(order->provider)->queryIntent(intentId, &providerError);
         if (*status)
             return std::nullopt;
         qCWarning(lcPayments) << "webhook" << eventId << "for order" << order->orderId << "not processed: the provider did not answer:" << providerError;
-        return error(503, QStringLiteral("payment_status_unknown"),
-                     QStringLiteral("The payment provider could not be asked about this intent; the event was not processed. Send it again."));
+        return Refusal{ErrorCode::EventNotProcessed, {}, {}};
     };
     if (type == QLatin1String("payment_intent.succeeded")) {
         if (order->state == OrderState::PendingPayment) {
             std::optional<Intent> status;
             if (const auto unknown = askProvider(&status))
                 return *unknown;
-            const ServiceReply reply = drive(*order, status, QString(), Driver::Webhook);
-            if (reply.status == 503 && reply.body.value(QStringLiteral("error")).toString() == QLatin1String("unavailable"))
-                return reply; // not processed: the provider retries
+            const auto driven = drive(*order, status, QString(), Driver::Webhook);
+            if (isStoreDown(refusalOf(driven)))
+                return storeDown(); // not processed: the provider retries
         } else if (order->state == OrderState::Paid) {
             finalize(*order, Driver::Webhook);
         }
@@ -393,12 +364,12 @@ ServiceReply OrderService::webhook(const QByteArray &rawBody, const QByteArray &
             auto status = providerFor(order->provider)->queryIntent(intentId, &providerError);
             if (!status)
                 status = Intent{intentId, IntentStatus::Failed, order->amountMinor, order->currency, QStringLiteral("declined")};
-            const ServiceReply reply = drive(*order, status, providerError, Driver::Webhook);
-            if (reply.status == 503 && reply.body.value(QStringLiteral("error")).toString() == QLatin1String("unavailable"))
-                return reply; // not processed: the provider retries
+            const auto driven = drive(*order, status, providerError, Driver::Webhook);
+            if (isStoreDown(refusalOf(driven)))
+                return storeDown(); // not processed: the provider retries
         }
     } else if (order->state == OrderState::RefundPending) {
-        m_payments.completeRefund(order->orderId, std::get<PaymentEvent>(parsed).refundId);
+        m_payments.completeRefund(order->orderId, event.refundId);
     } else if (order->state == OrderState::Confirmed) {
         // Refunded at the provider (its dashboard, a dispute), not by us: once the provider confirms it, the booking
         // is cancelled and its tickets revoked, so the door refuses them.
@@ -406,9 +377,8 @@ ServiceReply OrderService::webhook(const QByteArray &rawBody, const QByteArray &
         if (const auto unknown = askProvider(&status))
             return *unknown;
         if (status->status == IntentStatus::Refunded) {
-            const ServiceReply cancelled = cancelRefundedAtProvider(*order, *status);
-            if (cancelled.status == 503)
-                return cancelled; // not processed: the provider retries
+            if (!cancelRefundedAtProvider(*order, *status))
+                return storeDown(); // not processed: the provider retries
         } else {
             qCWarning(lcPayments) << "webhook" << eventId << "says order" << order->orderId << "was refunded; the provider says"
                                   << toString(status->status) << "- nothing changed";
@@ -416,16 +386,14 @@ ServiceReply OrderService::webhook(const QByteArray &rawBody, const QByteArray &
     }
     m_payments.markEventProcessed(QStringLiteral("paysim"), eventId);
     const auto after = m_orders.find(order->orderId, &ok);
-    return {200, {{QStringLiteral("status"), QStringLiteral("processed")}, {QStringLiteral("event_id"), eventId},
-                  {QStringLiteral("order_id"), order->orderId},
-                  {QStringLiteral("state"), after ? toString(after->state) : toString(order->state)}}};
+    return WebhookReceipt{WebhookReceipt::Kind::Processed, eventId, order->orderId, after ? after->state : order->state};
 }
 
-ServiceReply OrderService::cancelBooking(const store::Principal &caller, const QString &bookingId, const QString &reason, bool waiveFee,
-                                         bool admittedOverride)
+OrderOutcome<Cancellation> OrderService::cancelBooking(const store::Principal &caller, const QString &bookingId, const QString &reason,
+                                                       bool waiveFee, bool admittedOverride)
 {
     if (caller.role == Role::Kiosk)
-        return error(403, QStringLiteral("forbidden"), QStringLiteral("Kiosks may not cancel bookings."));
+        return Refusal{ErrorCode::KioskMayNotCancel, {}, {}};
     if (caller.kind == store::Principal::Kind::Device) {
         // A till's token is not a person: it learns only of what it sold itself, and never moves money back on its
         // own word. Refunds are made in a staff session on the till, after the password or PIN was entered again,
@@ -435,35 +403,30 @@ ServiceReply OrderService::cancelBooking(const store::Principal &caller, const Q
         if (!ok)
             return storeDown();
         if (!booking || booking->value(QStringLiteral("owner")).toString() != caller.owner())
-            return error(404, QStringLiteral("booking_not_found"), QStringLiteral("There is no booking with this id for you."));
-        return error(403, QStringLiteral("staff_session_required"),
-                     QStringLiteral("A till cancels and refunds only in a staff session: sign in on the till and enter your password or PIN again."));
+            return Refusal{ErrorCode::BookingNotFound, {}, {}};
+        return Refusal{ErrorCode::StaffSessionRequired, {}, {}};
     }
     const bool manager = isManager(caller.role);
     const bool hasReason = !reason.trimmed().isEmpty();
     if (waiveFee && !manager)
-        return error(403, QStringLiteral("fee_waiver_not_allowed"), QStringLiteral("Only a manager may waive the cancellation fee."));
+        return Refusal{ErrorCode::FeeWaiverNotAllowed, {}, {}};
     if (waiveFee && !hasReason)
-        return error(422, QStringLiteral("reason_required"), QStringLiteral("Waiving the cancellation fee needs a reason."));
+        return Refusal{ErrorCode::FeeWaiverNeedsReason, {}, {}};
     if (admittedOverride && !manager)
-        return error(403, QStringLiteral("override_not_allowed"), QStringLiteral("Only a manager may refund a ticket already admitted at the door."));
+        return Refusal{ErrorCode::OverrideNotAllowed, {}, {}};
     if (admittedOverride && !hasReason)
-        return error(422, QStringLiteral("reason_required"), QStringLiteral("Refunding an admitted ticket needs a reason."));
+        return Refusal{ErrorCode::OverrideNeedsReason, {}, {}};
     const store::CancelPolicy policy{m_settings.cancelCutoffSeconds, m_settings.cancelFeeMinor, m_settings.cancelFeePercent};
     const store::CancelOutcome outcome = m_bookings.cancel(bookingId, caller, reason, manager && hasReason, policy, waiveFee, admittedOverride);
     switch (outcome.kind) {
     case store::CancelOutcome::Kind::Admitted:
-        return error(409, QStringLiteral("ticket_admitted"),
-                     manager ? QStringLiteral("A ticket of this booking was already admitted at the door; refunding it needs admitted_override with a reason.")
-                             : QStringLiteral("A ticket of this booking was already admitted at the door; only a manager may refund it."),
-                     {{QStringLiteral("admitted_seats"), QJsonArray::fromStringList(outcome.admittedSeats)}});
+        return Refusal{manager ? ErrorCode::TicketAdmittedNeedsOverride : ErrorCode::TicketAdmitted,
+                       {{QStringLiteral("admitted_seats"), QJsonArray::fromStringList(outcome.admittedSeats)}}, {}};
     case store::CancelOutcome::Kind::NotFound:
-        return error(404, QStringLiteral("booking_not_found"), QStringLiteral("There is no booking with this id."));
+        return Refusal{ErrorCode::BookingNotFoundToCancel, {}, {}};
     case store::CancelOutcome::Kind::OutsidePolicy:
-        return error(422, QStringLiteral("outside_cancel_policy"),
-                     manager ? QStringLiteral("Too close to the start; a manager override needs a reason.")
-                             : QStringLiteral("Too close to the start to cancel; ask a manager."),
-                     {{QStringLiteral("cutoff_seconds"), m_settings.cancelCutoffSeconds}});
+        return Refusal{manager ? ErrorCode::OutsideCancelPolicyNeedsReason : ErrorCode::OutsideCancelPolicy,
+                       {{QStringLiteral("cutoff_seconds"), m_settings.cancelCutoffSeconds}}, {}};
     case store::CancelOutcome::Kind::Error:
         return storeDown();
     case store::CancelOutcome::Kind::Cancelled:
@@ -476,25 +439,15 @@ ServiceReply OrderService::cancelBooking(const store::Principal &caller, const Q
     bool ok = true;
     const auto order = m_orders.find(outcome.orderId, &ok);
     const auto refund = m_payments.refundOfOrder(outcome.orderId, &ok);
-    QJsonObject body{{QStringLiteral("booking_id"), bookingId},
-                     {QStringLiteral("state"), QStringLiteral("cancelled")},
-                     {QStringLiteral("order_id"), outcome.orderId},
-                     {QStringLiteral("order_state"), order ? toString(order->state) : QString()},
-                     {QStringLiteral("fee_minor"), outcome.feeMinor},
-                     {QStringLiteral("refund_minor"), outcome.refundMinor},
-                     {QStringLiteral("currency"), outcome.currency}};
-    if (refund)
-        body.insert(QStringLiteral("refund"), QJsonObject{{QStringLiteral("amount_minor"), refund->amountMinor},
-                                                          {QStringLiteral("currency"), refund->currency},
-                                                          {QStringLiteral("status"), refund->status}});
-    return {200, body};
+    return Cancellation{bookingId, outcome.orderId, order ? std::optional<OrderState>(order->state) : std::nullopt, outcome.feeMinor,
+                        outcome.refundMinor, outcome.currency, refund};
 }
 
-ServiceReply OrderService::cancelRefundedAtProvider(const store::OrderRecord &order, const Intent &refunded)
+bool OrderService::cancelRefundedAtProvider(const store::OrderRecord &order, const Intent &refunded)
 {
     if (order.bookingId.isEmpty()) {
         qCCritical(lcPayments) << "order" << order.orderId << "is confirmed without a booking; its refund at the provider is not applied";
-        return storeDown();
+        return false;
     }
     // What the provider gave back is the refund; the rest (a partial refund) stays with the venue as the fee. The
     // door's decision does not hold it up: the money is already gone.
@@ -506,16 +459,16 @@ ServiceReply OrderService::cancelRefundedAtProvider(const store::OrderRecord &or
     case store::CancelOutcome::Kind::Cancelled:
         if (outcome.refundMinor > 0)
             issueRefund(outcome.orderId); // the provider answers with the refund it already made
-        return {200, {}};
+        return true;
     case store::CancelOutcome::Kind::AlreadyCancelled:
     case store::CancelOutcome::Kind::NotFound:
-        return {200, {}};
+        return true;
     default:
-        return storeDown();
+        return false;
     }
 }
 
-ServiceReply OrderService::abandonOrder(const QString &holdId, const QString &orderId)
+OrderOutcome<ReleasedHold> OrderService::abandonOrder(const QString &holdId, const QString &orderId)
 {
     bool ok = true;
     auto order = m_orders.find(orderId, &ok);
@@ -528,18 +481,12 @@ ServiceReply OrderService::abandonOrder(const QString &holdId, const QString &or
         const auto status = providerFor(order->provider)->cancelIntent(order->paymentIntentId, &providerError);
         if (!status) {
             qCWarning(lcPayments) << "cannot cancel the intent of order" << orderId << "for a hold release:" << providerError;
-            return error(503, QStringLiteral("payment_status_unknown"),
-                         QStringLiteral("The payment provider did not answer, so the payment may still go through; the hold is kept. Try again shortly."),
-                         {{QStringLiteral("order_id"), orderId}, {QStringLiteral("state"), toString(order->state)}});
+            return Refusal{ErrorCode::ReleaseStatusUnknown, orderData(orderId, order->state), {}};
         }
         if (status->status == IntentStatus::Canceled) {
             bool dbError = false;
             m_orders.endWithoutBooking(orderId, OrderState::PendingPayment, OrderState::Cancelled, QStringLiteral("hold_released"),
-                                       QStringLiteral("canceled"), 409,
-                                       error(409, QStringLiteral("order_cancelled"), QStringLiteral("The hold was released before paying; the order was cancelled."),
-                                             {{QStringLiteral("state"), toString(OrderState::Cancelled)}, {QStringLiteral("order_id"), orderId}})
-                                           .body,
-                                       &dbError);
+                                       QStringLiteral("canceled"), {ErrorCode::OrderCancelled, orderData(orderId, OrderState::Cancelled), {}}, &dbError);
             if (dbError)
                 return storeDown();
         } else {
@@ -551,36 +498,30 @@ ServiceReply OrderService::abandonOrder(const QString &holdId, const QString &or
     order = m_orders.find(orderId, &ok);
     if (!ok || !order)
         return storeDown();
-    const QJsonObject state{{QStringLiteral("order_id"), orderId}, {QStringLiteral("order_state"), toString(order->state)}};
+    const QJsonObject state = orderData(orderId, order->state, QStringLiteral("order_state"));
     switch (order->state) {
     case OrderState::Cancelled:
     case OrderState::Failed:
-    case OrderState::Expired: {
-        QJsonObject released = state;
-        released.insert(QStringLiteral("hold_id"), holdId);
-        released.insert(QStringLiteral("state"), QStringLiteral("released"));
-        return {200, released};
-    }
+    case OrderState::Expired:
+        return ReleasedHold{holdId, orderId, order->state};
     case OrderState::Created:
     case OrderState::PendingPayment:
-        return error(409, QStringLiteral("payment_in_progress"),
-                     QStringLiteral("An order for this hold is being paid; the hold is kept until the payment is settled."), state);
+        return Refusal{ErrorCode::PaymentInProgress, state, {}};
     default:
-        return error(409, QStringLiteral("order_paid"),
-                     QStringLiteral("The order of this hold was paid before the release; its seats stay with the booking. Confirm the order."), state);
+        return Refusal{ErrorCode::OrderPaid, state, {}};
     }
 }
 
-ServiceReply OrderService::booking(const store::Principal &caller, const QString &bookingId, const QString &ref)
+OrderOutcome<BookingView> OrderService::booking(const store::Principal &caller, const QString &bookingId, const QString &ref)
 {
     bool ok = true;
     auto booking = ref.isEmpty() ? m_bookings.booking(bookingId, &ok) : m_bookings.bookingByRef(ref, &ok);
     if (!ok)
         return storeDown();
     if (!booking || (!isStaff(caller.role) && booking->value(QStringLiteral("owner")).toString() != caller.owner()))
-        return error(404, QStringLiteral("booking_not_found"), QStringLiteral("There is no booking with this id for you."));
+        return Refusal{ErrorCode::BookingNotFound, {}, {}};
     booking->remove(QStringLiteral("owner"));
-    return {200, *booking};
+    return BookingView{*booking};
 }
 
 int OrderService::reconcileOnce(int limit)
@@ -599,10 +540,7 @@ int OrderService::reconcileOnce(int limit)
             if (order.createdAt.secsTo(now) < m_settings.reconcileMinAgeSeconds + m_settings.providerTimeoutMs / 1000 + 1)
                 continue;
             if (m_orders.endWithoutBooking(order.orderId, OrderState::Created, OrderState::Failed, QStringLiteral("intent_not_created"),
-                                           QString(), 409,
-                                           error(409, QStringLiteral("order_failed"), QStringLiteral("The payment could not be started."),
-                                                 {{QStringLiteral("state"), toString(OrderState::Failed)}})
-                                               .body,
+                                           QString(), {ErrorCode::OrderFailed, {{QStringLiteral("state"), toString(OrderState::Failed)}}, {}},
                                            &dbError))
                 ++moved;
             break;

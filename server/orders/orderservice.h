@@ -2,13 +2,14 @@
 #pragma once
 
 #include "core/role.h"
+#include "orders/orderoutcome.h"
 #include "orders/paymentprovider.h"
 #include "orders/paymentsettings.h"
+#include "orders/paymentwebhook.h"
 #include "store/bookingrepository.h"
 #include "store/orderrepository.h"
 #include "store/paymentrepository.h"
 
-#include <QJsonObject>
 #include <QMutex>
 #include <memory>
 
@@ -18,17 +19,12 @@ struct Principal;
 
 namespace marquee::payments {
 
-/** @brief An HTTP answer decided by the service: status and JSON body. */
-struct ServiceReply {
-    int status = 500;
-    QJsonObject body;
-};
-
 /**
  * @brief Orders, payments, confirmation, cancellation and reconciliation: the only place that talks to payment
  * providers. Thread-safe like the repositories (no connection held; provider calls are blocking and made outside
  * any database transaction). Every step is a conditional state transition, so concurrent drivers (the customer's
- * confirm, a webhook, the reconciler) can race and exactly one of them moves the order each time.
+ * confirm, a webhook, the reconciler) can race and exactly one of them moves the order each time. Each path ends in an
+ * OrderOutcome: the domain value, or a Refusal with a catalogue code; it knows nothing of HTTP.
  */
 class OrderService
 {
@@ -37,30 +33,35 @@ public:
                  store::BookingRepository &bookings);
 
     /** @brief POST /api/v1/orders. */
-    ServiceReply createOrder(const store::Principal &caller, const QString &holdId, bool cash, const store::CashTender &tender = {},
-                             const store::CustomerContact &contact = {});
-    /** @brief POST /api/v1/orders/{id}/confirm. */
-    ServiceReply confirm(const store::Principal &caller, const QString &orderId, const QString &intentId);
+    OrderOutcome<CreatedOrder> createOrder(const store::Principal &caller, const QString &holdId, bool cash, const store::CashTender &tender = {},
+                                           const store::CustomerContact &contact = {});
+    /** @brief POST /api/v1/orders/{id}/confirm: drives the order on as far as it goes and gives its stored answer. */
+    OrderOutcome<SettledOrder> confirm(const store::Principal &caller, const QString &orderId, const QString &intentId);
     /** @brief GET /api/v1/orders/{id}. */
-    ServiceReply order(const store::Principal &caller, const QString &orderId);
-    /** @brief POST /webhooks/payment with the raw body and the X-Signature header. */
-    ServiceReply webhook(const QByteArray &rawBody, const QByteArray &signature);
+    OrderOutcome<store::OrderRecord> order(const store::Principal &caller, const QString &orderId);
+    /**
+     * @brief POST /webhooks/payment: @p event, parsed from @p rawBody once its signature was checked (the route
+     * does both: webhookSignatureValid(), parsePaymentEvent()).
+     */
+    OrderOutcome<WebhookReceipt> webhook(const PaymentEvent &event, const QByteArray &rawBody);
+    /** @brief The secret the provider signs its webhooks with. */
+    QByteArray webhookSecret() const { return m_settings.webhookSecret; }
     /**
      * @brief POST /api/v1/bookings/{id}/cancel; @p waiveFee: a manager refunds the fee too (needs a reason);
      * @p admittedOverride: a manager refunds a booking with a ticket already admitted at the door (needs a reason).
      * A till's own token is refused (staff_session_required): refunds at a till are made in a staff session.
      */
-    ServiceReply cancelBooking(const store::Principal &caller, const QString &bookingId, const QString &reason, bool waiveFee = false,
-                               bool admittedOverride = false);
+    OrderOutcome<Cancellation> cancelBooking(const store::Principal &caller, const QString &bookingId, const QString &reason, bool waiveFee = false,
+                                             bool admittedOverride = false);
     /**
      * @brief DELETE /api/v1/holds/{id} of a hold frozen by the unsettled order @p orderId: the intent is cancelled at
-     * the provider and the order ends PENDING_PAYMENT → CANCELLED, freeing the seats (200). When the customer had
-     * already paid, the order is driven on and the seats stay with it (409 order_paid); when the provider does not
-     * answer, nothing changes (503 payment_status_unknown).
+     * the provider and the order ends PENDING_PAYMENT → CANCELLED, freeing the seats. When the customer had
+     * already paid, the order is driven on and the seats stay with it (OrderPaid); when the provider does not
+     * answer, nothing changes (ReleaseStatusUnknown).
      */
-    ServiceReply abandonOrder(const QString &holdId, const QString &orderId);
+    OrderOutcome<ReleasedHold> abandonOrder(const QString &holdId, const QString &orderId);
     /** @brief GET /api/v1/bookings/{id} and ?ref=. */
-    ServiceReply booking(const store::Principal &caller, const QString &bookingId, const QString &ref);
+    OrderOutcome<BookingView> booking(const store::Principal &caller, const QString &bookingId, const QString &ref);
 
     /**
      * @brief One reconciliation sweep over orders not settled for reconcileMinAgeSeconds: asks the provider and
@@ -80,19 +81,20 @@ private:
     static QString systemActor(Driver driver);
 
     std::shared_ptr<PaymentProvider> providerFor(const QString &name);
-    /** @brief The order @p orderId when @p caller may see it (its owner, or a manager); otherwise std::nullopt and
-     *  the answer to send in @p refusal (404 order_not_found, or 503 when the database does not answer). */
-    std::optional<store::OrderRecord> visibleOrder(const store::Principal &caller, const QString &orderId, ServiceReply *refusal);
+    /** @brief The order @p orderId when @p caller may see it (its owner, or a manager); otherwise OrderNotFound, or
+     *  OrderStoreUnavailable when the database does not answer. */
+    OrderOutcome<store::OrderRecord> visibleOrder(const store::Principal &caller, const QString &orderId);
     /** @brief A confirmed order the provider reports refunded (@p refunded): cancel its booking, revoke its tickets
-     *  and record the refund the provider made (audited as the system's). 503 when the database did not answer. */
-    ServiceReply cancelRefundedAtProvider(const store::OrderRecord &order, const Intent &refunded);
+     *  and record the refund the provider made (audited as the system's). False when the database did not answer. */
+    bool cancelRefundedAtProvider(const store::OrderRecord &order, const Intent &refunded);
     /** @brief Drive an order whose provider status is known; returns the stored answer afterwards. */
-    ServiceReply drive(const store::OrderRecord &order, const std::optional<Intent> &status, const QString &providerError, Driver driver);
+    OrderOutcome<SettledOrder> drive(const store::OrderRecord &order, const std::optional<Intent> &status, const QString &providerError, Driver driver);
     /** @brief PAID → CONFIRMED, or → REFUND_PENDING (and the refund) when the hold was lost. */
     void finalize(const store::OrderRecord &order, Driver driver);
     /** @brief Ask the provider for the pending refund of @p order and complete it. */
     bool issueRefund(const QString &orderId);
-    ServiceReply answerFor(const QString &orderId);
+    /** @brief The stored answer of @p orderId, or why there is none yet (payment pending, confirm in progress). */
+    OrderOutcome<SettledOrder> answerFor(const QString &orderId);
 
     PaymentSettings m_settings;
     store::OrderRepository &m_orders;

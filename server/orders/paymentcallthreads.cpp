@@ -7,17 +7,17 @@ namespace marquee::payments {
 
 PaymentCallThreads::PaymentCallThreads(const store::Database &database, int threads, const QString &threadName)
     : m_queue(threadName, threads, 1, false,
-              [](qint64, std::vector<Call> &calls) {
-                  for (Call &call : calls)
-                      call.answer(call.work());
+              [](qint64, std::vector<std::function<void()>> &calls) {
+                  for (std::function<void()> &call : calls)
+                      call();
               },
               [&database] { database.closeThreadConnection(); })
 {
 }
 
-void PaymentCallThreads::run(std::function<ServiceReply()> work, std::function<void(ServiceReply)> answer)
+void PaymentCallThreads::run(std::function<void()> call)
 {
-    m_queue.push(0, Call{std::move(work), std::move(answer)});
+    m_queue.push(0, std::move(call));
 }
 
 } // namespace marquee::payments

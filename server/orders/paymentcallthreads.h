@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
-#include "orders/orderservice.h"
 #include "batching/keyedbatchqueue.h"
 
 #include <functional>
@@ -27,16 +26,12 @@ public:
     /** @brief Calls in flight at most; more wait their turn (only payment requests wait, never a worker). */
     static constexpr int kDefaultThreads = 16;
 
-    /** @brief Run @p work on one of the threads and pass its reply to @p answer (on that thread). */
-    void run(std::function<ServiceReply()> work, std::function<void(ServiceReply)> answer);
+    /** @brief Run @p call on one of the threads (it answers its request itself, on that thread). */
+    void run(std::function<void()> call);
 
 private:
-    struct Call {
-        std::function<ServiceReply()> work;
-        std::function<void(ServiceReply)> answer;
-    };
     /** One queue (key 0) and batches of one: each thread takes the oldest call. Last: its threads run calls. */
-    KeyedBatchQueue<Call> m_queue;
+    KeyedBatchQueue<std::function<void()>> m_queue;
 };
 
 } // namespace marquee::payments

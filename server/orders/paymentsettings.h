@@ -8,8 +8,8 @@ namespace marquee::payments {
 
 /** @brief Settings of orders and payments (from ServerConfig). */
 struct PaymentSettings {
-    QString providerUrl;        ///< marquee-paysim base URL; empty: card payments are refused (503)
-    QByteArray webhookSecret;   ///< empty: every webhook is refused (401)
+    QString providerUrl;        ///< marquee-paysim base URL; empty: card payments are refused (CardProviderNotConfigured)
+    QByteArray webhookSecret;   ///< empty: every webhook is refused (InvalidSignature)
     int providerTimeoutMs = 10000;
     int paymentWindowSeconds = 900;
     int graceSeconds = 120;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "orders/paymentwebhook.h"
 
+#include "core/errorcatalogue.h"
 #include "core/tokenhash.h"
 
 #include <QJsonDocument>
@@ -26,9 +27,9 @@ Result<PaymentEvent> parsePaymentEvent(const QByteArray &rawBody)
     static const QStringList types = {QStringLiteral("payment_intent.succeeded"), QStringLiteral("payment_intent.failed"),
                                       QStringLiteral("charge.refunded")};
     if (!document.isObject() || parsed.eventId.isEmpty() || parsed.eventId.size() > 200 || parsed.intentId.isEmpty() || parsed.intentId.size() > 200)
-        return ApiError::badRequest(QStringLiteral("invalid_event"), QStringLiteral("The event needs event_id, type and payment_intent_id."));
+        return apiError(ErrorCode::InvalidPaymentEvent);
     if (!types.contains(parsed.type))
-        return ApiError::badRequest(QStringLiteral("invalid_event"), QStringLiteral("Unknown event type."));
+        return apiError(ErrorCode::UnknownPaymentEvent);
     return parsed;
 }
 

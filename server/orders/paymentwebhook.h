@@ -22,7 +22,7 @@ struct PaymentEvent {
     QString refundId; ///< charge.refunded: the provider's refund_id; the event id when the event has none
 };
 
-/** @brief Read {event_id, type, payment_intent_id, refund_id?}; the 400 invalid_event otherwise. */
+/** @brief Read {event_id, type, payment_intent_id, refund_id?}; otherwise the catalogue's InvalidPaymentEvent or UnknownPaymentEvent. */
 Result<PaymentEvent> parsePaymentEvent(const QByteArray &rawBody);
 
 } // namespace marquee::payments

@@ -434,9 +434,21 @@ bool OrderRepository::markPaid(const QString &orderId, bool *dbError)
     return true;
 }
 
+// The answer every later confirm of an order that ended without a booking gets: the catalogue's status and body for
+// the refusal, stored with the order (the replay sends them as stored).
+bool OrderRepository::storeAnswer(QSqlDatabase &db, const QString &orderId, const Refusal &answer)
+{
+    const ApiError error = apiError(answer);
+    QSqlQuery r(db);
+    prepareQuery(r, QStringLiteral("UPDATE orders SET result_status = ?, result_body = ?::jsonb WHERE order_id = ?::uuid"));
+    r.addBindValue(error.httpStatus);
+    r.addBindValue(json(error.toJson()));
+    r.addBindValue(orderId);
+    return execQuery(r, "store order result");
+}
+
 bool OrderRepository::endWithoutBooking(const QString &orderId, OrderState from, OrderState to, const QString &reason,
-                                        const QString &paymentStatus, int resultStatus, const QJsonObject &resultBody, bool *dbError,
-                                        bool releaseSeats)
+                                        const QString &paymentStatus, const Refusal &answer, bool *dbError, bool releaseSeats)
 {
     *dbError = true;
     const SeatFreeing::Scope freeing(m_database.seatFreeing()); // outlives the transaction: see SeatFreeing
@@ -468,18 +480,14 @@ bool OrderRepository::endWithoutBooking(const QString &orderId, OrderState from,
             return false;
     }
     QSqlQuery r(db);
-    prepareQuery(r, QStringLiteral("UPDATE orders SET result_status = ?, result_body = ?::jsonb WHERE order_id = ?::uuid"));
-    r.addBindValue(resultStatus);
-    r.addBindValue(json(resultBody));
-    r.addBindValue(orderId);
-    if (!execQuery(r, "store order result") || !tx.commit())
+    if (!storeAnswer(db, orderId, answer) || !tx.commit())
         return false;
     m_database.seatWrites().committed(order->showId, freed, SeatStatus::Available);
     *dbError = false;
     return true;
 }
 
-bool OrderRepository::markHoldLost(const QString &orderId, const QString &requestedBy, const QJsonObject &resultBody, bool *dbError)
+bool OrderRepository::markHoldLost(const QString &orderId, const QString &requestedBy, const Refusal &answer, bool *dbError)
 {
     *dbError = true;
     const SeatFreeing::Scope freeing(m_database.seatFreeing());
@@ -508,11 +516,7 @@ bool OrderRepository::markHoldLost(const QString &orderId, const QString &reques
     refund.addBindValue(requestedBy);
     if (!execQuery(refund, "record pending refund"))
         return false;
-    QSqlQuery r(db);
-    prepareQuery(r, QStringLiteral("UPDATE orders SET result_status = 409, result_body = ?::jsonb WHERE order_id = ?::uuid"));
-    r.addBindValue(json(resultBody));
-    r.addBindValue(orderId);
-    if (!execQuery(r, "store order result"))
+    if (!storeAnswer(db, orderId, answer))
         return false;
     if (!writeEvent(db, QStringLiteral("refund.requested"), orderId,
                     {{QStringLiteral("order_id"), orderId}, {QStringLiteral("amount_minor"), order->amountMinor},

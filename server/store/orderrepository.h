@@ -122,19 +122,18 @@ public:
     bool markPaid(const QString &orderId, bool *dbError);
     /**
      * @brief End an order without a booking (→ FAILED, EXPIRED or CANCELLED from @p from): the hold's seats that are
-     * still held by it are released in the same transaction, and @p resultStatus / @p resultBody stored as the
+     * still held by it are released in the same transaction, and the catalogue's answer for @p answer stored as the
      * answer of a later confirm. False when the order was not in @p from (nothing changed) or on error.
      */
     bool endWithoutBooking(const QString &orderId, OrderState from, OrderState to, const QString &reason,
-                           const QString &paymentStatus, int resultStatus, const QJsonObject &resultBody, bool *dbError,
-                           bool releaseSeats = true);
+                           const QString &paymentStatus, const Refusal &answer, bool *dbError, bool releaseSeats = true);
     /**
      * @brief PAID → REFUND_PENDING because the hold was lost: releases what is left of the hold, records a pending
-     * refund of the full amount and stores the 409 answer. False when the order was not PAID. @p requestedBy is
+     * refund of the full amount and stores the catalogue's answer for @p answer (hold_lost). False when the order was not PAID. @p requestedBy is
      * stored as the refund's requested_by: which part of the server found the loss ("system:confirm",
      * "system:webhook", "system:reconciler", "system:hold_release"; see OrderService).
      */
-    bool markHoldLost(const QString &orderId, const QString &requestedBy, const QJsonObject &resultBody, bool *dbError);
+    bool markHoldLost(const QString &orderId, const QString &requestedBy, const Refusal &answer, bool *dbError);
     /** @brief Orders not settled (CREATED, PENDING_PAYMENT, PAID, REFUND_PENDING) last changed before @p ageSeconds ago. */
     std::optional<QList<OrderRecord>> unsettled(int ageSeconds, int limit);
     /**
@@ -166,6 +165,7 @@ public:
                                  const QString &reason, QStringList *freedSeats = nullptr);
 
 private:
+    static bool storeAnswer(QSqlDatabase &db, const QString &orderId, const Refusal &answer);
     std::optional<OrderRecord> findWhere(const QString &column, const QString &value, bool *ok);
     const Database &m_database;
 };

@@ -231,10 +231,7 @@ TEST(Fleet, ThreeInstancesReapEachExpiredHoldOnceAndTheReaperPassesOnWhenItsInst
 {
     // The in-process server places the holds (they expire after a second) and reaps nothing itself: it has no
     // reaper, so it never takes the reaper's lease.
-    TestServer::Options options;
-    options.reaperIntervalMs = 0;
-    options.holdTtlSeconds = 1;
-    TestServer setup(options);
+    TestServer setup(TestServer::Options::withHolds(1, 0));
     const qint64 showId = setup.createShow(10, 12);
     auto client = setup.client(setup.deviceToken());
     auto placeHolds = [&](int firstRow, int rows) {

@@ -384,10 +384,8 @@ TEST(Holds, WithoutKeyHoldsWorkButAreNotDeduplicated)
 
 TEST(Holds, ExpiredHoldFreesSeatsBeforeAnySweep)
 {
-    TestServer::Options options;
-    options.holdTtlSeconds = 1;
-    options.reaperIntervalMs = 3600 * 1000; // no sweep during this test: the claim itself must see the expiry
-    TestServer server(options);
+    // No sweep during this test: the claim itself must see the expiry.
+    TestServer server(TestServer::Options::withHolds(1, 3600 * 1000));
     const qint64 showId = server.createShow(1, 6);
     auto a = server.client(server.deviceToken());
     auto b = server.client(server.deviceToken());
@@ -423,10 +421,7 @@ TEST(Holds, ExpiredHoldFreesSeatsBeforeAnySweep)
 
 TEST(Holds, ReaperSweepsExpiredHolds)
 {
-    TestServer::Options options;
-    options.holdTtlSeconds = 1;
-    options.reaperIntervalMs = 50;
-    TestServer server(options);
+    TestServer server(TestServer::Options::withHolds(1, 50));
     const qint64 showId = server.createShow(1, 6);
     auto a = server.client(server.deviceToken());
     const HttpResult placed = a->post(holdPath(showId), seatsBody({QStringLiteral("A1"), QStringLiteral("A2"), QStringLiteral("A3")}));
@@ -442,10 +437,7 @@ TEST(Holds, ReaperSweepsExpiredHolds)
 
 TEST(Holds, ReaperSurvivesALostDatabaseConnection)
 {
-    TestServer::Options options;
-    options.holdTtlSeconds = 1;
-    options.reaperIntervalMs = 50;
-    TestServer server(options);
+    TestServer server(TestServer::Options::withHolds(1, 50));
     const qint64 showId = server.createShow(1, 4);
     // Let the reaper open its connection, then cut every connection of the server (as a database restart or
     // an idle timeout would). The reaper must reconnect on its own, not fail forever.

@@ -4,6 +4,7 @@
 // parse these answers (and replay stored ones for 24 hours), so the server's insides may change but not this.
 // Only what differs from run to run is masked: hold ids (<uuid>), instants (<time>) and the show id (<show>).
 #include "servertesthelpers.h"
+#include "wiretext.h"
 
 #include "store/database.h"
 
@@ -26,12 +27,7 @@ using Headers = QList<QPair<QByteArray, QByteArray>>;
 /** @brief The answer as the wire carries it, with the run-dependent values masked. */
 std::string wire(const HttpResult &result, qint64 showId)
 {
-    QByteArray out = QByteArray::number(result.status) + '\n';
-    for (const char *name : {"Content-Type", "Retry-After", "WWW-Authenticate", "Allow", "ETag", "Location"}) {
-        const QByteArray value = result.header(name);
-        if (!value.isEmpty())
-            out += QByteArray(name) + ": " + value + '\n';
-    }
+    const QByteArray out = wireHead(result);
     QString body = QString::fromUtf8(result.body);
     static const QRegularExpression uuid(QStringLiteral("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"));
     static const QRegularExpression instant(QStringLiteral("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z"));

@@ -229,7 +229,7 @@ TEST(OrdersAcceptance, IllegalTransitionsAreRefusedLoggedAndChangeNothing)
     // CONFIRMED → FAILED is not in core's table: the repository refuses it before any SQL and logs it.
     bool dbError = true;
     EXPECT_FALSE(f.server.context().orders.endWithoutBooking(orderId, OrderState::Confirmed, OrderState::Failed, QStringLiteral("test"),
-                                                             QStringLiteral("failed"), 402, QJsonObject{}, &dbError));
+                                                             QStringLiteral("failed"), Refusal{ErrorCode::PaymentFailed, {}, {}}, &dbError));
     EXPECT_FALSE(dbError);
     // So is CONFIRMED → PAID through the one transition primitive, inside a transaction.
     {

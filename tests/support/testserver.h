@@ -45,6 +45,17 @@ public:
         qint64 cancelFeeMinor = 0;
         int cancelFeePercent = 0;
 
+        /**
+         * @brief Default options but for holds that last @p holdTtlSeconds and a reaper that sweeps every
+         * @p reaperIntervalMs (0: no reaper at all; an hour: no sweep within a test).
+         */
+        static Options withHolds(int holdTtlSeconds, int reaperIntervalMs)
+        {
+            Options options;
+            options.holdTtlSeconds = holdTtlSeconds;
+            options.reaperIntervalMs = reaperIntervalMs;
+            return options;
+        }
         /** @brief Default options but for what @p configure changes in the server's configuration. */
         static Options withConfig(std::function<void(ServerConfig &)> configure)
         {

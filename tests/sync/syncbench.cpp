@@ -123,7 +123,7 @@ QString seatOf(int i)
 // PostgreSQL commit each) by @p threads threads, i.e. what the database can do without HTTP and the sync engine.
 double anchorHoldsPerSecond(TestServer &server, int actions, int threads)
 {
-    const qint64 showId = createSyncShow(server, (actions + 99) / 100, 100);
+    const qint64 showId = server.createShow((actions + 99) / 100, 100);
     std::atomic<int> next{0};
     std::atomic<int> ok{0};
     QElapsedTimer timer;
@@ -160,7 +160,7 @@ struct ReplayRun {
 
 ReplayRun replay(TestServer &server, const QString &token, const QString &dbPath, int actions, int inFlight, int batch, int batchesInFlight)
 {
-    const qint64 showId = createSyncShow(server, (actions + 99) / 100, 100);
+    const qint64 showId = server.createShow((actions + 99) / 100, 100);
     LocalStore store;
     if (!store.open(dbPath))
         std::exit(2);

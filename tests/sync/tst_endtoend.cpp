@@ -26,7 +26,7 @@ TEST(EndToEnd, ConfirmCutAfterTheTerminalApprovedCompletesOnceAndARefundVoidsThe
     serverOptions.paymentWebhookSecret = PaySimProcess::kSecret;
     TestServer server(serverOptions);
     PaySimProcess sim(server, {});
-    const qint64 showId = createSyncShow(server, 2, 4);
+    const qint64 showId = server.createShow(2, 4);
     const QString token = server.deviceToken();
     auto kiosk = server.client(token);
 
@@ -202,7 +202,7 @@ TEST_F(NetworkEndToEnd, LinkLostAfterTheTerminalApprovedIsConfirmedOnReconnectAn
 {
     TestServer server(serverOptions());
     PaySimProcess sim(server, {});
-    const qint64 showId = createSyncShow(server, 2, 4);
+    const qint64 showId = server.createShow(2, 4);
     startKiosk(server, false);
     const QJsonObject created = order(server, showId, {QStringLiteral("A1"), QStringLiteral("A2")});
     const QString orderId = created.value(QStringLiteral("order_id")).toString();
@@ -245,7 +245,7 @@ TEST_F(NetworkEndToEnd, AReconciliationLeavesAPaymentWhoseConfirmIsStillQueuedTo
     // kiosk must print, so the reconciliation must not mark the payment confirmed on the order's state alone.
     TestServer server(serverOptions());
     PaySimProcess sim(server, {});
-    const qint64 showId = createSyncShow(server, 2, 4);
+    const qint64 showId = server.createShow(2, 4);
     m_token = server.deviceToken();
     const QJsonObject created = order(server, showId, {QStringLiteral("A1")});
     const QString orderId = created.value(QStringLiteral("order_id")).toString();
@@ -283,7 +283,7 @@ TEST_F(NetworkEndToEnd, HoldLostWhileOfflineEndsInARefundNeverALostPayment)
 {
     TestServer server(serverOptions(1)); // the payment window (and with it the frozen hold) lasts one second
     PaySimProcess sim(server, {});
-    const qint64 showId = createSyncShow(server, 2, 4);
+    const qint64 showId = server.createShow(2, 4);
     startKiosk(server, false);
     const QJsonObject created = order(server, showId, {QStringLiteral("B2")});
     const QString orderId = created.value(QStringLiteral("order_id")).toString();
@@ -332,7 +332,7 @@ TEST_F(NetworkEndToEnd, KeysRevocationsAndEventsResumeFromTheirCursorsAfterAnOut
 {
     TestServer server(serverOptions());
     PaySimProcess sim(server, {});
-    const qint64 showId = createSyncShow(server, 2, 4);
+    const qint64 showId = server.createShow(2, 4);
     const QJsonObject first = booking(server, sim, showId, {QStringLiteral("A1"), QStringLiteral("A2")});
     startKiosk(server, true);
     int newEventsAfterOutage = 0;

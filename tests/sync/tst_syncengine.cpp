@@ -27,7 +27,7 @@ protected:
     {
         server = std::make_unique<TestServer>();
         token = server->deviceToken();
-        showId = createSyncShow(*server, 10, 10);
+        showId = server->createShow(10, 10);
         proxy = std::make_unique<FaultProxy>(server->port());
         api = std::make_unique<ApiClient>(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(proxy->port())));
         api->setToken(token);
