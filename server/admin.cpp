@@ -27,7 +27,11 @@ QString usage()
         "  migrate                                         apply pending schema migrations\n"
         "  seed-demo                                       load demo cities, cinemas, movies, a week of shows, a stadium\n"
         "  seed-stadium --seats N                          a stand-alone stadium show of N seats (multiple of 1000); prints its id last\n"
-        "  device add --name NAME --role kiosk|till        enrol a device; prints its bearer token last\n"
+        "  device add --name NAME --role kiosk|till [--venue ID]\n"
+        "                                                  enrol a device of that venue (default: the only venue, if the\n"
+        "                                                  database has one); prints its bearer token last\n"
+        "  device venue --name NAME --venue ID             move a device to a venue: its ticket keys and the tickets its\n"
+        "                                                  door admits follow, on every running server at once\n"
         "  staff add --name NAME --role cashier|manager|admin   add staff; password from standard input\n"
         "  device revoke --name NAME                       revoke a device's token, on every running server at once\n"
         "  staff disable --name NAME                       disable a staff member and end their sessions everywhere\n"
@@ -209,17 +213,38 @@ int main(int argc, char *argv[])
                     << (command == QLatin1String("device") ? "' revoked" : "' disabled and signed out") << Qt::endl;
             }
         }
+    } else if (command == QLatin1String("device") && args.value(0) == QLatin1String("venue")) {
+        args.removeFirst();
+        const QString name = optionValue(args, QStringLiteral("--name"));
+        bool ok = false;
+        const qint64 venueId = optionValue(args, QStringLiteral("--venue")).toLongLong(&ok);
+        if (name.isEmpty() || !ok || venueId <= 0 || !args.isEmpty()) {
+            err << "marquee-admin: device venue needs --name NAME and --venue ID (a positive integer)\n";
+            rc = 2;
+        } else {
+            store::AuthRepository auth(database);
+            if (!auth.setDeviceVenue(name, venueId, store::Principal::system(QStringLiteral("marquee-admin")), &error)) {
+                err << "marquee-admin: " << error << "\n";
+                rc = 1;
+            } else {
+                out << "device '" << name << "' is of venue " << venueId << Qt::endl;
+            }
+        }
     } else if ((command == QLatin1String("device") || command == QLatin1String("staff")) && !args.isEmpty()
                && args.takeFirst() == QLatin1String("add")) {
         const QString name = optionValue(args, QStringLiteral("--name"));
         const auto role = roleFromString(optionValue(args, QStringLiteral("--role")));
-        if (name.isEmpty() || !role || !args.isEmpty()) {
-            err << "marquee-admin: " << command << " add needs --name NAME and a valid --role\n";
+        const QString venueText = command == QLatin1String("device") ? optionValue(args, QStringLiteral("--venue")) : QString();
+        bool venueOk = true;
+        const qint64 venueId = venueText.isEmpty() ? 0 : venueText.toLongLong(&venueOk);
+        if (name.isEmpty() || !role || !args.isEmpty() || !venueOk || venueId < 0) {
+            err << "marquee-admin: " << command << " add needs --name NAME and a valid --role"
+                << (command == QLatin1String("device") ? " (and --venue ID, if given, a positive integer)" : "") << "\n";
             rc = 2;
         } else {
             store::AuthRepository auth(database);
             if (command == QLatin1String("device")) {
-                const auto token = auth.addDevice(name, *role, &error);
+                const auto token = auth.addDevice(name, *role, &error, venueId);
                 if (!token) {
                     err << "marquee-admin: " << error << "\n";
                     rc = 1;

@@ -59,6 +59,49 @@ bool AuthRepository::revokeDevice(const QString &name, const Principal &actor, Q
     return true;
 }
 
+bool AuthRepository::setDeviceVenue(const QString &name, qint64 venueId, const Principal &actor, QString *error)
+{
+    QSqlDatabase db = m_database.connection();
+    Transaction tx(db);
+    if (!tx.isActive()) {
+        *error = db.lastError().text();
+        return false;
+    }
+    QSqlQuery venue(db);
+    prepareQuery(venue, QStringLiteral("SELECT 1 FROM venues WHERE venue_id = ?"));
+    venue.addBindValue(venueId);
+    if (!execQuery(venue, "find venue")) {
+        *error = venue.lastError().text();
+        return false;
+    }
+    if (!venue.next()) {
+        *error = QStringLiteral("there is no venue %1").arg(venueId);
+        return false;
+    }
+    QSqlQuery query(db);
+    prepareQuery(query, QStringLiteral("UPDATE devices SET venue_id = ? WHERE name = ? AND revoked_at IS NULL RETURNING device_id"));
+    query.addBindValue(venueId);
+    query.addBindValue(name);
+    if (!execQuery(query, "set device venue")) {
+        *error = query.lastError().text();
+        return false;
+    }
+    if (!query.next()) {
+        *error = QStringLiteral("there is no device named '%1' that is not revoked").arg(name);
+        return false;
+    }
+    const qint64 deviceId = query.value(0).toLongLong();
+    query.finish();
+    if (!StaffRepository::appendAudit(db, actor, {QStringLiteral("device.venue"), QStringLiteral("device:%1").arg(deviceId), QString(),
+                                                  QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("venue_id"), venueId}}})
+        || !tx.commit()) {
+        *error = db.lastError().text();
+        return false;
+    }
+    clearCache(); // this process at once; the others through the notification of the commit
+    return true;
+}
+
 bool AuthRepository::disableStaff(const QString &name, const Principal &actor, QString *error)
 {
     QSqlDatabase db = m_database.connection();
@@ -126,11 +169,14 @@ std::optional<Principal> AuthRepository::authenticate(const QString &token, bool
         }
     }
     QSqlQuery *statement = m_database.prepared(QStringLiteral(
-        "SELECT 'device', d.device_id, 0, d.name, d.role, NULL::timestamptz, NULL::timestamptz, false FROM devices d "
+        "SELECT 'device', d.device_id, 0, d.name, d.role, NULL::timestamptz, NULL::timestamptz, false, "
+        "       coalesce(d.venue_id, (SELECT min(v.venue_id) FROM venues v HAVING count(*) = 1)) FROM devices d "
         " WHERE d.token_hash = :h AND d.revoked_at IS NULL "
         "UNION ALL "
         "SELECT 'session', s.session_id, st.staff_id, st.name, st.role, s.expires_at, s.elevated_until, "
-        "       s.last_active_at <= now() - make_interval(secs => :idle) FROM sessions s "
+        "       s.last_active_at <= now() - make_interval(secs => :idle), "
+        "       (SELECT coalesce(sd.venue_id, (SELECT min(v.venue_id) FROM venues v HAVING count(*) = 1)) FROM devices sd "
+        "         WHERE sd.device_id = s.device_id) FROM sessions s "
         "  JOIN staff st USING (staff_id) "
         " WHERE s.token_hash = :h AND s.ended_at IS NULL AND s.expires_at > now() AND st.disabled_at IS NULL"));
     if (!statement)
@@ -153,6 +199,7 @@ std::optional<Principal> AuthRepository::authenticate(const QString &token, bool
         p.expiresAt = query.value(5).toDateTime();
         p.elevatedUntil = query.value(6).toDateTime();
         p.locked = query.value(7).toBool();
+        p.venueId = query.value(8).toLongLong();
         principal = p;
     }
     query.finish();
@@ -176,7 +223,7 @@ std::optional<Principal> AuthRepository::authenticate(const QString &token, bool
     return principal;
 }
 
-std::optional<QString> AuthRepository::addDevice(const QString &name, Role role, QString *error)
+std::optional<QString> AuthRepository::addDevice(const QString &name, Role role, QString *error, qint64 venueId)
 {
     if (!isDeviceRole(role)) {
         *error = QStringLiteral("a device's role is kiosk or till");
@@ -184,10 +231,13 @@ std::optional<QString> AuthRepository::addDevice(const QString &name, Role role,
     }
     const QString token = newBearerToken();
     QSqlQuery query(m_database.connection());
-    prepareQuery(query, QStringLiteral("INSERT INTO devices (name, role, token_hash) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING"));
+    prepareQuery(query, QStringLiteral("INSERT INTO devices (name, role, token_hash, venue_id) "
+                                       "VALUES (?, ?, ?, coalesce(?, (SELECT min(venue_id) FROM venues HAVING count(*) = 1))) "
+                                       "ON CONFLICT (name) DO NOTHING"));
     query.addBindValue(name);
     query.addBindValue(toString(role));
     query.addBindValue(QString::fromLatin1(tokenHash(token)));
+    query.addBindValue(venueId > 0 ? QVariant(venueId) : QVariant(QMetaType::fromType<qint64>()));
     if (!execQuery(query, "add device")) {
         *error = query.lastError().text();
         return std::nullopt;
