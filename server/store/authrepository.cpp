@@ -27,47 +27,57 @@ void AuthRepository::clearCache()
     ++m_generation;
 }
 
-bool AuthRepository::revokeDevice(const QString &name, const Principal &actor, QString *error)
+namespace {
+/**
+ * @brief One audited change of one device, in its own transaction: @p update (an UPDATE of devices … RETURNING
+ * device_id, role) with @p values must change a row, else @p missing is the error; the audit row @p action names the
+ * device and carries @p details with its role.
+ */
+bool changeDevice(const Database &database, const QString &update, const QVariantList &values, const QString &action, QJsonObject details,
+                  const QString &missing, const Principal &actor, QString *error)
 {
-    QSqlDatabase db = m_database.connection();
+    QSqlDatabase db = database.connection();
     Transaction tx(db);
     if (!tx.isActive()) {
         *error = db.lastError().text();
         return false;
     }
     QSqlQuery query(db);
-    prepareQuery(query, QStringLiteral("UPDATE devices SET revoked_at = now() WHERE name = ? AND revoked_at IS NULL RETURNING device_id, role"));
-    query.addBindValue(name);
-    if (!execQuery(query, "revoke device")) {
+    prepareQuery(query, update);
+    for (const QVariant &value : values)
+        query.addBindValue(value);
+    if (!execQuery(query, qPrintable(action))) {
         *error = query.lastError().text();
         return false;
     }
     if (!query.next()) {
-        *error = QStringLiteral("there is no device named '%1' that is not revoked already").arg(name);
+        *error = missing;
         return false;
     }
     const qint64 deviceId = query.value(0).toLongLong();
-    const QString role = query.value(1).toString();
+    details.insert(QStringLiteral("role"), query.value(1).toString());
     query.finish();
-    if (!StaffRepository::appendAudit(db, actor, {QStringLiteral("device.revoke"), QStringLiteral("device:%1").arg(deviceId), QString(),
-                                                  QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("role"), role}}})
-        || !tx.commit()) {
+    if (!StaffRepository::appendAudit(db, actor, {action, QStringLiteral("device:%1").arg(deviceId), QString(), details}) || !tx.commit()) {
         *error = db.lastError().text();
         return false;
     }
+    return true;
+}
+} // namespace
+
+bool AuthRepository::revokeDevice(const QString &name, const Principal &actor, QString *error)
+{
+    if (!changeDevice(m_database, QStringLiteral("UPDATE devices SET revoked_at = now() WHERE name = ? AND revoked_at IS NULL RETURNING device_id, role"),
+                      {name}, QStringLiteral("device.revoke"), QJsonObject{{QStringLiteral("name"), name}},
+                      QStringLiteral("there is no device named '%1' that is not revoked already").arg(name), actor, error))
+        return false;
     clearCache(); // this process at once; the others through the notification of the commit
     return true;
 }
 
 bool AuthRepository::setDeviceVenue(const QString &name, qint64 venueId, const Principal &actor, QString *error)
 {
-    QSqlDatabase db = m_database.connection();
-    Transaction tx(db);
-    if (!tx.isActive()) {
-        *error = db.lastError().text();
-        return false;
-    }
-    QSqlQuery venue(db);
+    QSqlQuery venue(m_database.connection());
     prepareQuery(venue, QStringLiteral("SELECT 1 FROM venues WHERE venue_id = ?"));
     venue.addBindValue(venueId);
     if (!execQuery(venue, "find venue")) {
@@ -78,26 +88,10 @@ bool AuthRepository::setDeviceVenue(const QString &name, qint64 venueId, const P
         *error = QStringLiteral("there is no venue %1").arg(venueId);
         return false;
     }
-    QSqlQuery query(db);
-    prepareQuery(query, QStringLiteral("UPDATE devices SET venue_id = ? WHERE name = ? AND revoked_at IS NULL RETURNING device_id"));
-    query.addBindValue(venueId);
-    query.addBindValue(name);
-    if (!execQuery(query, "set device venue")) {
-        *error = query.lastError().text();
+    if (!changeDevice(m_database, QStringLiteral("UPDATE devices SET venue_id = ? WHERE name = ? AND revoked_at IS NULL RETURNING device_id, role"),
+                      {venueId, name}, QStringLiteral("device.venue"), QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("venue_id"), venueId}},
+                      QStringLiteral("there is no device named '%1' that is not revoked").arg(name), actor, error))
         return false;
-    }
-    if (!query.next()) {
-        *error = QStringLiteral("there is no device named '%1' that is not revoked").arg(name);
-        return false;
-    }
-    const qint64 deviceId = query.value(0).toLongLong();
-    query.finish();
-    if (!StaffRepository::appendAudit(db, actor, {QStringLiteral("device.venue"), QStringLiteral("device:%1").arg(deviceId), QString(),
-                                                  QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("venue_id"), venueId}}})
-        || !tx.commit()) {
-        *error = db.lastError().text();
-        return false;
-    }
     clearCache(); // this process at once; the others through the notification of the commit
     return true;
 }
