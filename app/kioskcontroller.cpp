@@ -1155,6 +1155,7 @@ void KioskController::checkIn(const QString &qr)
         {QStringLiteral("invalid_signature"), QT_TR_NOOP("Not valid: the code is not one of ours.")},
         {QStringLiteral("unknown_key"), QT_TR_NOOP("Cannot check: the kiosk does not know this ticket's key yet.")},
         {QStringLiteral("malformed"), QT_TR_NOOP("Not a ticket code.")},
+        {QStringLiteral("wrong_venue"), QT_TR_NOOP("This ticket is for another venue.")},
         {QStringLiteral("wrong_show"), QT_TR_NOOP("This ticket is for another show.")},
         {QStringLiteral("not_yet_valid"), QT_TR_NOOP("Too early: this ticket is not valid yet.")},
         {QStringLiteral("expired"), QT_TR_NOOP("Expired: this show is over.")},

@@ -276,7 +276,7 @@ private:
             {
                 const int status = head.size() > 12 ? std::atoi(head.data() + 9) : 0;
                 const int64_t now = monoNs();
-                const bool measured = now >= m_measureFrom && now <= m_measureTo;
+                const bool measured = now >= m_measureFrom && now <= m_measureTo && c.session->measuring();
                 if (measured) {
                     const auto latencyUs = uint32_t(std::min<int64_t>((now - c.sentNs) / 1000, UINT32_MAX));
                     m_stats.latencyUs.push_back(latencyUs);

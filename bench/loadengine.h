@@ -30,6 +30,9 @@ public:
     virtual void request(std::string &out) = 0;
     /** @brief The answer; @p status 0 means the connection failed. @p measured: inside the measuring window. */
     virtual void response(int status, std::string_view head, std::string_view body, bool measured) = 0;
+    /** @brief False while the request in flight is not what the run measures (a hold session's release between
+     *  its holds): its answer is not counted, timed or looked at as measured. */
+    virtual bool measuring() const { return true; }
 };
 
 /** @brief How long to run and where to connect. */

@@ -56,6 +56,8 @@ QString usage()
         "  --seats uniform|hot-rows  seat choice (default uniform); hot-rows sends --hot-share of the groups\n"
         "                          into the first --hot-rows fraction of the layout's rows (defaults 0.8, 0.05)\n"
         "  --group MIN-MAX         group size range (default 1-4)\n"
+        "  --release               holds: release each granted hold (DELETE, not measured) before the next hold, as a\n"
+        "                          kiosk's customer who leaves; a token then holds one group at a time\n"
         "  --pool N                holds: choose seats only among the first N seats (rows in layout order), for a\n"
         "                          chosen contention: attempts per seat = decisions / N (e.g. 50:1)\n"
         "  --read-share F          mixed: fraction of the clients that read the seat map (default 0.5)\n"
@@ -193,6 +195,9 @@ struct HoldOptions {
     double hotShare = 0.8;
     int groupMin = 1;
     int groupMax = 4;
+    /** @brief Release every granted hold (DELETE) before the next hold, as a kiosk's customer who leaves; the
+     *  releases are not measured. Each client then holds at most one group at a time. */
+    bool release = false;
 };
 
 qint64 parseIsoMs(std::string_view text)
@@ -222,7 +227,8 @@ class HoldSession : public Session
 {
 public:
     HoldSession(int index, qint64 showId, const std::string &token, const SeatCatalog &catalog, const HoldOptions &options, uint64_t seed)
-        : m_prefix("POST /api/v1/shows/" + std::to_string(showId) + "/hold HTTP/1.1\r\nHost: bench\r\n" + authHeader(token)
+        : m_auth(authHeader(token))
+        , m_prefix("POST /api/v1/shows/" + std::to_string(showId) + "/hold HTTP/1.1\r\nHost: bench\r\n" + authHeader(token)
                    + "Content-Type: application/json\r\n")
         , m_keyPrefix("load-" + std::to_string(seed) + "-" + std::to_string(index) + "-")
         , m_catalog(catalog)
@@ -233,6 +239,15 @@ public:
 
     void request(std::string &out) override
     {
+        m_releasing = !m_toRelease.empty();
+        if (m_releasing) {
+            // For the client-side check, the hold ends when its release is sent: a later grant of its seats to
+            // someone else is answered after the server freed them, so after this.
+            grants.back().expiresMs = wallMs();
+            out = "DELETE /api/v1/holds/" + m_toRelease + " HTTP/1.1\r\nHost: bench\r\n" + m_auth + "\r\n";
+            m_toRelease.clear();
+            return;
+        }
         const size_t row = pickRow();
         const std::vector<std::string> &seats = m_catalog.rows[row];
         const int wanted = std::uniform_int_distribution<int>(m_options.groupMin, m_options.groupMax)(m_random);
@@ -249,8 +264,15 @@ public:
         out += body;
     }
 
+    bool measuring() const override { return !m_releasing; }
+
     void response(int status, std::string_view, std::string_view body, bool) override
     {
+        if (m_releasing) {
+            if (status != 200)
+                ++releaseFailures;
+            return;
+        }
         if (status != 200)
             return;
         Grant grant;
@@ -260,11 +282,14 @@ public:
         grant.expiresMs = parseIsoMs(jsonString(body, "expires_at"));
         if (grant.holdId.empty() || grant.expiresMs == 0)
             ++unparsed;
+        if (m_options.release)
+            m_toRelease = grant.holdId;
         grants.push_back(std::move(grant));
     }
 
     std::vector<Grant> grants;
     size_t unparsed = 0; ///< 200s without a readable hold_id or expires_at
+    size_t releaseFailures = 0; ///< releases (--release) not answered 200
 
 private:
     size_t pickRow()
@@ -274,8 +299,11 @@ private:
         return m_catalog.seatRow[std::uniform_int_distribution<size_t>(0, m_catalog.seatRow.size() - 1)(m_random)];
     }
 
+    std::string m_auth;
     std::string m_prefix;
     std::string m_keyPrefix;
+    std::string m_toRelease; ///< --release: the hold to release before the next hold
+    bool m_releasing = false;
     const SeatCatalog &m_catalog;
     const HoldOptions &m_options;
     std::mt19937_64 m_random;
@@ -323,6 +351,10 @@ int main(int argc, char *argv[])
         }
         if (option == QLatin1String("--availability")) {
             availability = true;
+            continue;
+        }
+        if (option == QLatin1String("--release")) {
+            holdOptions.release = true;
             continue;
         }
         if (i + 1 >= args.size()) {
@@ -511,15 +543,21 @@ int main(int argc, char *argv[])
     if (catalog) {
         std::vector<Grant> grants;
         size_t unparsed = 0;
+        size_t releaseFailures = 0;
         for (auto &session : sessions) {
             auto *holder = dynamic_cast<HoldSession *>(session.get());
             if (!holder)
                 continue;
             unparsed += holder->unparsed;
+            releaseFailures += holder->releaseFailures;
             std::move(holder->grants.begin(), holder->grants.end(), std::back_inserter(grants));
         }
         if (unparsed) {
             out << "  FAIL: " << unparsed << " answers 200 without a readable hold_id or expires_at\n";
+            rc = 1;
+        }
+        if (releaseFailures) {
+            out << "  FAIL: " << releaseFailures << " releases not answered 200\n";
             rc = 1;
         }
         size_t seats = 0;

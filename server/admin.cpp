@@ -30,10 +30,13 @@ QString usage()
         "  migrate                                         apply pending schema migrations\n"
         "  seed-demo                                       load demo cities, cinemas, movies, a week of shows, a stadium\n"
         "  seed-stadium --seats N                          a stand-alone stadium show of N seats (multiple of 1000); prints its id last\n"
-        "  device add --name NAME --role kiosk|till [--pairing]\n"
-        "                                                  enrol a device; prints its bearer token last, or with --pairing\n"
-        "                                                  a one-time code (15 minutes) the device trades for its token\n"
-        "                                                  (POST /api/v1/devices/pair)\n"
+        "  device add --name NAME --role kiosk|till [--venue ID] [--pairing]\n"
+        "                                                  enrol a device of that venue (default: the only venue, if the\n"
+        "                                                  database has one); prints its bearer token last, or with\n"
+        "                                                  --pairing a one-time code (15 minutes) the device trades for\n"
+        "                                                  its token (POST /api/v1/devices/pair)\n"
+        "  device venue --name NAME --venue ID             move a device to a venue: its ticket keys and the tickets its\n"
+        "                                                  door admits follow, on every running server at once\n"
         "  staff add --name NAME --role cashier|manager|admin   add staff; password from standard input\n"
         "  device revoke --name NAME                       revoke a device's token, on every running server at once\n"
         "  staff disable --name NAME                       disable a staff member and end their sessions everywhere\n"
@@ -269,12 +272,36 @@ int main(int argc, char *argv[])
                     << (command == QLatin1String("device") ? "' revoked" : "' disabled and signed out") << Qt::endl;
             }
         }
+    } else if (command == QLatin1String("device") && args.value(0) == QLatin1String("venue")) {
+        args.removeFirst();
+        const QString name = optionValue(args, QStringLiteral("--name"));
+        bool ok = false;
+        const qint64 venueId = optionValue(args, QStringLiteral("--venue")).toLongLong(&ok);
+        if (name.isEmpty() || !ok || venueId <= 0 || !args.isEmpty()) {
+            err << "marquee-admin: device venue needs --name NAME and --venue ID (a positive integer)\n";
+            rc = 2;
+        } else {
+            store::AuthRepository auth(database);
+            if (!auth.setDeviceVenue(name, venueId, store::Principal::system(QStringLiteral("marquee-admin")), &error)) {
+                err << "marquee-admin: " << error << "\n";
+                rc = 1;
+            } else {
+                out << "device '" << name << "' is of venue " << venueId << Qt::endl;
+            }
+        }
     } else if ((command == QLatin1String("device") || command == QLatin1String("staff")) && !args.isEmpty()
                && args.takeFirst() == QLatin1String("add")) {
         const QString name = optionValue(args, QStringLiteral("--name"));
         const auto role = roleFromString(optionValue(args, QStringLiteral("--role")));
+        const QString venueText = command == QLatin1String("device") ? optionValue(args, QStringLiteral("--venue")) : QString();
+        bool venueOk = true;
+        const qint64 venueId = venueText.isEmpty() ? 0 : venueText.toLongLong(&venueOk);
         const bool pairing = command == QLatin1String("device") && args.removeAll(QStringLiteral("--pairing")) > 0;
-        if (pairing && name.size() > 0 && role && args.isEmpty()) {
+        if (pairing && venueId > 0) {
+            // A pairing code does not carry a venue yet: the paired device takes the only venue, or none.
+            err << "marquee-admin: device add --pairing takes no --venue yet; pair it, then run device venue --name NAME --venue ID\n";
+            rc = 2;
+        } else if (pairing && name.size() > 0 && role && args.isEmpty() && venueOk) {
             const auto code = store::PairingRepository(database).create(name, *role, store::PairingRepository::kValidSeconds, &error);
             if (!code) {
                 err << "marquee-admin: " << error << "\n";
@@ -284,13 +311,14 @@ int main(int argc, char *argv[])
                     << code->expiresAt.toUTC().toString(Qt::ISODate) << ", once:\n"
                     << store::PairingRepository::display(code->code) << Qt::endl;
             }
-        } else if (name.isEmpty() || !role || !args.isEmpty()) {
-            err << "marquee-admin: " << command << " add needs --name NAME and a valid --role\n";
+        } else if (name.isEmpty() || !role || !args.isEmpty() || !venueOk || venueId < 0) {
+            err << "marquee-admin: " << command << " add needs --name NAME and a valid --role"
+                << (command == QLatin1String("device") ? " (and --venue ID, if given, a positive integer)" : "") << "\n";
             rc = 2;
         } else {
             store::AuthRepository auth(database);
             if (command == QLatin1String("device")) {
-                const auto token = auth.addDevice(name, *role, &error);
+                const auto token = auth.addDevice(name, *role, &error, venueId);
                 if (!token) {
                     err << "marquee-admin: " << error << "\n";
                     rc = 1;

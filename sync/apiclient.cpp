@@ -166,6 +166,7 @@ void ApiClient::finish(QNetworkReply *reply, bool timedOut)
     } else {
         result.status = statusAttribute.toInt();
         result.etag = reply->rawHeader("ETag");
+        result.venueId = reply->rawHeader("Marquee-Venue-Id").toLongLong();
         if (result.status >= 200 && result.status < 300) {
             result.kind = ApiResult::Kind::Success;
         } else {

@@ -33,6 +33,7 @@ struct ApiResult {
     QString networkError;   ///< what went wrong for NetworkError
     bool timedOut = false;  ///< the request ran into the client's deadline
     QByteArray etag;        ///< the response's ETag header, if any (seat-map polling sends it back as If-None-Match)
+    qint64 venueId = 0;     ///< the response's Marquee-Venue-Id header (GET /api/v1/keys: this device's venue), or 0
 
     bool ok() const { return kind == Kind::Success; }
     QJsonObject json() const;

@@ -791,6 +791,16 @@ QList<PublicKey> LocalStore::publicKeys()
     return result;
 }
 
+bool LocalStore::setDeviceVenue(qint64 venueId)
+{
+    return putCache(QStringLiteral("device-venue"), QByteArray::number(venueId));
+}
+
+qint64 LocalStore::deviceVenue()
+{
+    return cached(QStringLiteral("device-venue")).value_or(QByteArray()).toLongLong();
+}
+
 QHash<quint32, QByteArray> LocalStore::publicKeysById()
 {
     QHash<quint32, QByteArray> result;

@@ -205,6 +205,10 @@ public:
     bool replacePublicKeys(const QList<PublicKey> &keys);
     QList<PublicKey> publicKeys();
     QHash<quint32, QByteArray> publicKeysById();
+    /** @brief The venue the server says this device is of (the keys feed's Marquee-Venue-Id), 0 until it said
+     *  one: the door admits tickets of this venue's keys only. */
+    bool setDeviceVenue(qint64 venueId);
+    qint64 deviceVenue();
 
     /** @brief Add revocations and move the "revocations" cursor in one transaction. */
     bool addRevocations(const QList<Revocation> &revocations, const QString &nextCursor);

@@ -4,6 +4,7 @@
 #include "syncengine.h"
 #include "synclog.h"
 
+#include <QSet>
 #include <QUuid>
 
 namespace marquee::sync {
@@ -20,7 +21,17 @@ ScanOutcome OfflineCheckin::scan(const QString &qr, qint64 showId, const QDateTi
     outcome.nonce = QUuid::createUuid().toString(QUuid::WithoutBraces);
     outcome.scannedAt = now.isValid() ? now.toUTC() : QDateTime::currentDateTimeUtc();
 
-    const TicketVerification verification = TicketCodec::verify(qr.trimmed(), m_store.publicKeysById());
+    // Only this venue's keys verify: another venue's ticket, genuinely signed there, does not open this door.
+    const qint64 venue = m_store.deviceVenue();
+    QHash<quint32, QByteArray> keys;
+    QSet<quint32> otherVenues;
+    for (const PublicKey &key : m_store.publicKeys()) {
+        if (venue > 0 && key.venueId == venue)
+            keys.insert(key.keyId, key.publicKey);
+        else if (venue > 0)
+            otherVenues.insert(key.keyId);
+    }
+    const TicketVerification verification = TicketCodec::verify(qr.trimmed(), keys);
     outcome.ticket = verification.payload;
     const QString ticketId = verification.result == TicketCheck::Malformed ? QString() : verification.payload.ticketId.toString(QUuid::WithoutBraces);
     const qint64 at = outcome.scannedAt.toSecsSinceEpoch();
@@ -29,7 +40,7 @@ ScanOutcome OfflineCheckin::scan(const QString &qr, qint64 showId, const QDateTi
         outcome.result = QStringLiteral("malformed");
         break;
     case TicketCheck::UnknownKey:
-        outcome.result = QStringLiteral("unknown_key");
+        outcome.result = otherVenues.contains(verification.payload.keyId) ? QStringLiteral("wrong_venue") : QStringLiteral("unknown_key");
         break;
     case TicketCheck::InvalidSignature:
         outcome.result = QStringLiteral("invalid_signature");

@@ -594,7 +594,9 @@ void SyncEngine::refreshFeeds()
                 if (key.keyId != 0 && key.publicKey.size() == 32)
                     keys.append(key);
             }
-            // An empty answer does not wipe the keys we have: we may be talking to a server that lost them.
+            // An empty answer does not wipe the keys we have: we may be talking to a server that lost them. The venue
+            // is kept whatever the keys: the door admits only that venue's (0, none said: nothing offline).
+            m_store.setDeviceVenue(result.venueId);
             if (!keys.isEmpty())
                 m_store.replacePublicKeys(keys);
         } else if (result.kind == ApiResult::Kind::NetworkError) {

@@ -186,6 +186,8 @@ Result<store::CheckinRequest> parseCheckinRequest(const QJsonObject &body, const
     checkin.nonce = std::get<QString>(nonce);
     checkin.scannedAt = scannedAt.toUTC();
     checkin.device = caller.owner();
+    if (caller.venueId > 0)
+        checkin.doorVenueId = caller.venueId;
     if (caller.kind == store::Principal::Kind::Session)
         checkin.staff = caller;
     if (body.contains(QStringLiteral("show_id")) && !body.value(QStringLiteral("show_id")).isNull()) {

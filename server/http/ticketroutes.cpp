@@ -41,20 +41,31 @@ std::optional<ApiError> parseCursorQuery(const QHttpServerRequest &request, qint
 
 void registerTicketRoutes(Router &router, ServerContext &context)
 {
-    // Public on purpose: anyone (a door scanner before enrolment, a partner's gate) may verify tickets offline.
-    router.add(Method::Get, QStringLiteral("/api/v1/keys"), Access::anyone(), [&context](RequestContext &) {
+    // A door verifies offline with the keys of its own venue only, so a device is given those and no other: a ticket
+    // of another venue (genuinely signed there) must not open this venue's doors. A device or a session at a
+    // device gets its venue's keys and the venue in Marquee-Venue-Id (what its offline verifier admits); a
+    // session at no device (the manager's desk) every venue's, without the header; a device given no venue yet
+    // among several, none. Nobody without a token: the keys are public, but which venues exist, and when
+    // their keys turn over, is nobody else's business (docs/security.md, "Ticket keys by venue").
+    router.add(Method::Get, QStringLiteral("/api/v1/keys"), Access::roles_(kAllRoles), [&context](RequestContext &request) {
+        const store::Principal &caller = request.caller();
+        const bool everyVenue = caller.kind == store::Principal::Kind::Session && caller.venueId == 0;
         const auto keys = context.tickets.publicKeys();
         if (!keys)
             return storeFailure();
         QJsonArray array;
         for (const store::PublicSigningKey &key : *keys)
-            array.append(QJsonObject{{QStringLiteral("key_id"), key.keyId},
+            if (everyVenue || key.venueId == caller.venueId)
+                array.append(QJsonObject{{QStringLiteral("key_id"), key.keyId},
                                      {QStringLiteral("alg"), QStringLiteral("Ed25519")},
                                      {QStringLiteral("public_key"), QString::fromLatin1(key.publicKey.toBase64())},
                                      {QStringLiteral("venue_id"), key.venueId},
                                      {QStringLiteral("not_after"), toIsoUtc(key.notAfter)},
                                      {QStringLiteral("signing"), !key.retired}});
-        return HttpResponse::json(200, array);
+        HttpResponse response = HttpResponse::json(200, array);
+        if (caller.venueId > 0)
+            response.withHeader(QByteArrayLiteral("Marquee-Venue-Id"), QByteArray::number(caller.venueId));
+        return response;
     });
 
     router.add(Method::Get, QStringLiteral("/api/v1/revocations"), Access::roles_(kAllRoles), [&context](RequestContext &request) {

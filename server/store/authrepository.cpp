@@ -27,34 +27,71 @@ void AuthRepository::clearCache()
     ++m_generation;
 }
 
-bool AuthRepository::revokeDevice(const QString &name, const Principal &actor, QString *error)
+namespace {
+/**
+ * @brief One audited change of one device, in its own transaction: @p update (an UPDATE of devices … RETURNING
+ * device_id, role) with @p values must change a row, else @p missing is the error; the audit row @p action names the
+ * device and carries @p details with its role.
+ */
+bool changeDevice(const Database &database, const QString &update, const QVariantList &values, const QString &action, QJsonObject details,
+                  const QString &missing, const Principal &actor, QString *error)
 {
-    QSqlDatabase db = m_database.connection();
+    QSqlDatabase db = database.connection();
     Transaction tx(db);
     if (!tx.isActive()) {
         *error = db.lastError().text();
         return false;
     }
     QSqlQuery query(db);
-    prepareQuery(query, QStringLiteral("UPDATE devices SET revoked_at = now() WHERE name = ? AND revoked_at IS NULL RETURNING device_id, role"));
-    query.addBindValue(name);
-    if (!execQuery(query, "revoke device")) {
+    prepareQuery(query, update);
+    for (const QVariant &value : values)
+        query.addBindValue(value);
+    if (!execQuery(query, qPrintable(action))) {
         *error = query.lastError().text();
         return false;
     }
     if (!query.next()) {
-        *error = QStringLiteral("there is no device named '%1' that is not revoked already").arg(name);
+        *error = missing;
         return false;
     }
     const qint64 deviceId = query.value(0).toLongLong();
-    const QString role = query.value(1).toString();
+    details.insert(QStringLiteral("role"), query.value(1).toString());
     query.finish();
-    if (!StaffRepository::appendAudit(db, actor, {QStringLiteral("device.revoke"), QStringLiteral("device:%1").arg(deviceId), QString(),
-                                                  QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("role"), role}}})
-        || !tx.commit()) {
+    if (!StaffRepository::appendAudit(db, actor, {action, QStringLiteral("device:%1").arg(deviceId), QString(), details}) || !tx.commit()) {
         *error = db.lastError().text();
         return false;
     }
+    return true;
+}
+} // namespace
+
+bool AuthRepository::revokeDevice(const QString &name, const Principal &actor, QString *error)
+{
+    if (!changeDevice(m_database, QStringLiteral("UPDATE devices SET revoked_at = now() WHERE name = ? AND revoked_at IS NULL RETURNING device_id, role"),
+                      {name}, QStringLiteral("device.revoke"), QJsonObject{{QStringLiteral("name"), name}},
+                      QStringLiteral("there is no device named '%1' that is not revoked already").arg(name), actor, error))
+        return false;
+    clearCache(); // this process at once; the others through the notification of the commit
+    return true;
+}
+
+bool AuthRepository::setDeviceVenue(const QString &name, qint64 venueId, const Principal &actor, QString *error)
+{
+    QSqlQuery venue(m_database.connection());
+    prepareQuery(venue, QStringLiteral("SELECT 1 FROM venues WHERE venue_id = ?"));
+    venue.addBindValue(venueId);
+    if (!execQuery(venue, "find venue")) {
+        *error = venue.lastError().text();
+        return false;
+    }
+    if (!venue.next()) {
+        *error = QStringLiteral("there is no venue %1").arg(venueId);
+        return false;
+    }
+    if (!changeDevice(m_database, QStringLiteral("UPDATE devices SET venue_id = ? WHERE name = ? AND revoked_at IS NULL RETURNING device_id, role"),
+                      {venueId, name}, QStringLiteral("device.venue"), QJsonObject{{QStringLiteral("name"), name}, {QStringLiteral("venue_id"), venueId}},
+                      QStringLiteral("there is no device named '%1' that is not revoked").arg(name), actor, error))
+        return false;
     clearCache(); // this process at once; the others through the notification of the commit
     return true;
 }
@@ -126,11 +163,14 @@ std::optional<Principal> AuthRepository::authenticate(const QString &token, bool
         }
     }
     QSqlQuery *statement = m_database.prepared(QStringLiteral(
-        "SELECT 'device', d.device_id, 0, d.name, d.role, NULL::timestamptz, NULL::timestamptz, false FROM devices d "
+        "SELECT 'device', d.device_id, 0, d.name, d.role, NULL::timestamptz, NULL::timestamptz, false, "
+        "       coalesce(d.venue_id, (SELECT min(v.venue_id) FROM venues v HAVING count(*) = 1)) FROM devices d "
         " WHERE d.token_hash = :h AND d.revoked_at IS NULL "
         "UNION ALL "
         "SELECT 'session', s.session_id, st.staff_id, st.name, st.role, s.expires_at, s.elevated_until, "
-        "       s.last_active_at <= now() - make_interval(secs => :idle) FROM sessions s "
+        "       s.last_active_at <= now() - make_interval(secs => :idle), "
+        "       (SELECT coalesce(sd.venue_id, (SELECT min(v.venue_id) FROM venues v HAVING count(*) = 1)) FROM devices sd "
+        "         WHERE sd.device_id = s.device_id) FROM sessions s "
         "  JOIN staff st USING (staff_id) "
         " WHERE s.token_hash = :h AND s.ended_at IS NULL AND s.expires_at > now() AND st.disabled_at IS NULL"));
     if (!statement)
@@ -153,6 +193,7 @@ std::optional<Principal> AuthRepository::authenticate(const QString &token, bool
         p.expiresAt = query.value(5).toDateTime();
         p.elevatedUntil = query.value(6).toDateTime();
         p.locked = query.value(7).toBool();
+        p.venueId = query.value(8).toLongLong();
         principal = p;
     }
     query.finish();
@@ -176,7 +217,7 @@ std::optional<Principal> AuthRepository::authenticate(const QString &token, bool
     return principal;
 }
 
-std::optional<QString> AuthRepository::addDevice(const QString &name, Role role, QString *error)
+std::optional<QString> AuthRepository::addDevice(const QString &name, Role role, QString *error, qint64 venueId)
 {
     if (!isDeviceRole(role)) {
         *error = QStringLiteral("a device's role is kiosk or till");
@@ -184,10 +225,13 @@ std::optional<QString> AuthRepository::addDevice(const QString &name, Role role,
     }
     const QString token = newBearerToken();
     QSqlQuery query(m_database.connection());
-    prepareQuery(query, QStringLiteral("INSERT INTO devices (name, role, token_hash) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING"));
+    prepareQuery(query, QStringLiteral("INSERT INTO devices (name, role, token_hash, venue_id) "
+                                       "VALUES (?, ?, ?, coalesce(?, (SELECT min(venue_id) FROM venues HAVING count(*) = 1))) "
+                                       "ON CONFLICT (name) DO NOTHING"));
     query.addBindValue(name);
     query.addBindValue(toString(role));
     query.addBindValue(QString::fromLatin1(tokenHash(token)));
+    query.addBindValue(venueId > 0 ? QVariant(venueId) : QVariant(QMetaType::fromType<qint64>()));
     if (!execQuery(query, "add device")) {
         *error = query.lastError().text();
         return std::nullopt;

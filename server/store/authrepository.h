@@ -52,8 +52,9 @@ public:
      * till or kiosk that its token is no longer valid. A database error is never cached.
      */
     std::optional<Principal> authenticate(const QString &token, bool *databaseDown = nullptr);
-    /** @brief Enrol a device; returns its bearer token, or nothing when the name is taken or on error. */
-    std::optional<QString> addDevice(const QString &name, Role role, QString *error);
+    /** @brief Enrol a device of venue @p venueId (0: the venue of a database of one venue, else none yet); returns
+     *  its bearer token, or nothing when the name is taken or on error. */
+    std::optional<QString> addDevice(const QString &name, Role role, QString *error, qint64 venueId = 0);
     /** @brief Add a staff member; false when the name is taken or on error. */
     bool addStaff(const QString &name, Role role, const QString &password, QString *error);
     /** @brief Sign a staff member in; nothing on a wrong name or password (indistinguishable on purpose). */
@@ -82,6 +83,9 @@ public:
     /** @brief Revoke the device named @p name (its token stops working on every instance); false with @p error when
      *  there is none or it is revoked already. @p audit is appended in the same transaction. */
     bool revokeDevice(const QString &name, const Principal &actor, QString *error);
+    /** @brief Make the device named @p name one of venue @p venueId (its keys feed and its door follow on every
+     *  instance at once); false with @p error when there is no such device or venue. Audited (device.venue). */
+    bool setDeviceVenue(const QString &name, qint64 venueId, const Principal &actor, QString *error);
     /** @brief Disable the staff member named @p name and end their open sessions; false with @p error when there is
      *  none or they are disabled already. Audited as revokeDevice(). */
     bool disableStaff(const QString &name, const Principal &actor, QString *error);

@@ -24,6 +24,11 @@ struct Principal {
     QDateTime elevatedUntil;
     /** @brief Sessions only: idle past the inactivity limit; only re-authentication is accepted until unlocked. */
     bool locked = false;
+    /** @brief The venue this caller serves: a device's own (devices.venue_id; in a database of one venue, a device
+     *  without one is of that venue), a session's the device it signed in on; 0: none (a session at no device, a
+     *  device not yet given a venue among several). Scopes the ticket keys it is given and the tickets its door
+     *  admits. */
+    qint64 venueId = 0;
 
     /** @brief True while a recent re-authentication lets this session refund, override and open the drawer. */
     bool isElevated() const { return elevatedUntil.isValid() && elevatedUntil > QDateTime::currentDateTimeUtc(); }

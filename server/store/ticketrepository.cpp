@@ -590,7 +590,8 @@ CheckinOutcome TicketRepository::checkIn(const CheckinRequest &request)
 
     const QByteArray fingerprint = QCryptographicHash::hash(
         request.qr.toUtf8() + '|' + toIsoUtc(request.scannedAt).toUtf8() + '|'
-            + (request.doorShowId ? QByteArray::number(*request.doorShowId) : QByteArray()), QCryptographicHash::Sha256).toHex();
+            + (request.doorShowId ? QByteArray::number(*request.doorShowId) : QByteArray())
+            + (request.doorVenueId ? '|' + QByteArray::number(*request.doorVenueId) : QByteArray()), QCryptographicHash::Sha256).toHex();
 
     QSqlDatabase db = m_database.connection();
     Transaction transaction(db);
@@ -632,7 +633,7 @@ CheckinOutcome TicketRepository::checkIn(const CheckinRequest &request)
         QSqlQuery read(db);
         prepareQuery(read, QStringLiteral(
             "SELECT t.state, sc.name, s.starts_at, t.show_id, t.seat_id, t.key_id, "
-            "       extract(epoch FROM t.valid_from)::bigint, extract(epoch FROM t.valid_until)::bigint "
+            "       extract(epoch FROM t.valid_from)::bigint, extract(epoch FROM t.valid_until)::bigint, sc.venue_id "
             "FROM tickets t JOIN shows s ON s.show_id = t.show_id "
             "  JOIN screens sc ON sc.screen_id = s.screen_id WHERE t.ticket_id = ?::uuid"));
         read.addBindValue(ticketId);
@@ -666,6 +667,10 @@ CheckinOutcome TicketRepository::checkIn(const CheckinRequest &request)
             result = QStringLiteral("revoked");
             if (!known)
                 ticketId.clear();
+        } else if (request.doorVenueId && *request.doorVenueId != read.value(8).toLongLong()) {
+            // Another venue's ticket, signed with that venue's genuine key: not for this door, and not marked used
+            // here (a photo of it scanned at the wrong venue must not spend it).
+            result = QStringLiteral("wrong_venue");
         } else if (request.doorShowId && *request.doorShowId != payload.showId) {
             result = QStringLiteral("wrong_show");
         } else if (scanned < payload.validFrom) {

@@ -45,6 +45,9 @@ struct CheckinRequest {
     QDateTime scannedAt;
     std::optional<qint64> doorShowId; ///< the show this door admits to, when the scanner knows it
     QString device;         ///< the caller's owner string ("device:3")
+    /** @brief The venue of the scanning device (Principal::venueId), when it has one: a ticket of another venue is
+     *  refused as wrong_venue, however good its signature. */
+    std::optional<qint64> doorVenueId;
     /** @brief A staff session scanning: the check-in's audit row is written with its first answer (not on a retry). */
     std::optional<Principal> staff;
 };

@@ -277,7 +277,7 @@ TEST_F(KioskFlow, DeclinedCardThenApprovedCardBooksAndPrints)
     const BookingPrint printed = kiosk.lastBooking();
     ASSERT_EQ(printed.tickets.size(), 2);
     QHash<quint32, QByteArray> keys;
-    const test::HttpResult keyList = paid.client()->get("/api/v1/keys");
+    const test::HttpResult keyList = paid.client(paid.staffToken(QStringLiteral("manager")))->get("/api/v1/keys");
     ASSERT_EQ(keyList.status, 200);
     for (const QJsonValue &value : QJsonDocument::fromJson(keyList.body).array())
         keys.insert(quint32(value[QStringLiteral("key_id")].toInteger()),

@@ -159,6 +159,10 @@ TEST(Checkin, RevokedWrongShowAndValidityWindow)
     // A show that ended (started 3 h ago, 100 min long).
     const qint64 past = server.createShow(1, 2, QDateTime::currentDateTimeUtc().addSecs(-3 * 3600), QDateTime::currentDateTimeUtc().addDays(-1));
     const Booked late = book(server, past, {QStringLiteral("A1")});
+    // The door above is of the first show's venue (the only one when it was enrolled): the past show's venue needs
+    // a door of its own, or one of no venue (enrolled now, among two venues).
+    EXPECT_EQ(resultOf(scan(late.tickets[0].qr, uuid())), QStringLiteral("wrong_venue"));
+    door = server.client(server.deviceToken());
     EXPECT_EQ(resultOf(scan(late.tickets[0].qr, uuid())), QStringLiteral("expired"));
     EXPECT_EQ(server.scalar(QStringLiteral("SELECT count(*) FROM checkin_firsts")).toInt(), 1);
 }
@@ -312,7 +316,7 @@ TEST(Checkin, RotatedKeysKeepVerifyingOldTickets)
     const auto newKey = TicketCodec::verify(after.tickets[0].qr, {}).payload.keyId;
     EXPECT_NE(oldKey, newKey);
 
-    const HttpResult keys = server.client()->get("/api/v1/keys");
+    const HttpResult keys = server.client(server.deviceToken())->get("/api/v1/keys");
     ASSERT_EQ(keys.status, 200);
     QHash<quint32, QByteArray> published;
     for (const QJsonValue &key : keys.jsonArray()) {
@@ -394,4 +398,75 @@ TEST(Checkin, RealTicketReSignedForAnotherSeatShowOrWindowIsRefused)
 
     // The genuine code still admits.
     EXPECT_EQ(door->post("/api/v1/checkin", scan(booked.tickets[0].qr, uuid())).json()[QStringLiteral("result")].toString(), QStringLiteral("ok"));
+}
+
+// Keys are scoped to their venue. A device of venue A is given A's keys only (and its venue, for its offline
+// verifier), a session at no device every venue's, a device of no venue among several none, a caller without a
+// token nothing; and A's door refuses B's ticket, genuinely signed with B's key, without spending it for B.
+TEST(Checkin, EachVenuesDevicesGetItsKeysOnlyAndItsDoorsRefuseAnotherVenuesTickets)
+{
+    TestServer server;
+    const qint64 showA = showStartingSoon(server);
+    const qint64 showB = showStartingSoon(server);
+    const Booked atA = book(server, showA, {QStringLiteral("A1")});
+    const Booked atB = book(server, showB, {QStringLiteral("A1")});
+    auto venueOf = [&](qint64 show) {
+        return server.scalar(QStringLiteral("SELECT sc.venue_id FROM shows s JOIN screens sc USING (screen_id) WHERE s.show_id = %1").arg(show)).toLongLong();
+    };
+    const qint64 venueA = venueOf(showA);
+    const qint64 venueB = venueOf(showB);
+    ASSERT_NE(venueA, venueB);
+    const auto keyOf = [](const Booked &booked) { return qint64(TicketCodec::verify(booked.tickets[0].qr, {}).payload.keyId); };
+
+    // Two venues: a device is enrolled with none, and marquee-admin gives it one.
+    auto deviceOf = [&](qint64 venue) {
+        const QString token = server.deviceToken(QStringLiteral("till"));
+        const QString name = server.scalar(QStringLiteral("SELECT name FROM devices ORDER BY device_id DESC LIMIT 1")).toString();
+        if (venue) {
+            QProcess admin;
+            admin.start(QCoreApplication::applicationDirPath() + QStringLiteral("/marquee-admin"),
+                        {QStringLiteral("--database-url"), server.databaseUrl(), QStringLiteral("device"), QStringLiteral("venue"),
+                         QStringLiteral("--name"), name, QStringLiteral("--venue"), QString::number(venue)});
+            EXPECT_TRUE(admin.waitForFinished(60000));
+            EXPECT_EQ(admin.exitCode(), 0) << admin.readAllStandardError().constData();
+        }
+        return server.client(token);
+    };
+    auto doorA = deviceOf(venueA);
+    auto doorB = deviceOf(venueB);
+    auto unassigned = deviceOf(0);
+
+    const HttpResult keysA = doorA->get("/api/v1/keys");
+    ASSERT_EQ(keysA.status, 200) << keysA.body.constData();
+    EXPECT_EQ(keysA.header("Marquee-Venue-Id"), QByteArray::number(venueA));
+    QSet<qint64> idsA;
+    for (const QJsonValue &key : keysA.jsonArray()) {
+        EXPECT_EQ(key[QStringLiteral("venue_id")].toInteger(), venueA);
+        idsA.insert(key[QStringLiteral("key_id")].toInteger());
+    }
+    EXPECT_TRUE(idsA.contains(keyOf(atA)));
+    EXPECT_FALSE(idsA.contains(keyOf(atB))) << "no key of another venue";
+
+    const HttpResult none = unassigned->get("/api/v1/keys");
+    ASSERT_EQ(none.status, 200);
+    EXPECT_TRUE(none.jsonArray().isEmpty()) << none.body.constData();
+    EXPECT_TRUE(none.header("Marquee-Venue-Id").isEmpty());
+    const HttpResult desk = server.client(server.staffToken(QStringLiteral("manager")))->get("/api/v1/keys");
+    ASSERT_EQ(desk.status, 200);
+    QSet<qint64> venues;
+    for (const QJsonValue &key : desk.jsonArray())
+        venues.insert(key[QStringLiteral("venue_id")].toInteger());
+    EXPECT_EQ(venues, (QSet<qint64>{venueA, venueB})) << "a session at no device: every venue's keys";
+    EXPECT_EQ(server.client()->get("/api/v1/keys").status, 401);
+
+    // A's door: B's genuine ticket is for another venue, recorded as such and not spent; B's door admits it.
+    const QString nonce = uuid();
+    const QJsonObject foreign = scan(atB.tickets[0].qr, nonce);
+    const HttpResult refused = doorA->post("/api/v1/checkin", foreign);
+    ASSERT_EQ(refused.status, 200) << refused.body.constData();
+    EXPECT_EQ(refused.json()[QStringLiteral("result")].toString(), QStringLiteral("wrong_venue"));
+    EXPECT_EQ(server.scalar(QStringLiteral("SELECT result FROM checkins WHERE nonce = '%1'").arg(nonce)).toString(), QStringLiteral("wrong_venue"));
+    EXPECT_EQ(doorA->post("/api/v1/checkin", foreign).body, refused.body) << "the stored answer on a retry";
+    EXPECT_EQ(doorB->post("/api/v1/checkin", scan(atB.tickets[0].qr, uuid())).json()[QStringLiteral("result")].toString(), QStringLiteral("ok"));
+    EXPECT_EQ(doorA->post("/api/v1/checkin", scan(atA.tickets[0].qr, uuid())).json()[QStringLiteral("result")].toString(), QStringLiteral("ok"));
 }

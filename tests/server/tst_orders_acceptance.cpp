@@ -579,7 +579,7 @@ TEST(OrdersAcceptance, KeysArePublicAndShapedAsSpecifiedAndVerifyTheSoldTickets)
     static const QRegularExpression shape(QStringLiteral("^MQ1\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]{86}$"));
     EXPECT_TRUE(shape.match(qr).hasMatch()) << qr.toStdString();
 
-    const HttpResult keys = f.server.client()->get("/api/v1/keys"); // no token needed
+    const HttpResult keys = kiosk->get("/api/v1/keys"); // the kiosk's venue's keys
     ASSERT_EQ(keys.status, 200) << keys.body.constData();
     const qint64 venueId = f.server.scalar(QStringLiteral("SELECT sc.venue_id FROM shows s JOIN screens sc USING (screen_id) WHERE s.show_id = %1").arg(f.showId)).toLongLong();
     QHash<quint32, QByteArray> published;

@@ -45,7 +45,8 @@ std::optional<QList<store::IssuedTicket>> issue(TestServer &server, const QStrin
 QHash<quint32, QByteArray> keysFromApi(TestServer &server)
 {
     QHash<quint32, QByteArray> keys;
-    const HttpResult result = server.client()->get("/api/v1/keys");
+    // A session at no device: every venue's keys (a device is given its own venue's only; tst_checkin.cpp).
+    const HttpResult result = server.client(server.staffToken(QStringLiteral("manager")))->get("/api/v1/keys");
     EXPECT_EQ(result.status, 200) << result.body.constData();
     for (const QJsonValue &key : result.jsonArray()) {
         EXPECT_EQ(key[QStringLiteral("alg")].toString(), QStringLiteral("Ed25519"));
@@ -411,7 +412,7 @@ TEST(Tickets, SigningKeysAreSealedWithTheKekFileNeverStoredRawNeverLoggedNeverSe
     EXPECT_FALSE(KeySeal::open(QByteArray(32, 'k'), sealed, store::TicketRepository::sealContext(venueId, publicKey)).has_value());
     EXPECT_FALSE(KeySeal::open(kek, sealed, store::TicketRepository::sealContext(venueId + 1, publicKey)).has_value());
     // Not served: the public endpoint carries the public key only.
-    const QByteArray keysBody = server->client()->get("/api/v1/keys").body;
+    const QByteArray keysBody = server->client(server->staffToken(QStringLiteral("manager")))->get("/api/v1/keys").body;
     EXPECT_TRUE(keysBody.contains(publicKey.toBase64()));
     EXPECT_FALSE(keysBody.contains(seed->toBase64()));
     EXPECT_FALSE(keysBody.contains(seed->toHex()));

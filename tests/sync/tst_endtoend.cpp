@@ -346,7 +346,7 @@ TEST_F(NetworkEndToEnd, KeysRevocationsAndEventsResumeFromTheirCursorsAfterAnOut
     };
     ASSERT_TRUE(waitUntil([&] { return !m_store.cursor(QStringLiteral("events")).isEmpty() && m_store.cursor(QStringLiteral("events")) == feedEnd(); }, 30000));
     // Keys: the same set the server publishes.
-    const QJsonArray serverKeys = QJsonDocument::fromJson(server.client()->get("/api/v1/keys").body).array();
+    const QJsonArray serverKeys = QJsonDocument::fromJson(server.client(m_token)->get("/api/v1/keys").body).array();
     ASSERT_FALSE(serverKeys.isEmpty());
     ASSERT_TRUE(waitUntil([&] { return m_store.publicKeysById().size() == serverKeys.size(); }, 20000)); // the followers run side by side
     const QHash<quint32, QByteArray> keys = m_store.publicKeysById();

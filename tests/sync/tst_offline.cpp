@@ -27,11 +27,13 @@ struct Door {
         EXPECT_TRUE(store.open(dir.filePath(QStringLiteral("door.db"))));
         keys = *TicketCodec::generateKeyPair();
         EXPECT_TRUE(store.replacePublicKeys({{42, keys.publicKey, 1, {}}}));
+        EXPECT_TRUE(store.setDeviceVenue(1));
     }
-    QString ticket(qint64 showId, const QString &seat, QUuid id = QUuid::createUuid()) const
+    QString ticket(qint64 showId, const QString &seat, QUuid id = QUuid::createUuid()) const { return signTicket(42, keys, showId, seat, id); }
+    static QString signTicket(quint32 keyId, const TicketKeyPair &keys, qint64 showId, const QString &seat, QUuid id = QUuid::createUuid())
     {
         TicketPayload p;
-        p.keyId = 42;
+        p.keyId = keyId;
         p.ticketId = id;
         p.showId = showId;
         p.seatId = seat;
@@ -93,6 +95,32 @@ TEST(OfflineCheckin, VerifiesSignaturesRevocationsShowAndSecondEntryWithoutTheSe
     EXPECT_EQ(upload->body.value(QStringLiteral("nonce")).toString(), first.nonce);
     EXPECT_EQ(upload->body.value(QStringLiteral("qr")).toString(), qr);
     EXPECT_EQ(door.store.pendingCount(), 7); // the malformed scan stays local
+}
+
+// A door of venue 1 with venue 2's genuine key in its cache (kept from before keys were given by venue, or put
+// there by anyone who could write the cache): venue 2's ticket, correctly signed, is refused as for another venue,
+// and so is every ticket while the device does not know its venue.
+TEST(OfflineCheckin, ATicketOfAnotherVenueWithItsGenuineKeyIsRefused)
+{
+    Door door;
+    const TicketKeyPair otherVenue = *TicketCodec::generateKeyPair();
+    ASSERT_TRUE(door.store.replacePublicKeys({{42, door.keys.publicKey, 1, {}}, {77, otherVenue.publicKey, 2, {}}}));
+    OfflineCheckin checkin(door.store);
+    const QString theirs = Door::signTicket(77, otherVenue, 7, QStringLiteral("A1"));
+    ASSERT_EQ(TicketCodec::verify(theirs, door.store.publicKeysById()).result, TicketCheck::Ok) << "genuinely signed";
+    const ScanOutcome refused = checkin.scan(theirs, 7);
+    EXPECT_EQ(refused.result, QStringLiteral("wrong_venue"));
+    EXPECT_FALSE(refused.admit());
+    EXPECT_TRUE(refused.recorded) << "journaled and uploaded like every decodable scan";
+    EXPECT_EQ(checkin.scan(door.ticket(7, QStringLiteral("A2")), 7).result, QStringLiteral("ok")) << "its own venue's ticket";
+
+    // The venue the server says this device is of decides: moved to venue 2, the same door admits the other one.
+    ASSERT_TRUE(door.store.setDeviceVenue(2));
+    EXPECT_EQ(checkin.scan(theirs, 7).result, QStringLiteral("ok"));
+    EXPECT_EQ(checkin.scan(door.ticket(7, QStringLiteral("A3")), 7).result, QStringLiteral("wrong_venue"));
+    // No venue said (a device never online since, or given none): nothing verifies offline.
+    ASSERT_TRUE(door.store.setDeviceVenue(0));
+    EXPECT_EQ(checkin.scan(door.ticket(7, QStringLiteral("A4")), 7).result, QStringLiteral("unknown_key"));
 }
 
 #endif // MARQUEE_SYNC_HAS_CHECKIN

@@ -41,6 +41,7 @@ DECLARE
     v_known        text[] := '{}';  -- the seats of the batch that exist, locked by this transaction
     v_states       seat_status[];
     v_expiries     timestamptz[];
+    v_holders      uuid[];
     v_taken        text[] := '{}';  -- of those, the ones not free: live holds, sales, and this batch's claims
     v_now          timestamptz;
     v_expires      timestamptz;
@@ -70,32 +71,22 @@ DECLARE
     v_hold         uuid;
     v_claimed      integer;
     v_bounded      text[];          -- the owners of the batch with a bound on their held seats, sorted
-    v_owner        text;
-    v_limit        integer;
+    v_counted      text[];          -- those and the owners of counted lapsed holds among the batch's seats
+    v_recount      text[];          -- bounded owners whose running count says the bound might be reached
     v_holding      jsonb := '{}';   -- bounded owner -> live held seats on the show, this batch's grants included
 BEGIN
     SELECT * INTO v_show FROM shows WHERE show_id = p_show;
     v_open := FOUND AND now() < v_show.starts_at AND now() <= v_show.sales_close_at AND now() >= v_show.sales_open_at;
     SELECT array_agg(DISTINCT b.owner ORDER BY b.owner) INTO v_bounded
       FROM unnest(p_owners, p_seat_limits) AS b(owner, seat_limit) WHERE b.seat_limit > 0;
-    IF v_open AND v_bounded IS NOT NULL THEN
-        -- The bound is decided here, with the hold, never checked before it: one transaction lock per bounded
-        -- owner and show, taken before any seat lock and in sorted order, puts every concurrent hold of one caller
-        -- (other batches, sync batches, other instances) one after the other, and each counts what the ones
-        -- before it committed. Held by the transaction: a sync batch's later holds of the owner take it again
-        -- at once. Holds of other callers never wait for it.
-        FOREACH v_owner IN ARRAY v_bounded LOOP
-            PERFORM pg_advisory_xact_lock(hashtextextended(v_owner || E'\x1f' || p_show::text, 11));
-        END LOOP;
-    END IF;
     IF v_open THEN
         -- Every seat of the batch, locked once in canonical (byte) order: the batch queues behind (or ahead of)
         -- other writers like any single hold and never deadlocks with them; within the batch nothing waits.
         EXECUTE 'SELECT coalesce(array_agg(l.seat_id), ''{}''), coalesce(array_agg(l.status), ''{}''),
-                        coalesce(array_agg(l.hold_expires_at), ''{}'')
-                   FROM (SELECT seat_id, status, hold_expires_at FROM show_seats
+                        coalesce(array_agg(l.hold_expires_at), ''{}''), coalesce(array_agg(l.held_by), ''{}'')
+                   FROM (SELECT seat_id, status, hold_expires_at, held_by FROM show_seats
                           WHERE show_id = $1 AND seat_id = ANY ($2) ORDER BY seat_id FOR UPDATE) AS l'
-           INTO v_known, v_states, v_expiries USING p_show, p_seats;
+           INTO v_known, v_states, v_expiries, v_holders USING p_show, p_seats;
         -- One instant for the whole batch, taken once the rows are ours: an expiry between two evaluations
         -- cannot split a request, and the TTL starts after the claim is certain.
         v_now := clock_timestamp();
@@ -104,16 +95,52 @@ BEGIN
          WHERE NOT (k.state = 'available' OR (k.state = 'held' AND k.expiry <= v_now));
         v_expires := v_now + make_interval(secs => p_ttl_s);
         v_expires_text := to_char(v_expires AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');
-        IF v_bounded IS NOT NULL THEN
-            -- Live held seats of each bounded owner on the show: seats still held by one of its holds and not
-            -- lapsed at v_now (an order's extension counts; released, swept or sold seats do not).
-            SELECT coalesce(jsonb_object_agg(c.owner, c.seats), '{}') INTO v_holding
-              FROM (SELECT h.owner, count(*) AS seats
-                      FROM holds h
-                      JOIN show_seats ss ON ss.show_id = h.show_id AND ss.seat_id = ANY (h.seat_ids) AND ss.held_by = h.hold_id
-                     WHERE h.owner = ANY (v_bounded) AND h.show_id = p_show AND h.released_at IS NULL AND h.swept_at IS NULL
-                       AND ss.status = 'held' AND ss.hold_expires_at > v_now
-                     GROUP BY h.owner) AS c;
+        -- The bound is decided here, with the hold, never checked before it. The running count of each bounded
+        -- owner (held_seat_counts) is locked after the seats, in owner order, as every other writer of a seat's
+        -- holder takes it (the trigger of mq_count_held_seats): concurrent holds of one caller (other batches,
+        -- sync batches, other instances) go one after the other, and each reads what the ones before it
+        -- committed. Holds of other callers never wait for it. The counts of the owners of lapsed counted holds
+        -- whose seats this batch may take are locked here too, so that the claim's trigger takes no lock out of
+        -- order.
+        IF v_bounded IS NOT NULL OR EXISTS (SELECT 1 FROM unnest(v_states, v_expiries) AS k(state, expiry)
+                                             WHERE k.state = 'held' AND k.expiry <= v_now) THEN
+            SELECT array_agg(DISTINCT o.owner ORDER BY o.owner) INTO v_counted
+              FROM (SELECT unnest(v_bounded) AS owner
+                    UNION ALL
+                    SELECT h.owner FROM unnest(v_states, v_expiries, v_holders) AS k(state, expiry, holder)
+                      JOIN holds h ON h.hold_id = k.holder AND h.counted
+                     WHERE k.state = 'held' AND k.expiry <= v_now) AS o;
+        END IF;
+        IF v_counted IS NOT NULL THEN
+            WITH locked AS (
+                INSERT INTO held_seat_counts AS c (owner, show_id, held)
+                SELECT o.owner, p_show, 0 FROM unnest(v_counted) AS o(owner) ORDER BY o.owner
+                ON CONFLICT (owner, show_id) DO UPDATE SET held = c.held
+                RETURNING c.owner, c.held)
+            SELECT coalesce(jsonb_object_agg(l.owner, l.held) FILTER (WHERE l.owner = ANY (v_bounded)), '{}') INTO v_holding
+              FROM locked l;
+            -- The running count includes lapsed seats not yet swept or taken: it is exact where it leaves room.
+            -- Where a batch's requests of one owner would pass its bound on the running count, the owner's live
+            -- held seats are counted: seats still held by one of its holds and not lapsed at v_now (an order's
+            -- extension counts; released, swept or sold seats do not).
+            SELECT array_agg(r.owner) INTO v_recount
+              FROM (SELECT b.owner, sum(b.n) AS n, min(b.seat_limit) AS seat_limit
+                      FROM unnest(p_owners, p_seat_counts, p_seat_limits) AS b(owner, n, seat_limit)
+                     WHERE b.seat_limit > 0 GROUP BY b.owner) AS r
+             WHERE coalesce((v_holding ->> r.owner)::integer, 0) + r.n > r.seat_limit;
+            IF v_recount IS NOT NULL THEN
+                v_holding := v_holding || (
+                    SELECT jsonb_object_agg(o.owner, coalesce(c.seats, 0))
+                      FROM unnest(v_recount) AS o(owner)
+                      LEFT JOIN (SELECT h.owner, count(*) AS seats
+                                   FROM holds h
+                                   JOIN show_seats ss ON ss.show_id = h.show_id AND ss.seat_id = ANY (h.seat_ids)
+                                                     AND ss.held_by = h.hold_id
+                                  WHERE h.owner = ANY (v_recount) AND h.show_id = p_show
+                                    AND h.released_at IS NULL AND h.swept_at IS NULL
+                                    AND ss.status = 'held' AND ss.hold_expires_at > v_now
+                                  GROUP BY h.owner) AS c ON c.owner = o.owner);
+            END IF;
         END IF;
     END IF;
 
@@ -218,6 +245,13 @@ BEGIN
     END LOOP;
 
     IF cardinality(v_won) > 0 THEN
+        -- The holds first: the claim's trigger finds the owner of each seat's new holder (mq_count_held_seats).
+        -- created_at is taken after the seats were locked and v_now read, not now() (see mq_place_hold in
+        -- 001_core.sql), so that [created_at, min(expires_at, released_at)) of the holds of one seat never overlap.
+        INSERT INTO holds (hold_id, show_id, owner, seat_ids, created_at, expires_at, counted)
+        SELECT w.hold_id, p_show, p_owners[w.i], v_claim_seats[w.seat_from : w.seat_from + p_seat_counts[w.i] - 1],
+               clock_timestamp(), v_expires, coalesce(p_seat_limits[w.i], 0) > 0
+          FROM unnest(v_won, v_won_holds, v_won_first) AS w(i, hold_id, seat_from);
         EXECUTE 'UPDATE show_seats ss
                     SET status = ''held'', held_by = c.hold_id, hold_expires_at = $3, version = ss.version + 1
                    FROM unnest($4::text[], $5::uuid[]) AS c(seat_id, hold_id)
@@ -230,12 +264,6 @@ BEGIN
             -- stand: the error rolls everything back and the server decides each request alone.
             RAISE EXCEPTION 'holds of % seats claimed % of them', cardinality(v_claim_seats), v_claimed;
         END IF;
-        -- created_at is taken after the claim, not now() (see mq_place_hold in 001_core.sql), so that
-        -- [created_at, min(expires_at, released_at)) of the holds of one seat never overlap.
-        INSERT INTO holds (hold_id, show_id, owner, seat_ids, created_at, expires_at)
-        SELECT w.hold_id, p_show, p_owners[w.i], v_claim_seats[w.seat_from : w.seat_from + p_seat_counts[w.i] - 1],
-               clock_timestamp(), v_expires
-          FROM unnest(v_won, v_won_holds, v_won_first) AS w(i, hold_id, seat_from);
         -- The event is the grant's data: {hold_id, show_id, seat_ids, expires_at}.
         INSERT INTO outbox (event_type, aggregate_id, payload)
         SELECT 'hold.placed', w.hold_id::text, v_datas[w.i]

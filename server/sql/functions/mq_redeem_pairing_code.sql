@@ -24,7 +24,10 @@ BEGIN
         RETURN QUERY SELECT 'code_expired'::text, NULL::bigint, code.device_name, code.role;
         RETURN;
     END IF;
-    INSERT INTO devices AS d (name, role, token_hash) VALUES (code.device_name, code.role, p_token_hash)
+    -- Of the only venue, as marquee-admin device add enrols one; in a database of several venues the operator
+    -- gives it one with device venue (a code carries no venue yet).
+    INSERT INTO devices AS d (name, role, token_hash, venue_id)
+        VALUES (code.device_name, code.role, p_token_hash, (SELECT min(v.venue_id) FROM venues v HAVING count(*) = 1))
         ON CONFLICT (name) DO NOTHING RETURNING d.device_id INTO created;
     IF created IS NULL THEN
         RETURN QUERY SELECT 'name_taken'::text, NULL::bigint, code.device_name, code.role;
