@@ -2512,6 +2512,10 @@ Zahlungen: %6 bestätigt, %7 zu erstatten, %8 offen.</translation>
         <source>Row %1, seats %2</source>
         <translation>Reihe %1, Plätze %2</translation>
     </message>
+    <message>
+        <source>This ticket is for another venue.</source>
+        <translation>Dieses Ticket gilt für einen anderen Veranstaltungsort.</translation>
+    </message>
 </context>
 <context>
     <name>marquee::app::MoviesModel</name>
