@@ -22,6 +22,7 @@
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QUuid>
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -121,13 +122,33 @@ store::DatabaseConfig olderSchema(const QTemporaryDir &work, int *version)
     const QString folder = work.filePath(QStringLiteral("older-migrations"));
     QDir().mkpath(folder);
     QStringList files = QDir(QStringLiteral(":/migrations")).entryList({QStringLiteral("*.sql")}, QDir::Files, QDir::Name);
-    files.removeLast();
+    const QString newest = files.takeLast();
     for (const QString &file : files)
         QFile::copy(QStringLiteral(":/migrations/") + file, folder + QLatin1Char('/') + file);
+    // Today's functions, but not those that name a table only the newest migration creates: a %ROWTYPE of it is
+    // resolved when the function is created. (A real older database has its own older functions; these stand in.)
+    QFile newestFile(QStringLiteral(":/migrations/") + newest);
+    EXPECT_TRUE(newestFile.open(QIODevice::ReadOnly));
+    QStringList newTables;
+    const QRegularExpression createTable(QStringLiteral("CREATE TABLE (?:IF NOT EXISTS )?(\\w+)"));
+    for (auto match = createTable.globalMatch(QString::fromUtf8(newestFile.readAll())); match.hasNext();)
+        newTables << match.next().captured(1);
+    const QString functionsFolder = work.filePath(QStringLiteral("older-functions"));
+    QDir().mkpath(functionsFolder);
+    for (const QString &file : QDir(QStringLiteral(":/functions")).entryList({QStringLiteral("*.sql")}, QDir::Files, QDir::Name)) {
+        QFile function(QStringLiteral(":/functions/") + file);
+        EXPECT_TRUE(function.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(function.readAll());
+        const bool namesANewTable = std::any_of(newTables.cbegin(), newTables.cend(), [&](const QString &table) {
+            return text.contains(QRegularExpression(QStringLiteral("\\b%1\\b").arg(table)));
+        });
+        if (!namesANewTable)
+            QFile::copy(function.fileName(), functionsFolder + QLatin1Char('/') + file);
+    }
     const store::DatabaseConfig config = TestCluster::instance().createDatabase(QStringLiteral("older"));
     store::Database database(config);
-    // Every migration but the newest, with today's functions (PL/pgSQL bodies name tables only when they run).
-    store::Migrations older(database, folder);
+    // Every migration but the newest, with the functions that fit that schema.
+    store::Migrations older(database, folder, functionsFolder);
     EXPECT_TRUE(older.migrate()) << older.errorString().toStdString();
     *version = older.currentVersion();
     database.closeThreadConnection();
