@@ -185,11 +185,17 @@ CancelOutcome BookingRepository::cancel(const QString &bookingId, const Principa
         return out;
     }
     // A ticket scanned in at the door was used: giving its money back is a manager's decision, with a reason. The
-    // ticket rows are locked first, so a scan that claims its first check-in (a key-share lock through the foreign
-    // key) either committed before this read or waits for the revocation below.
+    // ticket rows are locked first, in a statement of their own: a scan reads its ticket FOR SHARE, so it either
+    // committed before the lock was granted — and the next statement, with a snapshot taken after that, sees its
+    // check-in — or waits for this cancellation and then reads the ticket revoked.
+    QSqlQuery lockTickets(db);
+    prepareQuery(lockTickets, QStringLiteral("SELECT 1 FROM tickets WHERE booking_id = ?::uuid ORDER BY ticket_id FOR UPDATE"));
+    lockTickets.addBindValue(bookingId);
+    if (!execQuery(lockTickets, "lock tickets for cancel"))
+        return out;
     QSqlQuery admitted(db);
-    prepareQuery(admitted, QStringLiteral("WITH locked AS (SELECT ticket_id, seat_id FROM tickets WHERE booking_id = ?::uuid ORDER BY ticket_id FOR UPDATE) "
-                                          "SELECT l.seat_id FROM locked l JOIN checkin_firsts c USING (ticket_id) ORDER BY l.seat_id"));
+    prepareQuery(admitted, QStringLiteral("SELECT t.seat_id FROM tickets t JOIN checkin_firsts c USING (ticket_id) "
+                                          "WHERE t.booking_id = ?::uuid ORDER BY t.seat_id"));
     admitted.addBindValue(bookingId);
     if (!execQuery(admitted, "read admitted tickets for cancel"))
         return out;

@@ -635,7 +635,9 @@ CheckinOutcome TicketRepository::checkIn(const CheckinRequest &request)
             "SELECT t.state, sc.name, s.starts_at, t.show_id, t.seat_id, t.key_id, "
             "       extract(epoch FROM t.valid_from)::bigint, extract(epoch FROM t.valid_until)::bigint, sc.venue_id "
             "FROM tickets t JOIN shows s ON s.show_id = t.show_id "
-            "  JOIN screens sc ON sc.screen_id = s.screen_id WHERE t.ticket_id = ?::uuid"));
+            "  JOIN screens sc ON sc.screen_id = s.screen_id WHERE t.ticket_id = ?::uuid FOR SHARE OF t"));
+        // FOR SHARE: a cancellation that has locked the booking's tickets is waited for, and its revocation is what
+        // this scan then reads (revoked); a cancellation that comes after waits for this scan and counts it.
         read.addBindValue(ticketId);
         if (!run(read, "read ticket"))
             return outcome;
