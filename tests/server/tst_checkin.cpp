@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// Check-in: every result, nonce replay, first scan wins under concurrency, bad input, key rotation.
+// Check-in: every result, nonce replay, first scan wins under concurrency, a scan racing a cancellation, bad input,
+// key rotation.
 #include "testserver.h"
 
 #include "core/isotime.h"
@@ -16,6 +17,7 @@
 #include <QSet>
 #include <QUuid>
 #include <atomic>
+#include <chrono>
 #include <gtest/gtest.h>
 #include <thread>
 
@@ -469,4 +471,37 @@ TEST(Checkin, EachVenuesDevicesGetItsKeysOnlyAndItsDoorsRefuseAnotherVenuesTicke
     EXPECT_EQ(doorA->post("/api/v1/checkin", foreign).body, refused.body) << "the stored answer on a retry";
     EXPECT_EQ(doorB->post("/api/v1/checkin", scan(atB.tickets[0].qr, uuid())).json()[QStringLiteral("result")].toString(), QStringLiteral("ok"));
     EXPECT_EQ(doorA->post("/api/v1/checkin", scan(atA.tickets[0].qr, uuid())).json()[QStringLiteral("result")].toString(), QStringLiteral("ok"));
+}
+
+TEST(Checkin, AScanDuringACancellationWaitsForItAndFindsTheTicketRevoked)
+{
+    TestServer server;
+    const qint64 showId = showStartingSoon(server);
+    const Booked booked = book(server, showId, {QStringLiteral("A1")});
+    const QString door = server.deviceToken(QStringLiteral("till"));
+    // A cancellation in progress, as BookingRepository::cancel runs it: the booking's tickets locked, then revoked,
+    // not yet committed.
+    QSqlDatabase db = server.context().database.connection();
+    store::Transaction cancellation(db);
+    ASSERT_TRUE(cancellation.isActive());
+    QSqlQuery lock(db);
+    ASSERT_TRUE(lock.exec(QStringLiteral("SELECT 1 FROM tickets WHERE booking_id = '%1'::uuid ORDER BY ticket_id FOR UPDATE").arg(booked.bookingId)));
+    QSqlQuery revoke(db);
+    ASSERT_TRUE(revoke.exec(QStringLiteral("UPDATE tickets SET state = 'revoked', revoked_at = now() WHERE booking_id = '%1'::uuid").arg(booked.bookingId)));
+
+    std::atomic<bool> answered{false};
+    QString result;
+    std::thread scanner([&] {
+        auto client = server.client(door);
+        const HttpResult r = client->post("/api/v1/checkin", scan(booked.tickets[0].qr, uuid()));
+        result = r.json()[QStringLiteral("result")].toString();
+        answered = true;
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(700));
+    EXPECT_FALSE(answered.load()) << "the scan waits for the cancellation that holds its ticket";
+    EXPECT_TRUE(cancellation.commit());
+    scanner.join();
+    // Read before the cancellation committed, the ticket was valid: the scan must not admit it now.
+    EXPECT_EQ(result, QStringLiteral("revoked"));
+    EXPECT_EQ(server.scalar(QStringLiteral("SELECT count(*) FROM checkin_firsts")).toInt(), 0);
 }
