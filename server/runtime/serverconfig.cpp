@@ -88,7 +88,9 @@ QString ServerConfig::usage()
         "  --database-connect-timeout SECONDS  opening a database connection gives up after this (default 5, at least 2)\n"
         "  --database-statement-timeout DURATION  PostgreSQL statement_timeout of every connection, and how long a\n"
         "                              request waits for a database that stopped answering before it answers 503\n"
-        "                              (5s, 1500ms or seconds; default 5s, 0 = off; /readyz says 503 after 1 s of silence)\n"
+        "                              (5s, 1500ms or seconds; default 5s, 0 = off)\n"
+        "  --database-silence DURATION  a probe's question to the database unanswered this long: requests get 503\n"
+        "                              at once and /readyz is not ready until it answers (default 1s, 100ms to 60s)\n"
         "  --database-keepalive SECONDS  TCP keepalives on database connections: a vanished database host is noticed\n"
         "                              after about twice this (default 10, 0 = the system's default)\n"
         "  --user NAME                 started as root: become NAME first (the server refuses to run as root;\n"
@@ -328,6 +330,13 @@ std::optional<ServerConfig> ServerConfig::fromArguments(const QStringList &input
         } else if (option == QLatin1String("--database-statement-timeout")) {
             if (!durationValue(option, value, 3600, &config.databaseStatementTimeoutMs))
                 return std::nullopt;
+        } else if (option == QLatin1String("--database-silence")) {
+            if (!durationValue(option, value, 60, &config.databaseSilenceMs))
+                return std::nullopt;
+            if (config.databaseSilenceMs < 100) {
+                *error = QStringLiteral("--database-silence must be at least 100ms (a probe is asked every 250 ms)");
+                return std::nullopt;
+            }
         } else if (option == QLatin1String("--database-keepalive")) {
             if (!intValue(option, value, 0, 3600, &config.databaseKeepaliveSeconds))
                 return std::nullopt;

@@ -32,6 +32,8 @@ struct ServerConfig {
     /** @brief PostgreSQL's statement_timeout on every serving connection, and how long a request waits for a
      *  database that stopped answering before its connection is ended and it answers 503; 0: neither. */
     int databaseStatementTimeoutMs = 5000;
+    /** @brief A question of the database watchdog's probe unanswered this long: 503 and /readyz not ready. */
+    int databaseSilenceMs = 1000;
     int databaseKeepaliveSeconds = 10; ///< TCP keepalives on database connections: idle time before the first probe; 0: off
     QString dataDirectory;
     QString signingKeyFile; ///< key-encryption key of the ticket signing keys; empty: dataDirectory/signing-kek

@@ -6,7 +6,7 @@ namespace marquee {
 ServerContext::ServerContext(ServerConfig config_, store::DatabaseConfig databaseConfig)
     : config(std::move(config_))
     , database(std::move(databaseConfig))
-    , databaseWatchdog(database, config.databaseStatementTimeoutMs)
+    , databaseWatchdog(database, config.databaseStatementTimeoutMs, config.databaseSilenceMs)
     , auth(database, 10, config.sessionIdleSeconds)
     , catalog(database)
     , holds(database, config.asyncHoldCommit)

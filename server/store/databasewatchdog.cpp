@@ -18,9 +18,10 @@ constexpr int kSchemaCheckEveryProbes = 8; // about every two seconds
 constexpr int kWatchTickMs = 50;
 } // namespace
 
-DatabaseWatchdog::DatabaseWatchdog(Database &database, int statementTimeoutMs)
+DatabaseWatchdog::DatabaseWatchdog(Database &database, int statementTimeoutMs, int silenceMs)
     : m_database(database)
     , m_statementTimeoutMs(statementTimeoutMs)
+    , m_silenceMs(silenceMs > 0 ? silenceMs : kDefaultSilenceMs)
 {
 }
 
@@ -51,6 +52,7 @@ void DatabaseWatchdog::start()
         return;
     m_stop = false;
     m_lastAnswerMs = nowMs();
+    m_askedSinceMs = -1;
     // The first answer before anyone asks: /readyz is then right from the first request.
     m_schemaCurrent = Migrations(m_database).status() == Migrations::Status::Current;
     m_prober.reset(QThread::create([this] { probe(); }));
@@ -77,12 +79,13 @@ void DatabaseWatchdog::stopAndWait()
 
 qint64 DatabaseWatchdog::unansweredForMs() const
 {
-    return nowMs() - m_lastAnswerMs.load();
+    const qint64 asked = m_askedSinceMs.load();
+    return asked < 0 ? 0 : nowMs() - asked;
 }
 
 bool DatabaseWatchdog::answering() const
 {
-    return !m_running || unansweredForMs() < kSilenceMs;
+    return !m_running || unansweredForMs() < m_silenceMs;
 }
 
 bool DatabaseWatchdog::mayConnect() const
@@ -94,6 +97,9 @@ void DatabaseWatchdog::probe()
 {
     int probes = 0;
     while (!m_stop) {
+        // Asked from now on, unless an earlier question (a failed one) is still the oldest unanswered.
+        qint64 unanswered = -1;
+        m_askedSinceMs.compare_exchange_strong(unanswered, nowMs());
         if (m_database.ping()) {
             bool answered = true;
             if (++probes % kSchemaCheckEveryProbes == 0) {
@@ -105,7 +111,8 @@ void DatabaseWatchdog::probe()
             if (answered) {
                 const qint64 silentMs = unansweredForMs();
                 m_lastAnswerMs = nowMs();
-                if (silentMs >= kSilenceMs)
+                m_askedSinceMs = -1;
+                if (silentMs >= m_silenceMs)
                     qCInfo(lcStore) << "the database answers again after" << silentMs << "ms";
             }
         }
@@ -121,8 +128,8 @@ void DatabaseWatchdog::watch()
     while (!m_stop) {
         QThread::msleep(kWatchTickMs);
         const qint64 lastAnswer = m_lastAnswerMs.load();
-        const qint64 silentMs = nowMs() - lastAnswer;
-        if (silentMs < kSilenceMs) {
+        const qint64 silentMs = unansweredForMs();
+        if (silentMs < m_silenceMs) {
             warned = false;
             continue;
         }
@@ -152,7 +159,7 @@ void DatabaseWatchdog::watch()
     }
     // Stopping: a probe still waiting on a stalled database must not hold the shutdown up.
     QMutexLocker lock(&m_mutex);
-    if (nowMs() - m_lastAnswerMs.load() >= kSilenceMs) {
+    if (unansweredForMs() >= m_silenceMs) {
         for (auto it = m_tracked.begin(); it != m_tracked.end(); ++it)
             ::shutdown(it->socket, SHUT_RDWR);
     }

@@ -20,8 +20,10 @@ class Database;
  * bytes, so neither TCP keepalives nor libpq notice. So one thread asks the database a trivial question every
  * quarter of a second on a connection of its own, and another watches the answers:
  *
- * - when none has come for a second, the database counts as not answering (answering() is false): requests are
- *   refused at once with 503 and /readyz says so, without touching the database;
+ * - when a question has waited a second (the silence, --database-silence) for its answer, the database counts as
+ *   not answering (answering() is false): requests are refused at once with 503 and /readyz says so, without
+ *   touching the database. Only a question the database has been asked counts: on a starved machine the probe
+ *   thread itself may not run for a second, and that says nothing about the database (it used to trip here);
  * - when none has come for the statement timeout, every connection of this process opened before the last answer
  *   is shut down under its statement (shutdown(2) on a duplicate of its socket), so that whatever waits on it
  *   gets a connection error now — a request answers 503 instead of hanging until the database wakes up. Each thread
@@ -34,15 +36,17 @@ class Database;
 class DatabaseWatchdog
 {
 public:
-    /** @brief Watches @p database (whose connections register with it, see Database::setWatchdog()). */
-    DatabaseWatchdog(Database &database, int statementTimeoutMs);
+    /** @brief Watches @p database (whose connections register with it, see Database::setWatchdog()); a question
+     *  unanswered for @p silenceMs makes it not answering. */
+    DatabaseWatchdog(Database &database, int statementTimeoutMs, int silenceMs = kDefaultSilenceMs);
     ~DatabaseWatchdog();
     void start();
     void stopAndWait();
 
-    /** @brief How long since the database last answered the probe, in milliseconds. */
+    /** @brief How long the probe's question has waited for its answer (since the first of a row of failed ones),
+     *  in milliseconds; 0 while the last one was answered and the next is not asked yet. */
     qint64 unansweredForMs() const;
-    /** @brief False once the database has not answered the probe for a second (always true when not started). */
+    /** @brief False once a question of the probe has waited the silence for its answer (true when not started). */
     bool answering() const;
     bool running() const { return m_running.load(); }
     /**
@@ -55,8 +59,9 @@ public:
     /** @brief Connections shut down under their statement so far. */
     qint64 connectionsEnded() const { return m_ended.load(); }
 
-    /** @brief No answer for this long: the database is not answering. */
-    static constexpr int kSilenceMs = 1000;
+    /** @brief A question unanswered for this long, by default: the database is not answering. */
+    static constexpr int kDefaultSilenceMs = 1000;
+    int silenceMs() const { return m_silenceMs; }
     /** @brief How often the probe asks. */
     static constexpr int kProbeIntervalMs = 250;
 
@@ -78,11 +83,14 @@ private:
 
     Database &m_database;
     const int m_statementTimeoutMs;
+    const int m_silenceMs;
     std::unique_ptr<QThread> m_prober;
     std::unique_ptr<QThread> m_watcher;
     std::atomic<bool> m_stop{false};
     std::atomic<bool> m_running{false};
     std::atomic<qint64> m_lastAnswerMs{0};
+    /** @brief When the oldest question not answered yet was asked; -1: the last one was answered. */
+    std::atomic<qint64> m_askedSinceMs{-1};
     std::atomic<bool> m_schemaCurrent{false};
     std::atomic<qint64> m_ended{0};
     QMutex m_mutex;

@@ -3,6 +3,7 @@
 // storage would leave it): requests answer within the statement timeout and a second, 503 `unavailable` with
 // Retry-After, instead of hanging until it wakes up; /healthz answers 200 throughout, /readyz 503 while it is
 // silent and 200 again after; and no seat ends up held twice or half-held.
+#include "serverprocess.h"
 #include "servertesthelpers.h"
 #include "testserver.h"
 
@@ -283,4 +284,45 @@ TEST(DatabaseStall, TheTimeoutOptionsParseDurationsAndRefuseNonsense)
     ASSERT_TRUE(keepalive) << error.toStdString();
     EXPECT_EQ(keepalive->databaseKeepaliveSeconds, 0);
     EXPECT_EQ(keepalive->databaseConnectTimeoutSeconds, 7);
+
+    EXPECT_EQ(defaults->databaseSilenceMs, 1000);
+    const auto silence = ServerConfig::fromArguments({QStringLiteral("--database-silence"), QStringLiteral("2500ms")}, &error);
+    ASSERT_TRUE(silence) << error.toStdString();
+    EXPECT_EQ(silence->databaseSilenceMs, 2500);
+    for (const QString &bad : {QStringLiteral("50ms"), QStringLiteral("0"), QStringLiteral("61s"), QStringLiteral("soon")}) {
+        EXPECT_FALSE(ServerConfig::fromArguments({QStringLiteral("--database-silence"), bad}, &error)) << bad.toStdString();
+        EXPECT_TRUE(error.contains(QStringLiteral("--database-silence"))) << error.toStdString();
+    }
+}
+
+TEST(DatabaseStall, AServerThatDidNotRunIsNotTakenForASilentDatabase)
+{
+    // A starved machine (load 15-20 on two cores) may leave the probe thread unscheduled for over a second while
+    // the database answers every question at once. Stopping the whole server process does the same to all its
+    // threads: once it runs again, the last question was answered and the next not asked yet, so the server is
+    // ready at once. (It used to count the time since the last answer, and answered 503 for up to a quarter of a
+    // second after every such pause.)
+    TestServer setup;
+    const quint16 port = freePort();
+    ServerProcess server(setup.databaseUrl(), port, setup.dataDirectory());
+    ASSERT_TRUE(server.waitReady()) << server.output().constData();
+    const pid_t pid = pid_t(server.process().processId());
+    ASSERT_GT(pid, 0);
+    HttpClient client(QStringLiteral("127.0.0.1"), port);
+    int notReady = 0;
+    QByteArray lastRefusal;
+    for (int pause = 0; pause < 5; ++pause) {
+        ASSERT_EQ(client.get("/readyz").status, 200);
+        ::kill(pid, SIGSTOP);
+        QThread::msleep(1500);
+        ::kill(pid, SIGCONT);
+        const HttpResult ready = client.get("/readyz");
+        if (ready.status != 200) {
+            ++notReady;
+            lastRefusal = ready.body;
+        }
+        QThread::msleep(300);
+    }
+    EXPECT_EQ(notReady, 0) << "not ready right after a pause of the server itself; last answer: " << lastRefusal.constData();
+    // And the database really stopping still trips it: RequestsFailFastWhileTheDatabaseIsStoppedAndSeatsStaySound.
 }
