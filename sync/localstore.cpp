@@ -126,6 +126,54 @@ CREATE TABLE prints (
 );
 CREATE INDEX prints_booking ON prints (booking_ref, id);
 )sql",
+    // 3: a till's leases (the server's last word on each), its lease requests (sent again with the same key until
+    // answered) and its journal of offline sales (each with the upload exactly as it is sent, every time).
+    R"sql(
+CREATE TABLE leases (
+    lease_id   TEXT PRIMARY KEY,
+    show_id    INTEGER NOT NULL,
+    state      TEXT NOT NULL,
+    return_by  INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    lease      BLOB NOT NULL,
+    updated_at INTEGER NOT NULL
+);
+CREATE INDEX leases_show ON leases (show_id);
+CREATE TABLE lease_requests (
+    idempotency_key TEXT PRIMARY KEY,
+    show_id         INTEGER NOT NULL,
+    body            BLOB NOT NULL,
+    state           TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'answered')),
+    result_status   INTEGER NOT NULL DEFAULT 0,
+    result_body     BLOB,
+    created_at      INTEGER NOT NULL
+);
+CREATE TABLE offline_sales (
+    device_seq     INTEGER PRIMARY KEY,
+    lease_id       TEXT NOT NULL,
+    show_id        INTEGER NOT NULL,
+    seat_ids       TEXT NOT NULL,
+    amount_minor   INTEGER NOT NULL,
+    currency       TEXT NOT NULL,
+    tendered_minor INTEGER NOT NULL,
+    sold_at        INTEGER NOT NULL,
+    staff          TEXT NOT NULL,
+    body           BLOB NOT NULL,
+    print_data     BLOB NOT NULL,
+    print_state    TEXT NOT NULL DEFAULT 'pending' CHECK (print_state IN ('pending', 'printed', 'failed')),
+    print_error    TEXT NOT NULL DEFAULT '',
+    upload_state   TEXT NOT NULL DEFAULT 'pending' CHECK (upload_state IN ('pending', 'booked', 'refused')),
+    attempts       INTEGER NOT NULL DEFAULT 0,
+    last_error     TEXT NOT NULL DEFAULT '',
+    result_status  INTEGER NOT NULL DEFAULT 0,
+    result_body    BLOB,
+    booking_id     TEXT NOT NULL DEFAULT '',
+    booking_ref    TEXT NOT NULL DEFAULT '',
+    answered_at    INTEGER
+);
+CREATE INDEX offline_sales_lease ON offline_sales (lease_id, device_seq);
+CREATE INDEX offline_sales_upload ON offline_sales (upload_state, device_seq);
+)sql",
 };
 
 qint64 toMs(const QDateTime &time)

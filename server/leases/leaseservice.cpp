@@ -122,7 +122,12 @@ LeaseAnswer LeaseService::leasesOfShow(const store::Principal &caller, qint64 sh
     const auto leases = m_leases.leasesOfShow(showId, till);
     if (!leases)
         return storeDown();
-    return std::pair{200, QJsonObject{{QStringLiteral("show_id"), showId}, {QStringLiteral("leases"), *leases}}};
+    // The settings in force go along, so a till knows how many seats it may keep leased and when they go back.
+    auto settings = m_leases.settings(showId, m_defaults);
+    if (!settings)
+        return storeDown();
+    settings->remove(QStringLiteral("show_id"));
+    return std::pair{200, QJsonObject{{QStringLiteral("show_id"), showId}, {QStringLiteral("leases"), *leases}, {QStringLiteral("settings"), *settings}}};
 }
 
 LeaseAnswer LeaseService::end(const store::Principal &caller, const QString &leaseId)
