@@ -173,6 +173,29 @@ struct OfflineSaleRecord {
 };
 
 /**
+ * @brief A server-signed delegation as the device keeps it: its own (from a lease answer) or one of the venue's
+ * (GET /api/v1/delegations, at the door). The document is the delegation's JSON form (core DelegationCodec);
+ * its venue signature was checked before it was stored.
+ */
+struct DelegationRecord {
+    QString delegationId;
+    QString leaseId;
+    QJsonObject document;
+    QDateTime acceptedAt;           ///< when this device stored it (its own delegations)
+    QDateTime revokedAt;            ///< invalid while it is in force
+    QStringList reportedTicketIds;  ///< the venue's: tickets of its lease's reported sales (honoured after a revocation)
+};
+
+/** @brief The one ticket a device signed for one seat under one of its delegations. */
+struct DelegatedTicketRecord {
+    QString delegationId;
+    QString seatId;
+    QString ticketId;
+    QString qr;
+    QDateTime signedAt;
+};
+
+/**
  * @brief Everything the kiosk must not forget, in one SQLite file: the queue of pending actions, the payment
  * and ticket journals, the catalog cache, public keys and revocations, feed cursors and check-in scans.
  *
@@ -184,7 +207,7 @@ class LocalStore
 {
 public:
     /** @brief The schema version this build writes. */
-    static constexpr int kSchemaVersion = 3;
+    static constexpr int kSchemaVersion = 4;
 
     LocalStore();
     ~LocalStore();
@@ -281,6 +304,26 @@ public:
     bool setScanResult(const QString &nonce, const QString &uploadState, const QString &serverResult, const QByteArray &response);
     std::optional<CheckinScan> scan(const QString &nonce);
     QList<CheckinScan> scans();
+
+    // --- delegated signing (DeviceTicketSigner) and the door's delegations (OfflineCheckin) ---------------
+    /** @brief Keep one of this device's delegations; storing the same delegation id again changes nothing. */
+    bool storeDeviceDelegation(const DelegationRecord &delegation);
+    std::optional<DelegationRecord> deviceDelegation(const QString &delegationId);
+    std::optional<DelegationRecord> deviceDelegationForLease(const QString &leaseId);
+    /** @brief Mark a delegation of this device revoked (its lease was revoked or given back): it signs no more. */
+    bool setDeviceDelegationRevoked(const QString &delegationId, const QDateTime &revokedAt = {});
+    /**
+     * @brief Keep the ticket signed for a seat, unless one is kept for that seat of that delegation already:
+     * returns the ticket now on record for the seat (the earlier one wins), std::nullopt on a write failure.
+     */
+    std::optional<DelegatedTicketRecord> recordDelegatedTicket(const DelegatedTicketRecord &ticket);
+    std::optional<DelegatedTicketRecord> delegatedTicket(const QString &delegationId, const QString &seatId);
+    QList<DelegatedTicketRecord> delegatedTickets(const QString &delegationId);
+
+    /** @brief Replace the door's cache of the venue's delegations (active and revoked) in one transaction. */
+    bool replaceVenueDelegations(const QList<DelegationRecord> &delegations);
+    std::optional<DelegationRecord> venueDelegation(const QString &delegationId);
+    QList<DelegationRecord> venueDelegations();
 
     // --- reconciliation reports ---------------------------------------------------------------------------
     bool saveReport(const QByteArray &json);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// The till's leases, lease requests and journal of offline sales (schema 3): the SQL of LeaseKeeper and
+// The till's leases, lease requests and journal of offline sales (schema 4): the SQL of LeaseKeeper and
 // OfflineSales, kept apart from the kiosk's journals in localstore.cpp.
 #include "localstore.h"
 

@@ -45,6 +45,9 @@ ScanOutcome OfflineCheckin::scan(const QString &qr, qint64 showId, const QDateTi
     case TicketCheck::InvalidSignature:
         outcome.result = QStringLiteral("invalid_signature");
         break;
+    case TicketCheck::UnknownDelegation:
+        outcome.result = QStringLiteral("unknown_delegation");
+        break;
     case TicketCheck::Ok:
         if (m_store.revocation(ticketId))
             outcome.result = QStringLiteral("revoked");

@@ -234,7 +234,7 @@ TEST(LocalStore, UpgradesAVersionOneFileKeepingItsData)
         ASSERT_TRUE(store.enqueue(holdAction(QStringLiteral("old"))));
     }
     // What a kiosk that ran the first schema has on disk: no prints table (nor the later ones), user_version 1.
-    for (const char *table : {"prints", "leases", "lease_requests", "offline_sales"})
+    for (const char *table : {"prints", "delegated_tickets", "device_delegations", "venue_delegations", "leases", "lease_requests", "offline_sales"})
         rawScalar(path, QStringLiteral("DROP TABLE %1").arg(QLatin1String(table)));
     rawScalar(path, QStringLiteral("PRAGMA user_version = 1"));
     LocalStore store;
