@@ -7,10 +7,7 @@
 #include "tillsupport.h"
 #include "core/money.h"
 
-#if __has_include("sync/deviceticketsigner.h")
 #include "sync/deviceticketsigner.h"
-#define MARQUEE_HAS_DEVICE_SIGNER 1
-#endif
 
 #include <QDir>
 #include <QJsonArray>
@@ -51,40 +48,19 @@ TillOffline::TillOffline(const AppConfig &config, QObject *parent)
     keeperOptions.windowSeconds = config.leaseWindowMinutes * 60;
     m_keeper = std::make_unique<sync::LeaseKeeper>(m_store, *m_api, keeperOptions);
     m_sales = std::make_unique<sync::OfflineSales>(m_store);
-#ifdef MARQUEE_HAS_DEVICE_SIGNER
     m_signer = std::make_unique<sync::DeviceTicketSigner>(m_store);
     if (m_signer->open()) {
         // The device key goes with every lease request; the server's delegation in the answer lets it sign.
         m_keeper->setRequestDecorator([this](QJsonObject &body) { body.insert(QStringLiteral("device_public_key"), m_signer->publicKey()); });
-        m_keeper->setLeaseGranted([this](const QJsonObject &lease) {
-            const QJsonObject delegation = lease.value(QStringLiteral("delegation")).toObject();
-            if (!delegation.isEmpty()) {
-                const sync::DelegationAcceptOutcome accepted = m_signer->accept(delegation);
-                if (!accepted.ok())
-                    qCWarning(lcTill) << "delegation of lease" << lease.value(QStringLiteral("lease_id")).toString() << "not kept:" << accepted.message;
-            }
-        });
-        m_sales->setTicketSigner([this](const QString &leaseId, qint64 showId, const QStringList &seats, QString *refusal)
-                                     -> std::optional<QJsonArray> {
-            QJsonArray tickets;
-            for (const QString &seat : seats) {
-                const sync::SignOutcome signedTicket = m_signer->sign(leaseId, showId, seat);
-                if (!signedTicket.ok()) {
-                    *refusal = signedTicket.message.isEmpty() ? toString(signedTicket.refusal) : signedTicket.message;
-                    return std::nullopt;
-                }
-                tickets.append(QJsonObject{{QStringLiteral("ticket_id"), signedTicket.ticketId},
-                                           {QStringLiteral("seat_id"), seat},
-                                           {QStringLiteral("code"), signedTicket.qr}});
-            }
-            return tickets;
-        });
+        m_keeper->setLeaseGranted([this](const QJsonObject &) { followDelegations(); });
+        connect(m_engine.get(), &sync::SyncEngine::feedsCaughtUp, this, &TillOffline::followDelegations);
+        m_sales->setTicketSigner(sync::OfflineSales::deviceSigner(*m_signer));
     } else {
         qCWarning(lcTill) << "no device key, so no offline sales:" << m_signer->errorString();
     }
-#endif
     connect(m_engine.get(), &sync::SyncEngine::onlineChanged, this, &TillOffline::setOnline);
     connect(m_keeper.get(), &sync::LeaseKeeper::leasesChanged, this, [this] {
+        followDelegations();
         cacheLeasedShows();
         applyOverlay();
         Q_EMIT stateChanged();
@@ -175,6 +151,26 @@ void TillOffline::refreshUploader()
     m_uploader->setTimeoutMs(m_config.requestTimeoutMs);
     m_sales->setUploader(m_uploader.get(), m_session->name());
     Q_EMIT stateChanged();
+}
+
+void TillOffline::followDelegations()
+{
+    if (!m_signer || !m_signer->isOpen())
+        return;
+    for (const sync::StoredLease &lease : m_store.leases()) {
+        const bool ended = lease.state == QLatin1String("returned") || lease.state == QLatin1String("revoked");
+        if (ended) {
+            if (m_signer->delegationForLease(lease.leaseId) && !m_signer->isRevoked(lease.leaseId))
+                m_signer->setRevoked(lease.leaseId);
+            continue;
+        }
+        const QJsonObject delegation = lease.lease.value(QStringLiteral("delegation")).toObject();
+        if (delegation.isEmpty() || m_signer->delegationForLease(lease.leaseId))
+            continue;
+        const sync::DelegationAcceptOutcome accepted = m_signer->accept(delegation);
+        if (!accepted.ok())
+            qCInfo(lcTill) << "delegation of lease" << lease.leaseId << "not kept yet:" << accepted.message;
+    }
 }
 
 void TillOffline::cacheLeasedShows()

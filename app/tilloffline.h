@@ -128,6 +128,9 @@ private:
     void applyOverlay();
     void cacheLeasedShows();
     void refreshUploader();
+    /** @brief Keep the delegation of every lease not kept yet (the venue's keys may have come after it), and stop
+     *  signing under leases given back or revoked. */
+    void followDelegations();
 
     AppConfig m_config;
     bool m_enabled = false;

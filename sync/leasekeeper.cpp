@@ -121,7 +121,11 @@ void LeaseKeeper::nextShow()
 
 void LeaseKeeper::keep(const QJsonObject &lease)
 {
-    const StoredLease stored = storedLease(lease);
+    StoredLease stored = storedLease(lease);
+    // The delegation comes with the grant; a later read of the lease may leave it out, so it is kept.
+    if (!lease.contains(QStringLiteral("delegation")))
+        if (const std::optional<StoredLease> before = m_store.lease(stored.leaseId); before && before->lease.contains(QStringLiteral("delegation")))
+            stored.lease.insert(QStringLiteral("delegation"), before->lease.value(QStringLiteral("delegation")));
     if (!stored.leaseId.isEmpty() && m_store.saveLease(stored))
         Q_EMIT leasesChanged();
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "offlinesales.h"
+#include "deviceticketsigner.h"
 #include "synclog.h"
 
 #include <QJsonDocument>
@@ -25,6 +26,23 @@ QJsonObject offlineSaleBody(const OfflineSaleRecord &sale, const QJsonArray &tic
                        {QStringLiteral("tendered_minor"), sale.tenderedMinor},
                        {QStringLiteral("sold_at"), isoUtc(sale.soldAt)},
                        {QStringLiteral("tickets"), tickets}};
+}
+
+OfflineSales::TicketSigner OfflineSales::deviceSigner(DeviceTicketSigner &signer)
+{
+    return [&signer](const QString &leaseId, qint64 showId, const QStringList &seats, QString *refusal) -> std::optional<SignedTickets> {
+        SignedTickets tickets;
+        for (const QString &seat : seats) {
+            // A seat signed before under the delegation (a retry after a crash) gets the same ticket again.
+            const SignOutcome ticket = signer.sign(leaseId, showId, seat);
+            if (!ticket.ok()) {
+                *refusal = ticket.message.isEmpty() ? toString(ticket.refusal) : ticket.message;
+                return std::nullopt;
+            }
+            tickets.append(QJsonObject{{QStringLiteral("ticket_id"), ticket.ticketId}, {QStringLiteral("seat_id"), seat}, {QStringLiteral("code"), ticket.qr}});
+        }
+        return tickets;
+    };
 }
 
 OfflineSales::OfflineSales(LocalStore &store, QObject *parent)

@@ -16,6 +16,8 @@
 
 namespace marquee::sync {
 
+class DeviceTicketSigner;
+
 /**
  * @brief A till's sales from its leases while the server cannot be reached (docs/sync.md, "The till's journal of
  * offline sales"): each is journaled in the LocalStore — committed and fsynced — before its tickets are printed,
@@ -61,6 +63,9 @@ public:
     };
 
     explicit OfflineSales(LocalStore &store, QObject *parent = nullptr);
+
+    /** @brief The signer of a device's own key (DeviceTicketSigner::sign, seat by seat, under the lease's delegation). */
+    static TicketSigner deviceSigner(DeviceTicketSigner &signer);
 
     void setTicketSigner(TicketSigner signer) { m_signer = std::move(signer); }
     bool canSign() const { return bool(m_signer); }
