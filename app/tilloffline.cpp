@@ -11,7 +11,9 @@
 
 #include <QDir>
 #include <QJsonArray>
+#include <QSet>
 #include <QStandardPaths>
+#include <algorithm>
 
 namespace marquee::app {
 

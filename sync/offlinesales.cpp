@@ -4,6 +4,7 @@
 #include "synclog.h"
 
 #include <QJsonDocument>
+#include <algorithm>
 
 namespace marquee::sync {
 

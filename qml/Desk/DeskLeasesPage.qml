@@ -76,7 +76,7 @@ ColumnLayout {
                         Cell { Layout.preferredWidth: 140; text: modelData.till }
                         Cell { Layout.preferredWidth: 210; text: modelData.state_text; color: modelData.state === "active" ? Theme.success : modelData.state === "returned" ? Theme.textMuted : Theme.warning }
                         Cell { Layout.preferredWidth: 80; text: String(modelData.leased) }
-                        Cell { Layout.preferredWidth: 110; text: qsTr("%1 in %2 sale(s)").arg(modelData.sold).arg(modelData.sales) }
+                        Cell { Layout.preferredWidth: 110; text: qsTr("%1 seats · %n sale(s)", "", modelData.sales).arg(modelData.sold) }
                         Cell { Layout.preferredWidth: 90; text: String(modelData.returned) }
                         Cell { Layout.preferredWidth: 110; text: String(modelData.unreported); color: modelData.unreported > 0 ? Theme.warning : Theme.text; font.bold: modelData.unreported > 0 }
                         Cell { Layout.preferredWidth: 110; text: modelData.expires; color: Theme.textMuted }

@@ -283,3 +283,51 @@ TEST(TillLeases, OfflineSalesUploadOldestFirstEachBookedOnceAfterALostAnswerAndC
     EXPECT_EQ(report.value(QStringLiteral("sales")).toObject().value(QStringLiteral("count")).toInt(), 2) << closed.body.toStdString();
     EXPECT_EQ(report.value(QStringLiteral("over_short_minor")).toInteger(), 0) << closed.body.toStdString();
 }
+
+TEST(TillJournal, ASeatIsJournaledOnceUnderItsLeaseAndEverySaleSurvivesAReopen)
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("till.db"));
+    {
+        LocalStore store;
+        ASSERT_TRUE(store.open(path));
+        OfflineSaleRecord sale;
+        sale.deviceSeq = store.nextDeviceSeq();
+        EXPECT_EQ(sale.deviceSeq, 1);
+        sale.leaseId = QStringLiteral("lease-1");
+        sale.showId = 7;
+        sale.seatIds = {QStringLiteral("F7"), QStringLiteral("F8")};
+        sale.amountMinor = 2500;
+        sale.currency = QStringLiteral("EUR");
+        sale.tenderedMinor = 3000;
+        sale.soldAt = QDateTime::currentDateTimeUtc();
+        sale.staff = QStringLiteral("ana");
+        sale.body = offlineSaleBody(sale, {});
+        ASSERT_TRUE(store.journalOfflineSale(sale));
+        // The same seat again under the same lease: refused, nothing written.
+        OfflineSaleRecord again = sale;
+        again.deviceSeq = store.nextDeviceSeq();
+        again.seatIds = {QStringLiteral("F8")};
+        EXPECT_FALSE(store.journalOfflineSale(again));
+        EXPECT_EQ(store.offlineSales().size(), 1);
+        // The same number again: refused (the primary key), nothing written.
+        OfflineSaleRecord sameNumber = sale;
+        sameNumber.seatIds = {QStringLiteral("G1")};
+        EXPECT_FALSE(store.journalOfflineSale(sameNumber));
+        EXPECT_EQ(store.nextDeviceSeq(), 2);
+        EXPECT_EQ(store.unsettledSales(QStringLiteral("lease-1")), 1);
+    }
+    LocalStore reopened;
+    ASSERT_TRUE(reopened.open(path));
+    const QList<OfflineSaleRecord> sales = reopened.offlineSales(QStringLiteral("pending"));
+    ASSERT_EQ(sales.size(), 1);
+    EXPECT_EQ(sales.first().seatIds, QStringList({QStringLiteral("F7"), QStringLiteral("F8")}));
+    EXPECT_EQ(sales.first().printState, QStringLiteral("pending"));
+    EXPECT_EQ(sales.first().body.value(QStringLiteral("device_seq")).toInteger(), 1);
+    EXPECT_EQ(sales.first().body.value(QStringLiteral("amount_minor")).toInteger(), 2500);
+    EXPECT_EQ(reopened.seatsSoldOffline(QStringLiteral("lease-1")), QStringList({QStringLiteral("F7"), QStringLiteral("F8")}));
+    ASSERT_TRUE(reopened.answerOfflineSale(1, QStringLiteral("refused"), 422, "{}", {}, {}, QStringLiteral("price_mismatch: no")));
+    EXPECT_EQ(reopened.unsettledSales(QStringLiteral("lease-1")), 1) << "a refused sale is not settled";
+    ASSERT_TRUE(reopened.answerOfflineSale(1, QStringLiteral("booked"), 201, "{}", QStringLiteral("b"), QStringLiteral("MQ1"), {}));
+    EXPECT_EQ(reopened.unsettledSales(QStringLiteral("lease-1")), 0);
+}
