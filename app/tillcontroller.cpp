@@ -934,7 +934,7 @@ void TillController::find(const QString &query)
     const QString text = query.trimmed();
     if (!api || text.isEmpty() || m_busy)
         return;
-    if (text.startsWith(QLatin1String("MQ1."), Qt::CaseInsensitive)) {
+    if (text.startsWith(QLatin1String("MQ1."), Qt::CaseInsensitive) || text.startsWith(QLatin1String("MQ2."), Qt::CaseInsensitive)) {
         checkIn(text);
         return;
     }

@@ -172,7 +172,7 @@ public:
 
     Q_INVOKABLE void openLookup();
     /**
-     * @brief A booking reference, a scanned ticket code (MQ1.…: checked in at the door), or the customer's phone
+     * @brief A booking reference, a scanned ticket code (MQ1.… or a till-signed MQ2.…: checked in at the door), or the customer's phone
      * number or e-mail (`GET /api/v1/customers/bookings`: one booking opens, several are listed in matches).
      */
     Q_INVOKABLE void find(const QString &query);

@@ -454,6 +454,18 @@ DelegationCover DelegationCodec::covers(const TicketDelegation &delegation, cons
     return DelegationCover::Covered;
 }
 
+DelegatedTicketCheck DelegationCodec::checkTicket(const TicketDelegation &delegation, const QString &qr)
+{
+    DelegatedTicketCheck check;
+    const TicketVerification verification = TicketCodec::verify(qr, {}, {{delegation.delegationId, delegation.devicePublicKey}});
+    check.payload = verification.payload;
+    // A venue ticket (MQ1) is not this delegation's either: the venue keys were deliberately not given.
+    check.signature = verification.result == TicketCheck::UnknownKey ? TicketCheck::UnknownDelegation : verification.result;
+    if (check.signature == TicketCheck::Ok)
+        check.cover = covers(delegation, verification.payload);
+    return check;
+}
+
 QJsonObject DelegationCodec::toJson(const TicketDelegation &d)
 {
     const auto iso = [](qint64 seconds) { return toIsoUtc(QDateTime::fromSecsSinceEpoch(seconds, Qt::UTC)); };

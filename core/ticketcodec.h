@@ -153,6 +153,14 @@ enum class DelegationCover {
 /** @brief Wire name: "covered", "other_delegation", "other_show", "seat_not_delegated", "outside_window". */
 QString toString(DelegationCover cover);
 
+/** @brief DelegationCodec::checkTicket(): the signature check and, when it is Ok, whether the delegation covers it. */
+struct DelegatedTicketCheck {
+    TicketCheck signature = TicketCheck::Malformed; ///< against the delegation's device key (UnknownDelegation: another delegation's id)
+    DelegationCover cover = DelegationCover::OtherDelegation; ///< meaningful when signature is Ok
+    TicketPayload payload;                          ///< decoded fields unless Malformed (trusted only when ok())
+    bool ok() const { return signature == TicketCheck::Ok && cover == DelegationCover::Covered; }
+};
+
 /**
  * @brief Delegations: their canonical bytes (what the venue key signs), their JSON form (the lease answer and
  * `GET /api/v1/delegations`), signing, verifying, and the rule that a device-signed ticket is honoured only
@@ -178,6 +186,8 @@ public:
     static TicketCheck verify(const TicketDelegation &delegation, const QHash<quint32, QByteArray> &venueKeysById);
     /** @brief Whether @p delegation covers the delegated @p ticket (its signature is TicketCodec::verify's job). */
     static DelegationCover covers(const TicketDelegation &delegation, const TicketPayload &ticket);
+    /** @brief A QR string checked against one (venue-verified) delegation: signed by its device key, and covered. */
+    static DelegatedTicketCheck checkTicket(const TicketDelegation &delegation, const QString &qr);
 
     /**
      * @brief The JSON form: {delegation_id, lease_id, device_id, show_id, device_public_key (base64), seat_ids,
