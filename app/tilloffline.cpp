@@ -170,6 +170,11 @@ void TillOffline::followDelegations()
         if (delegation.isEmpty() || m_signer->delegationForLease(lease.leaseId))
             continue;
         const sync::DelegationAcceptOutcome accepted = m_signer->accept(delegation);
+        if (accepted.result == sync::DelegationAcceptance::UnknownKey && !m_keysAskedFor.contains(lease.leaseId)) {
+            // Signed by a venue key younger than the last keys feed: the feeds once more (then this runs again).
+            m_keysAskedFor.insert(lease.leaseId);
+            m_engine->refreshFeeds();
+        }
         if (!accepted.ok())
             qCInfo(lcTill) << "delegation of lease" << lease.leaseId << "not kept yet:" << accepted.message;
     }

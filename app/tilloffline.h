@@ -13,6 +13,7 @@
 #include <QJsonObject>
 #include <QObject>
 #include <QPointer>
+#include <QSet>
 #include <QVariantList>
 #include <QtQml/qqmlregistration.h>
 #include <functional>
@@ -146,6 +147,7 @@ private:
     QPointer<StaffSession> m_session;
     Printer m_printer;
     bool m_applying = false;
+    QSet<QString> m_keysAskedFor; ///< leases whose delegation named a key not cached yet: the keys were asked for once
 };
 
 } // namespace marquee::app

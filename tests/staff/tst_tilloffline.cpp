@@ -10,6 +10,7 @@
 #include "faultproxy.h"
 #include "quickitems.h"
 #include "screenshots.h"
+#include "staffapp.h"
 #include "stafftesthelpers.h"
 #include "tillcontroller.h"
 #include "tilloffline.h"
