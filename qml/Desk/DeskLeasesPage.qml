@@ -47,7 +47,7 @@ ColumnLayout {
                 Head { Layout.preferredWidth: 140; text: qsTr("TILL") }
                 Head { Layout.preferredWidth: 210; text: qsTr("STATE") }
                 Head { Layout.preferredWidth: 80; text: qsTr("LEASED") }
-                Head { Layout.preferredWidth: 110; text: qsTr("SOLD OFFLINE") }
+                Head { Layout.preferredWidth: 170; text: qsTr("SOLD OFFLINE") }
                 Head { Layout.preferredWidth: 90; text: qsTr("RETURNED") }
                 Head { Layout.preferredWidth: 110; text: qsTr("UNREPORTED") }
                 Head { Layout.preferredWidth: 110; text: qsTr("EXPIRES") }
@@ -76,7 +76,7 @@ ColumnLayout {
                         Cell { Layout.preferredWidth: 140; text: modelData.till }
                         Cell { Layout.preferredWidth: 210; text: modelData.state_text; color: modelData.state === "active" ? Theme.success : modelData.state === "returned" ? Theme.textMuted : Theme.warning }
                         Cell { Layout.preferredWidth: 80; text: String(modelData.leased) }
-                        Cell { Layout.preferredWidth: 110; text: qsTr("%1 seats · %n sale(s)", "", modelData.sales).arg(modelData.sold) }
+                        Cell { Layout.preferredWidth: 170; text: qsTr("%1 seats · %n sale(s)", "", modelData.sales).arg(modelData.sold) }
                         Cell { Layout.preferredWidth: 90; text: String(modelData.returned) }
                         Cell { Layout.preferredWidth: 110; text: String(modelData.unreported); color: modelData.unreported > 0 ? Theme.warning : Theme.text; font.bold: modelData.unreported > 0 }
                         Cell { Layout.preferredWidth: 110; text: modelData.expires; color: Theme.textMuted }
