@@ -77,6 +77,7 @@ std::optional<AppConfig> parseArguments(const QStringList &arguments, QString *e
     result.allowInsecureHttp = parser.isSet(allowInsecure) || (file && file->value(QStringLiteral("allow_insecure_http")).toBool());
     result.staffPin = file ? file->value(QStringLiteral("staff_pin"), result.staffPin).toString() : result.staffPin;
     result.cityName = file ? file->value(QStringLiteral("city")).toString() : QString();
+    result.leaseWindowMinutes = file ? file->value(QStringLiteral("lease_window_minutes"), result.leaseWindowMinutes).toInt() : result.leaseWindowMinutes;
     bool ok = true;
     const int idleSeconds = value(idle, QStringLiteral("idle_timeout"), QString::number(result.idleTimeoutSeconds)).toInt(&ok);
     if (!ok || idleSeconds < 5) {

@@ -26,6 +26,7 @@ struct AppConfig {
     QString staffPin = QStringLiteral("2580");
     bool demoPanel = true;                  ///< show the card-token simulator panel on the payment screen
     QString journalPath;                    ///< the local store (sync::LocalStore, SQLite); empty = app data location/kiosk.db
+    int leaseWindowMinutes = 180;           ///< a till leases seats of shows starting within this long (0: no leases, no offline sales)
     int confirmPatienceMs = 20000;          ///< the customer waits this long for the booking after an approved card
     QString printDir;                       ///< PDF tickets and receipts go here; empty = app data location/prints
     QString escposTarget;                   ///< "" (none), a device/file path, or "tcp://host:9100"

@@ -106,6 +106,7 @@ DeskController::DeskController(const AppConfig &config, QObject *parent)
     m_session->setDeviceToken(config.token);
     m_session->setTimeoutMs(config.requestTimeoutMs);
     m_session->setLockAfterSeconds(900);
+    m_leases = new DeskLeases(m_session, m_shows, m_devices, this); // the leases page (its own class: DeskLeases)
     m_to = QDate::currentDate();
     m_from = m_to.addDays(-13);
     m_salesByDay->setColumns(salesColumns(tr("Day")));

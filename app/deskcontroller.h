@@ -2,6 +2,7 @@
 #pragma once
 
 #include "appconfig.h"
+#include "deskleases.h"
 #include "jsontablemodel.h"
 #include "seatmapmodel.h"
 #include "staffsession.h"
@@ -96,6 +97,8 @@ class DeskController : public QObject
     Q_PROPERTY(QVariantList screenChoices READ screenChoices NOTIFY choicesChanged)
     /** @brief Where CSV exports go. */
     Q_PROPERTY(QString exportDir READ exportDir CONSTANT)
+    /** @brief The tills' leases per show (revoke, release unreported seats): the `leases` page. */
+    Q_PROPERTY(DeskLeases *leases READ leases CONSTANT)
 public:
     explicit DeskController(const AppConfig &config, QObject *parent = nullptr);
     ~DeskController() override;
@@ -136,6 +139,7 @@ public:
     QVariantList movieChoices() const { return m_movieChoices; }
     QVariantList screenChoices() const { return m_screenChoices; }
     QString exportDir() const;
+    DeskLeases *leases() const { return m_leases; }
 
     /** @brief Reload everything for the current range. */
     Q_INVOKABLE void refresh();
@@ -252,6 +256,7 @@ private:
     QVariantList m_houseHolds;
     QVariantList m_movieChoices;
     QVariantList m_screenChoices;
+    DeskLeases *m_leases = nullptr;
 };
 
 } // namespace marquee::app

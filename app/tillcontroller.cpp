@@ -24,6 +24,7 @@ namespace marquee::app {
 
 namespace {
 constexpr int kConfirmRetries = 4;
+constexpr int kOfflineHoldSeconds = 600; // the tender screen of an offline sale; nobody else can take leased seats
 
 QString str(const QJsonObject &object, const char *key)
 {
@@ -81,6 +82,21 @@ TillController::TillController(const AppConfig &config, CardTerminal *terminal, 
     connect(m_seatMap, &SeatMapModel::selectionLost, this, [this](const QStringList &seats) {
         setMessage(tr("%1 was just sold elsewhere and left the selection.").arg(seats.join(QStringLiteral(", "))), true);
     });
+
+    // Offline mode (TillOffline): leases for the next shows, the banner, offline sales and their uploads.
+    m_offline = new TillOffline(config, this);
+    m_offline->watchShows(m_shows);
+    m_offline->attachSeatMap(m_seatMap);
+    m_offline->attachSession(m_session);
+    m_offline->setPrinter([this](const BookingPrint &booking, bool kickDrawer) { return print(booking, kickDrawer); });
+    connect(m_offline, &TillOffline::offlineChanged, this, [this] {
+        if (holdActive())
+            return; // the sale on the tender screen finishes (or fails closed) first
+        m_seatMap->clearSelection();
+        if (!m_offline->offline() && m_session->api() && currentShowId() > 0)
+            m_seatMap->load(m_session->api(), currentShowId(), m_config.seatMapPollMs); // every seat's real status again
+    });
+    m_offline->printUnprinted(); // a sale journaled before the till stopped, and never printed
 }
 
 TillController::~TillController()
@@ -328,7 +344,11 @@ void TillController::toggleSeat(const QString &seatId)
 {
     if (holdActive())
         return;
-    if (!m_seatMap->toggle(seatId) && m_seatMap->selectedCount() >= m_seatMap->maxSelection())
+    if (m_seatMap->toggle(seatId))
+        return;
+    if (const QString refusal = m_offline->seatRefusal(seatId); !refusal.isEmpty())
+        setMessage(refusal, true); // offline: not one of this till's leased seats
+    else if (m_seatMap->selectedCount() >= m_seatMap->maxSelection())
         setMessage(tr("At most %1 seats in one sale.").arg(m_seatMap->maxSelection()), true);
 }
 
@@ -346,7 +366,8 @@ bool TillController::pickSeat(const QString &typed)
     }
     const bool selected = m_seatMap->selectedSeats().contains(seatId);
     if (!selected && m_seatMap->seats()[size_t(index)].status != SeatStatus::Available) {
-        setMessage(tr("Seat %1 is not free.").arg(seatId), true);
+        const QString refusal = m_offline->seatRefusal(seatId);
+        setMessage(refusal.isEmpty() ? tr("Seat %1 is not free.").arg(seatId) : refusal, true);
         return false;
     }
     setMessage({});
@@ -380,6 +401,10 @@ void TillController::holdSelection()
     if (!api || m_busy || holdActive() || m_seatMap->selectedCount() == 0)
         return;
     const QStringList seats = m_seatMap->selectedSeats();
+    if (m_offline->offline()) {
+        holdOffline(seats);
+        return;
+    }
     setBusy(true);
     api->post(QStringLiteral("/api/v1/shows/%1/hold").arg(currentShowId()), QJsonObject{{QStringLiteral("seat_ids"), QJsonArray::fromStringList(seats)}},
               this,
@@ -432,7 +457,7 @@ void TillController::onHoldTick()
 
 void TillController::releaseHold()
 {
-    if (holdActive()) {
+    if (holdActive() && !offlineHold()) {
         if (KioskApi *api = m_session->api())
             api->del(QStringLiteral("/api/v1/holds/%1").arg(m_holdId), this, [](const ApiReply &) {});
     }
@@ -571,6 +596,10 @@ void TillController::payCash(const QString &tendered)
         setMessage(tr("%1 is less than the total %2.").arg(formatMoney(*amount, m_currency), totalText()), true);
         return;
     }
+    if (offlineHold()) {
+        payCashOffline(*amount);
+        return;
+    }
     m_pendingTendered = *amount;
     // The server records what was handed over and the change (the Z-report's change given).
     createOrder(QStringLiteral("cash"), QJsonObject{{QStringLiteral("tendered_minor"), *amount}}, [this](const QJsonObject &) {
@@ -584,6 +613,10 @@ void TillController::payCard()
 {
     if (!holdActive() || m_busy || !m_paymentState.isEmpty())
         return;
+    if (offlineHold()) {
+        setMessage(tr("Offline the till takes cash only: the card terminal cannot approve a payment without the server."), true);
+        return;
+    }
     if (!m_terminal) {
         setMessage(tr("No card terminal is connected to this till."), true);
         return;
@@ -605,6 +638,10 @@ void TillController::paySplit(const QString &cashPart, const QString &tendered)
 {
     if (!holdActive() || m_busy || !m_paymentState.isEmpty())
         return;
+    if (offlineHold()) {
+        setMessage(tr("Offline the till takes cash only: the card terminal cannot approve a payment without the server."), true);
+        return;
+    }
     if (!m_terminal) {
         setMessage(tr("No card terminal is connected to this till, so the rest cannot go on a card."), true);
         return;
@@ -779,6 +816,10 @@ void TillController::printAgain()
 {
     KioskApi *api = m_session->api();
     const QString bookingId = m_lastSale.value(QStringLiteral("booking_id")).toString();
+    if (m_lastSale.value(QStringLiteral("offline")).toBool()) {
+        setMessage(tr("An offline sale prints again from Find booking once the server has booked it."), true);
+        return;
+    }
     if (!api || m_busy || bookingId.isEmpty() || m_print.tickets.isEmpty())
         return;
     // The first print may have come out (jammed, torn, or fine): a second copy of the same codes would admit twice,
@@ -808,7 +849,73 @@ void TillController::newSale()
     Q_EMIT printChanged();
     setMessage({});
     setScreen(QStringLiteral("sale"));
-    refreshShows(); // seats left changed
+    if (!m_offline->offline())
+        refreshShows(); // seats left changed
+}
+
+// ---------------------------------------------------------------- offline sale (TillOffline)
+
+void TillController::holdOffline(const QStringList &seats)
+{
+    // No hold on the server: the seats are this till's by its lease, and the journal makes the sale durable.
+    QString why;
+    if (m_offline->leaseFor(currentShowId(), seats, &why).isEmpty()) {
+        setMessage(why, true);
+        return;
+    }
+    m_holdId = QStringLiteral("offline");
+    m_heldSeats = seats;
+    m_holdExpiresAt = QDateTime::currentDateTimeUtc().addSecs(kOfflineHoldSeconds);
+    m_totalMinor = m_seatMap->selectedTotalMinor();
+    m_orderAttempt = 0;
+    m_orderId.clear();
+    m_intentId.clear();
+    m_seatMap->setOwnHold(true);
+    onHoldTick();
+    m_holdTick.start();
+    setMessage(tr("Offline sale of leased seats: cash only."));
+    Q_EMIT holdChanged();
+    setScreen(QStringLiteral("tender"));
+}
+
+void TillController::payCashOffline(qint64 tenderedMinor)
+{
+    const TillOffline::Sale sale = m_offline->sellCash(m_show, m_heldSeats, tenderedMinor, m_session->name(), m_seatMap, tr("Cash (offline)"));
+    if (!sale.ok) {
+        setMessage(sale.message, true);
+        return;
+    }
+    m_print = sale.print;
+    const qint64 change = tenderedMinor - sale.amountMinor;
+    m_lastSale = {{QStringLiteral("booking_ref"), sale.print.bookingRef},
+                  {QStringLiteral("booking_id"), QString()},
+                  {QStringLiteral("seats"), m_heldSeats.join(QStringLiteral(", "))},
+                  {QStringLiteral("count"), m_heldSeats.size()},
+                  {QStringLiteral("title"), showTitle()},
+                  {QStringLiteral("show"), showText()},
+                  {QStringLiteral("total"), formatMoney(sale.amountMinor, sale.currency)},
+                  {QStringLiteral("tendered"), formatMoney(tenderedMinor, sale.currency)},
+                  {QStringLiteral("change"), formatMoney(change, sale.currency)},
+                  {QStringLiteral("change_minor"), change},
+                  {QStringLiteral("cash_part"), formatMoney(sale.amountMinor, sale.currency)},
+                  {QStringLiteral("cash_part_minor"), sale.amountMinor},
+                  {QStringLiteral("card_part"), formatMoney(0, sale.currency)},
+                  {QStringLiteral("card_part_minor"), 0},
+                  {QStringLiteral("paid_with"), sale.print.paymentMethod},
+                  {QStringLiteral("method"), QStringLiteral("cash")},
+                  {QStringLiteral("offline"), true},
+                  {QStringLiteral("device_seq"), sale.deviceSeq}};
+    m_customerContact.clear();
+    m_holdId.clear();
+    m_heldSeats.clear();
+    m_holdTick.stop();
+    m_seatMap->setOwnHold(false);
+    m_seatMap->clearSelection();
+    setMessage(tr("Sold offline; it is booked when the server is back."));
+    Q_EMIT holdChanged();
+    Q_EMIT saleChanged();
+    setScreen(QStringLiteral("done"));
+    qCInfo(lcTill) << "sold offline" << m_lastSale.value(QStringLiteral("seats")).toString() << "for" << sale.amountMinor << "as sale" << sale.deviceSeq;
 }
 
 // ---------------------------------------------------------------- lookup, cancel, reprint, check-in
@@ -827,7 +934,7 @@ void TillController::find(const QString &query)
     const QString text = query.trimmed();
     if (!api || text.isEmpty() || m_busy)
         return;
-    if (text.startsWith(QLatin1String("MQ1."), Qt::CaseInsensitive)) {
+    if (text.startsWith(QLatin1String("MQ1."), Qt::CaseInsensitive) || text.startsWith(QLatin1String("MQ2."), Qt::CaseInsensitive)) {
         checkIn(text);
         return;
     }
@@ -1275,6 +1382,10 @@ void TillController::closeShift(const QString &countedText)
 {
     if (!shiftOpen())
         return;
+    if (QString why; !m_offline->mayCloseShift(m_session->name(), &why)) {
+        setMessage(why, true); // offline sales not on the server's shift yet
+        return;
+    }
     const std::optional<qint64> counted = parseMoneyInput(countedText, str(m_shiftReport, "currency"));
     if (!counted) {
         setMessage(tr("Enter the cash counted in the drawer."), true);

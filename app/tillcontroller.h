@@ -7,6 +7,7 @@
 #include "seatmapmodel.h"
 #include "staffsession.h"
 #include "ticketprinter.h"
+#include "tilloffline.h"
 
 #include <QDateTime>
 #include <QJsonObject>
@@ -82,6 +83,8 @@ class TillController : public QObject
     Q_PROPERTY(bool shiftOpen READ shiftOpen NOTIFY shiftChanged)
     /** @brief The last closed shift's Z-report from the server, in the same keys plus counted, over_short, staff, closed_at, pdf. */
     Q_PROPERTY(QVariantMap zReport READ zReport NOTIFY shiftChanged)
+    /** @brief Offline mode: leases, the banner, offline sales and their uploads (TillOffline). */
+    Q_PROPERTY(TillOffline *offline READ offline CONSTANT)
 public:
     explicit TillController(const AppConfig &config, CardTerminal *terminal = nullptr, QObject *parent = nullptr);
     ~TillController() override;
@@ -118,6 +121,7 @@ public:
     QVariantMap shift() const;
     bool shiftOpen() const { return !m_shiftReport.isEmpty(); }
     QVariantMap zReport() const { return m_zReport; }
+    TillOffline *offline() const { return m_offline; }
     QString holdId() const { return m_holdId; }
     const BookingPrint &lastPrint() const { return m_print; }
     qint64 currentShowId() const { return m_show.value(QStringLiteral("show_id")).toInteger(); }
@@ -168,7 +172,7 @@ public:
 
     Q_INVOKABLE void openLookup();
     /**
-     * @brief A booking reference, a scanned ticket code (MQ1.…: checked in at the door), or the customer's phone
+     * @brief A booking reference, a scanned ticket code (MQ1.… or a till-signed MQ2.…: checked in at the door), or the customer's phone
      * number or e-mail (`GET /api/v1/customers/bookings`: one booking opens, several are listed in matches).
      */
     Q_INVOKABLE void find(const QString &query);
@@ -254,6 +258,11 @@ private:
     /** @brief POST /shifts with @p floatMinor (after re-authentication); the drawer opens for the float. */
     void startShift(qint64 floatMinor);
     QString printDir() const;
+    // --- offline mode (TillOffline): the sale of leased seats while the server cannot be reached ---------
+    /** @brief The seats are "held" on this till alone (no server): the tender screen sells them offline. */
+    bool offlineHold() const { return m_holdId == QLatin1String("offline"); }
+    void holdOffline(const QStringList &seats);
+    void payCashOffline(qint64 tenderedMinor);
 
     AppConfig m_config;
     QTranslator m_translator; ///< the catalogue of config.language, installed while this controller lives
@@ -293,6 +302,7 @@ private:
     QString m_customerContact;
     QJsonObject m_shiftReport; // the server's running Z-report of the open shift; empty when none is open
     QVariantMap m_zReport;     // the last closed shift's report, as shown and printed
+    TillOffline *m_offline = nullptr;
 };
 
 } // namespace marquee::app

@@ -92,6 +92,9 @@ constexpr Row kCatalogue[] = {
     {ErrorCode::TicketAdmittedNeedsOverride, {409, "ticket_admitted", "A ticket of this booking was already admitted at the door; refunding it needs admitted_override with a reason."}},
     {ErrorCode::OutsideCancelPolicy, {422, "outside_cancel_policy", "Too close to the start to cancel; ask a manager."}},
     {ErrorCode::OutsideCancelPolicyNeedsReason, {422, "outside_cancel_policy", "Too close to the start; a manager override needs a reason."}},
+    {ErrorCode::InvalidDevicePublicKey, {400, "invalid_device_public_key", "'device_public_key' must be the device's Ed25519 public key: 32 bytes in standard base64."}},
+    {ErrorCode::DelegatedTicketInvalid, {422, "delegated_ticket_invalid", "Ticket %1 of this sale is not signed by this lease's device key for its seat, show and window; nothing was changed."}},
+    {ErrorCode::DelegatedTicketsIncomplete, {422, "delegated_tickets_incomplete", "A sale with device-signed tickets must carry exactly one for each of its seats; nothing was changed."}},
 };
 
 constexpr bool inEnumOrder()
@@ -102,7 +105,7 @@ constexpr bool inEnumOrder()
     return true;
 }
 static_assert(inEnumOrder(), "kCatalogue must list the ErrorCode values in their order");
-static_assert(std::size(kCatalogue) == size_t(ErrorCode::OutsideCancelPolicyNeedsReason) + 1, "every ErrorCode needs an entry");
+static_assert(std::size(kCatalogue) == size_t(ErrorCode::DelegatedTicketsIncomplete) + 1, "every ErrorCode needs an entry");
 
 void writeString(QByteArray &out, const QString &text)
 {

@@ -98,6 +98,10 @@ enum class ErrorCode {
     TicketAdmittedNeedsOverride, ///< 409 ticket_admitted: likewise, to a manager: needs admitted_override (extra: admitted_seats)
     OutsideCancelPolicy,       ///< 422 outside_cancel_policy: too close to the start; ask a manager (extra: cutoff_seconds)
     OutsideCancelPolicyNeedsReason, ///< 422 outside_cancel_policy: likewise, to a manager: needs a reason (extra: cutoff_seconds)
+    // Delegated ticket signing (a till's own key signs the tickets of its lease):
+    InvalidDevicePublicKey,    ///< 400 invalid_device_public_key: device_public_key is not 32 bytes of canonical base64
+    DelegatedTicketInvalid,    ///< 422 delegated_ticket_invalid: a ticket of the sale is not the lease device's for its seat (extra: ticket_id, seat_id, reason)
+    DelegatedTicketsIncomplete, ///< 422 delegated_tickets_incomplete: device-signed tickets, but not exactly one per seat (extra: missing_seats, duplicate_seats)
 };
 
 /**

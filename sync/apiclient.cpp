@@ -269,6 +269,11 @@ void ApiClient::keys(Callback callback)
     request(QStringLiteral("GET"), QStringLiteral("/api/v1/keys"), {}, {}, std::move(callback));
 }
 
+void ApiClient::delegations(Callback callback)
+{
+    request(QStringLiteral("GET"), QStringLiteral("/api/v1/delegations"), {}, {}, std::move(callback));
+}
+
 void ApiClient::revocations(const QString &after, int limit, Callback callback)
 {
     request(QStringLiteral("GET"),

@@ -96,6 +96,8 @@ public:
     void booking(const QString &bookingId, Callback callback);
     void bookingByRef(const QString &bookingRef, Callback callback);
     void keys(Callback callback);
+    /** @brief GET /api/v1/delegations: the venue's delegations (device keys allowed to sign tickets for leased seats). */
+    void delegations(Callback callback);
     void revocations(const QString &after, int limit, Callback callback);
     void events(const QString &after, int limit, Callback callback);
     /** @brief Upload a scan; the nonce is the idempotency key. */

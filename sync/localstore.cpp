@@ -6,6 +6,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QMutex>
 #include <QSqlError>
@@ -126,6 +127,81 @@ CREATE TABLE prints (
 );
 CREATE INDEX prints_booking ON prints (booking_ref, id);
 )sql",
+    // 3: delegated ticket signing. The device's own delegations (one per lease, accepted after their venue
+    // signature checked out) and the one ticket it signed per seat under each; the door's cache of the venue's
+    // delegations (GET /api/v1/delegations). The device's private key is not in here: it is a 0600 file of its
+    // own next to this one (DeviceTicketSigner).
+    R"sql(
+CREATE TABLE device_delegations (
+    delegation_id TEXT PRIMARY KEY,
+    lease_id      TEXT NOT NULL UNIQUE,
+    document      TEXT NOT NULL,
+    accepted_at   INTEGER NOT NULL,
+    revoked_at    INTEGER
+);
+CREATE TABLE delegated_tickets (
+    delegation_id TEXT NOT NULL REFERENCES device_delegations (delegation_id),
+    seat_id       TEXT NOT NULL,
+    ticket_id     TEXT NOT NULL UNIQUE,
+    qr            TEXT NOT NULL,
+    signed_at     INTEGER NOT NULL,
+    PRIMARY KEY (delegation_id, seat_id)
+);
+CREATE TABLE venue_delegations (
+    delegation_id       TEXT PRIMARY KEY,
+    document            TEXT NOT NULL,
+    revoked_at          INTEGER,
+    reported_ticket_ids TEXT NOT NULL DEFAULT '[]'
+);
+)sql",
+    // 4: a till's leases (the server's last word on each), its lease requests (sent again with the same key until
+    // answered) and its journal of offline sales (each with the upload exactly as it is sent, every time).
+    R"sql(
+CREATE TABLE leases (
+    lease_id   TEXT PRIMARY KEY,
+    show_id    INTEGER NOT NULL,
+    state      TEXT NOT NULL,
+    return_by  INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    lease      BLOB NOT NULL,
+    updated_at INTEGER NOT NULL
+);
+CREATE INDEX leases_show ON leases (show_id);
+CREATE TABLE lease_requests (
+    idempotency_key TEXT PRIMARY KEY,
+    show_id         INTEGER NOT NULL,
+    body            BLOB NOT NULL,
+    state           TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'answered')),
+    result_status   INTEGER NOT NULL DEFAULT 0,
+    result_body     BLOB,
+    created_at      INTEGER NOT NULL
+);
+CREATE TABLE offline_sales (
+    device_seq     INTEGER PRIMARY KEY,
+    lease_id       TEXT NOT NULL,
+    show_id        INTEGER NOT NULL,
+    seat_ids       TEXT NOT NULL,
+    amount_minor   INTEGER NOT NULL,
+    currency       TEXT NOT NULL,
+    tendered_minor INTEGER NOT NULL,
+    sold_at        INTEGER NOT NULL,
+    staff          TEXT NOT NULL,
+    body           BLOB NOT NULL,
+    print_data     BLOB NOT NULL,
+    print_state    TEXT NOT NULL DEFAULT 'pending' CHECK (print_state IN ('pending', 'printed', 'failed')),
+    print_error    TEXT NOT NULL DEFAULT '',
+    upload_state   TEXT NOT NULL DEFAULT 'pending' CHECK (upload_state IN ('pending', 'booked', 'refused')),
+    attempts       INTEGER NOT NULL DEFAULT 0,
+    last_error     TEXT NOT NULL DEFAULT '',
+    result_status  INTEGER NOT NULL DEFAULT 0,
+    result_body    BLOB,
+    booking_id     TEXT NOT NULL DEFAULT '',
+    booking_ref    TEXT NOT NULL DEFAULT '',
+    answered_at    INTEGER
+);
+CREATE INDEX offline_sales_lease ON offline_sales (lease_id, device_seq);
+CREATE INDEX offline_sales_upload ON offline_sales (upload_state, device_seq);
+)sql",
 };
 
 qint64 toMs(const QDateTime &time)
@@ -206,6 +282,25 @@ TicketRecord readTicket(const QSqlQuery &q)
 }
 const QString kTicketColumns =
     QStringLiteral("ticket_id, booking_id, booking_ref, show_id, seat_id, qr, printed_at, reprints, reconciliation, note");
+
+DelegationRecord readDelegation(const QSqlQuery &q)
+{
+    DelegationRecord d;
+    d.delegationId = q.value(0).toString();
+    d.leaseId = q.value(1).toString();
+    d.document = QJsonDocument::fromJson(q.value(2).toByteArray()).object();
+    d.acceptedAt = fromMs(q.value(3).toLongLong());
+    d.revokedAt = fromMs(q.value(4).toLongLong());
+    for (const QJsonValue &id : QJsonDocument::fromJson(q.value(5).toByteArray()).array())
+        d.reportedTicketIds.append(id.toString());
+    return d;
+}
+
+DelegatedTicketRecord readDelegatedTicket(const QSqlQuery &q)
+{
+    return {q.value(0).toString(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString(), fromMs(q.value(4).toLongLong())};
+}
+const QString kDelegatedTicketColumns = QStringLiteral("delegation_id, seat_id, ticket_id, qr, signed_at");
 
 CheckinScan readScan(const QSqlQuery &q)
 {
@@ -927,6 +1022,127 @@ QList<CheckinScan> LocalStore::scans()
     if (q.exec(QStringLiteral("SELECT %1 FROM scans ORDER BY scanned_at, nonce").arg(kScanColumns))) {
         while (q.next())
             result.append(readScan(q));
+    }
+    return result;
+}
+
+// --- delegated signing -------------------------------------------------------------------------------
+
+bool LocalStore::storeDeviceDelegation(const DelegationRecord &delegation)
+{
+    return transaction([&] {
+        // Accepting the same delegation again (a retried lease answer) keeps the first row and its revocation.
+        return exec(QStringLiteral("INSERT INTO device_delegations (delegation_id, lease_id, document, accepted_at, revoked_at) "
+                                   "VALUES (?, ?, ?, ?, ?) ON CONFLICT (delegation_id) DO NOTHING"),
+                    {delegation.delegationId, delegation.leaseId, QString::fromUtf8(toJson(delegation.document)),
+                     toMs(delegation.acceptedAt.isValid() ? delegation.acceptedAt : QDateTime::currentDateTimeUtc()),
+                     nullableMs(delegation.revokedAt)});
+    });
+}
+
+std::optional<DelegationRecord> LocalStore::deviceDelegation(const QString &delegationId)
+{
+    QSqlQuery q(db());
+    q.prepare(QStringLiteral("SELECT delegation_id, lease_id, document, accepted_at, revoked_at, '[]' FROM device_delegations WHERE delegation_id = ?"));
+    q.addBindValue(delegationId);
+    if (!q.exec() || !q.next())
+        return std::nullopt;
+    return readDelegation(q);
+}
+
+std::optional<DelegationRecord> LocalStore::deviceDelegationForLease(const QString &leaseId)
+{
+    QSqlQuery q(db());
+    q.prepare(QStringLiteral("SELECT delegation_id, lease_id, document, accepted_at, revoked_at, '[]' FROM device_delegations WHERE lease_id = ?"));
+    q.addBindValue(leaseId);
+    if (!q.exec() || !q.next())
+        return std::nullopt;
+    return readDelegation(q);
+}
+
+bool LocalStore::setDeviceDelegationRevoked(const QString &delegationId, const QDateTime &revokedAt)
+{
+    return transaction([&] {
+        return exec(QStringLiteral("UPDATE device_delegations SET revoked_at = coalesce(revoked_at, ?) WHERE delegation_id = ?"),
+                    {toMs(revokedAt.isValid() ? revokedAt : QDateTime::currentDateTimeUtc()), delegationId});
+    });
+}
+
+std::optional<DelegatedTicketRecord> LocalStore::recordDelegatedTicket(const DelegatedTicketRecord &ticket)
+{
+    std::optional<DelegatedTicketRecord> stored;
+    const bool ok = transaction([&] {
+        if (!exec(QStringLiteral("INSERT INTO delegated_tickets (%1) VALUES (?, ?, ?, ?, ?) ON CONFLICT (delegation_id, seat_id) DO NOTHING")
+                      .arg(kDelegatedTicketColumns),
+                  {ticket.delegationId, ticket.seatId, ticket.ticketId, ticket.qr, toMs(ticket.signedAt)}))
+            return false;
+        stored = delegatedTicket(ticket.delegationId, ticket.seatId);
+        return stored.has_value();
+    });
+    return ok ? stored : std::nullopt;
+}
+
+std::optional<DelegatedTicketRecord> LocalStore::delegatedTicket(const QString &delegationId, const QString &seatId)
+{
+    QSqlQuery q(db());
+    q.prepare(QStringLiteral("SELECT %1 FROM delegated_tickets WHERE delegation_id = ? AND seat_id = ?").arg(kDelegatedTicketColumns));
+    q.addBindValue(delegationId);
+    q.addBindValue(seatId);
+    if (!q.exec() || !q.next())
+        return std::nullopt;
+    return readDelegatedTicket(q);
+}
+
+QList<DelegatedTicketRecord> LocalStore::delegatedTickets(const QString &delegationId)
+{
+    QList<DelegatedTicketRecord> result;
+    QSqlQuery q(db());
+    q.prepare(QStringLiteral("SELECT %1 FROM delegated_tickets WHERE delegation_id = ? ORDER BY signed_at, seat_id").arg(kDelegatedTicketColumns));
+    q.addBindValue(delegationId);
+    if (q.exec()) {
+        while (q.next())
+            result.append(readDelegatedTicket(q));
+    }
+    return result;
+}
+
+bool LocalStore::replaceVenueDelegations(const QList<DelegationRecord> &delegations)
+{
+    return transaction([&] {
+        if (!exec(QStringLiteral("DELETE FROM venue_delegations")))
+            return false;
+        for (const DelegationRecord &d : delegations) {
+            if (!exec(QStringLiteral("INSERT OR REPLACE INTO venue_delegations (delegation_id, document, revoked_at, reported_ticket_ids) VALUES (?, ?, ?, ?)"),
+                      {d.delegationId, QString::fromUtf8(toJson(d.document)), nullableMs(d.revokedAt),
+                       QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(d.reportedTicketIds)).toJson(QJsonDocument::Compact))}))
+                return false;
+        }
+        return true;
+    });
+}
+
+std::optional<DelegationRecord> LocalStore::venueDelegation(const QString &delegationId)
+{
+    QSqlQuery q(db());
+    q.prepare(QStringLiteral("SELECT delegation_id, '', document, 0, revoked_at, reported_ticket_ids FROM venue_delegations WHERE delegation_id = ?"));
+    q.addBindValue(delegationId);
+    if (!q.exec() || !q.next())
+        return std::nullopt;
+    DelegationRecord d = readDelegation(q);
+    d.leaseId = d.document.value(QStringLiteral("lease_id")).toString();
+    return d;
+}
+
+QList<DelegationRecord> LocalStore::venueDelegations()
+{
+    QList<DelegationRecord> result;
+    QSqlQuery q(db());
+    if (q.exec(QStringLiteral("SELECT delegation_id, '', document, 0, revoked_at, reported_ticket_ids FROM venue_delegations ORDER BY delegation_id"))) {
+        while (q.next()) {
+            DelegationRecord d = readDelegation(q);
+            d.leaseId = d.document.value(QStringLiteral("lease_id")).toString();
+            result.append(d);
+        }
     }
     return result;
 }

@@ -8,6 +8,7 @@
 #include <QList>
 #include <QSqlDatabase>
 #include <QString>
+#include <QStringList>
 #include <functional>
 #include <optional>
 
@@ -119,6 +120,81 @@ struct CheckinScan {
     QByteArray serverResponse;
 };
 
+/** @brief A lease of this till as the server last described it (GET /api/v1/leases/{id} and every lease write). */
+struct StoredLease {
+    QString leaseId;
+    qint64 showId = 0;
+    QString state;         ///< active, revoked, expired, unreported, returned
+    QDateTime returnBy;
+    QDateTime expiresAt;
+    QJsonObject lease;     ///< the server's JSON (seat_ids, leased_seats, sold_seats, ...)
+    QDateTime updatedAt{};
+    /** @brief The seats still leased to it when the server last said (neither sold nor given back). */
+    QStringList leasedSeats() const;
+};
+
+/** @brief A lease request of this till, kept until answered so that a retry sends the same key and body. */
+struct LeaseRequestRecord {
+    QString idempotencyKey;
+    qint64 showId = 0;
+    QJsonObject body;
+    QString state = QStringLiteral("pending"); ///< pending, answered
+    int resultStatus = 0;
+    QByteArray resultBody;
+    QDateTime createdAt{};
+};
+
+/**
+ * @brief One sale a till made offline from its lease, journaled before its tickets are printed. Never deleted:
+ * its upload (`body`, sent unchanged on every retry) ends booked or refused, and both are kept for the manager.
+ */
+struct OfflineSaleRecord {
+    qint64 deviceSeq = 0;       ///< the till's own number of the sale, the key of its upload
+    QString leaseId;
+    qint64 showId = 0;
+    QStringList seatIds;
+    qint64 amountMinor = 0;
+    QString currency;
+    qint64 tenderedMinor = 0;
+    QDateTime soldAt;
+    QString staff;              ///< who sold it: its upload goes with that member's session (their shift counts it)
+    QJsonObject body;           ///< POST /api/v1/leases/{id}/sales, exactly as sent
+    QJsonObject printData;      ///< the tickets and receipt as printed (a reprint after a crash needs nothing else)
+    QString printState = QStringLiteral("pending"); ///< pending (journaled, not yet printed), printed, failed
+    QString printError{};
+    QString uploadState = QStringLiteral("pending"); ///< pending, booked, refused
+    int attempts = 0;
+    QString lastError{};        ///< the last network failure, or the server's code and message of a refusal
+    int resultStatus = 0;
+    QByteArray resultBody{};
+    QString bookingId{};
+    QString bookingRef{};
+    QDateTime answeredAt{};
+};
+
+/**
+ * @brief A server-signed delegation as the device keeps it: its own (from a lease answer) or one of the venue's
+ * (GET /api/v1/delegations, at the door). The document is the delegation's JSON form (core DelegationCodec);
+ * its venue signature was checked before it was stored.
+ */
+struct DelegationRecord {
+    QString delegationId;
+    QString leaseId;
+    QJsonObject document;
+    QDateTime acceptedAt;           ///< when this device stored it (its own delegations)
+    QDateTime revokedAt;            ///< invalid while it is in force
+    QStringList reportedTicketIds;  ///< the venue's: tickets of its lease's reported sales (honoured after a revocation)
+};
+
+/** @brief The one ticket a device signed for one seat under one of its delegations. */
+struct DelegatedTicketRecord {
+    QString delegationId;
+    QString seatId;
+    QString ticketId;
+    QString qr;
+    QDateTime signedAt;
+};
+
 /**
  * @brief Everything the kiosk must not forget, in one SQLite file: the queue of pending actions, the payment
  * and ticket journals, the catalog cache, public keys and revocations, feed cursors and check-in scans.
@@ -131,7 +207,7 @@ class LocalStore
 {
 public:
     /** @brief The schema version this build writes. */
-    static constexpr int kSchemaVersion = 2;
+    static constexpr int kSchemaVersion = 4;
 
     LocalStore();
     ~LocalStore();
@@ -229,9 +305,66 @@ public:
     std::optional<CheckinScan> scan(const QString &nonce);
     QList<CheckinScan> scans();
 
+    // --- delegated signing (DeviceTicketSigner) and the door's delegations (OfflineCheckin) ---------------
+    /** @brief Keep one of this device's delegations; storing the same delegation id again changes nothing. */
+    bool storeDeviceDelegation(const DelegationRecord &delegation);
+    std::optional<DelegationRecord> deviceDelegation(const QString &delegationId);
+    std::optional<DelegationRecord> deviceDelegationForLease(const QString &leaseId);
+    /** @brief Mark a delegation of this device revoked (its lease was revoked or given back): it signs no more. */
+    bool setDeviceDelegationRevoked(const QString &delegationId, const QDateTime &revokedAt = {});
+    /**
+     * @brief Keep the ticket signed for a seat, unless one is kept for that seat of that delegation already:
+     * returns the ticket now on record for the seat (the earlier one wins), std::nullopt on a write failure.
+     */
+    std::optional<DelegatedTicketRecord> recordDelegatedTicket(const DelegatedTicketRecord &ticket);
+    std::optional<DelegatedTicketRecord> delegatedTicket(const QString &delegationId, const QString &seatId);
+    QList<DelegatedTicketRecord> delegatedTickets(const QString &delegationId);
+
+    /** @brief Replace the door's cache of the venue's delegations (active and revoked) in one transaction. */
+    bool replaceVenueDelegations(const QList<DelegationRecord> &delegations);
+    std::optional<DelegationRecord> venueDelegation(const QString &delegationId);
+    QList<DelegationRecord> venueDelegations();
+
     // --- reconciliation reports ---------------------------------------------------------------------------
     bool saveReport(const QByteArray &json);
     std::optional<QByteArray> lastReport();
+
+    // --- leases and offline sales of a till (localstoreleases.cpp) ----------------------------------------
+    /** @brief Keep the server's word on a lease (insert or replace). */
+    bool saveLease(const StoredLease &lease);
+    std::optional<StoredLease> lease(const QString &leaseId);
+    /** @brief The leases of @p showId (0: of every show), oldest first. */
+    QList<StoredLease> leases(qint64 showId = 0);
+    /** @brief Forget a lease the server no longer has for this till (given back and every sale of it answered). */
+    bool forgetLease(const QString &leaseId);
+    /** @brief Keep a lease request before it is sent (the same key again returns false and keeps the first). */
+    bool recordLeaseRequest(const LeaseRequestRecord &request);
+    /** @brief The oldest unanswered lease request of @p showId. */
+    std::optional<LeaseRequestRecord> pendingLeaseRequest(qint64 showId);
+    bool answerLeaseRequest(const QString &idempotencyKey, int status, const QByteArray &body);
+    /** @brief The next device_seq: one more than any sale journaled on this till. */
+    qint64 nextDeviceSeq();
+    /**
+     * @brief Journal @p sale (its deviceSeq already taken from nextDeviceSeq() in the same transaction); false when
+     * the number or one of its seats was sold before under the same lease — nothing is written then.
+     */
+    bool journalOfflineSale(const OfflineSaleRecord &sale);
+    std::optional<OfflineSaleRecord> offlineSale(qint64 deviceSeq);
+    /** @brief Offline sales, oldest first; @p uploadState filters ("" = all). */
+    QList<OfflineSaleRecord> offlineSales(const QString &uploadState = {});
+    /** @brief Every seat sold offline under @p leaseId, whatever became of its upload. */
+    QStringList seatsSoldOffline(const QString &leaseId);
+    /**
+     * @brief Sales of @p leaseId not booked yet: waiting for an answer, or refused (a person must settle those
+     * first: until then the lease is not given back, so its seats are not resold under a printed ticket).
+     */
+    int unsettledSales(const QString &leaseId);
+    bool setOfflineSalePrinted(qint64 deviceSeq, const QString &printState, const QString &error = {});
+    /** @brief A try that got no definite answer: counted, with what went wrong. */
+    bool noteOfflineSaleAttempt(qint64 deviceSeq, const QString &error);
+    /** @brief The definite answer: booked (booking id and ref) or refused (the server's code and message in @p error). */
+    bool answerOfflineSale(qint64 deviceSeq, const QString &uploadState, int status, const QByteArray &body, const QString &bookingId,
+                           const QString &bookingRef, const QString &error);
 
 private:
     QSqlDatabase db();

@@ -31,7 +31,20 @@ ScanOutcome OfflineCheckin::scan(const QString &qr, qint64 showId, const QDateTi
         else if (venue > 0)
             otherVenues.insert(key.keyId);
     }
-    const TicketVerification verification = TicketCodec::verify(qr.trimmed(), keys);
+    TicketVerification verification = TicketCodec::verify(qr.trimmed(), keys);
+    // A device-signed ticket: the venue-signed delegation it names, from the cached feed, checked again against this
+    // venue's keys (a delegation is what lets a device key admit anybody), gives the device key to verify it with.
+    std::optional<TicketDelegation> delegation;
+    std::optional<DelegationRecord> delegationRecord;
+    if (verification.result == TicketCheck::UnknownDelegation) {
+        delegationRecord = m_store.venueDelegation(verification.payload.delegationId.toString(QUuid::WithoutBraces));
+        if (delegationRecord)
+            delegation = DelegationCodec::fromJson(delegationRecord->document);
+        if (delegation && DelegationCodec::verify(*delegation, keys) != TicketCheck::Ok)
+            delegation.reset();
+        if (delegation)
+            verification = TicketCodec::verify(qr.trimmed(), keys, {{delegation->delegationId, delegation->devicePublicKey}});
+    }
     outcome.ticket = verification.payload;
     const QString ticketId = verification.result == TicketCheck::Malformed ? QString() : verification.payload.ticketId.toString(QUuid::WithoutBraces);
     const qint64 at = outcome.scannedAt.toSecsSinceEpoch();
@@ -45,9 +58,16 @@ ScanOutcome OfflineCheckin::scan(const QString &qr, qint64 showId, const QDateTi
     case TicketCheck::InvalidSignature:
         outcome.result = QStringLiteral("invalid_signature");
         break;
+    case TicketCheck::UnknownDelegation:
+        outcome.result = QStringLiteral("unknown_delegation");
+        break;
     case TicketCheck::Ok:
-        if (m_store.revocation(ticketId))
+        if (delegation && DelegationCodec::covers(*delegation, verification.payload) != DelegationCover::Covered)
+            outcome.result = QStringLiteral("outside_delegation"); // the device key signed what its lease never allowed
+        else if (m_store.revocation(ticketId))
             outcome.result = QStringLiteral("revoked");
+        else if (delegationRecord && delegationRecord->revokedAt.isValid() && !delegationRecord->reportedTicketIds.contains(ticketId))
+            outcome.result = QStringLiteral("delegation_revoked"); // its lease ended and this sale was never reported
         else if (showId > 0 && verification.payload.showId != showId)
             outcome.result = QStringLiteral("wrong_show");
         else if (at < verification.payload.validFrom)

@@ -19,7 +19,8 @@ class SyncEngine;
 struct ScanOutcome {
     QString nonce;       ///< the scan's nonce (its upload's idempotency key)
     QString result;      ///< "ok", "already_redeemed", "revoked", "invalid_signature", "unknown_key", "malformed",
-                         ///< "wrong_venue", "wrong_show", "not_yet_valid", "expired"
+                         ///< "wrong_venue", "wrong_show", "not_yet_valid", "expired"; for a device-signed ticket also
+                         ///< "unknown_delegation", "outside_delegation", "delegation_revoked"
     TicketPayload ticket; ///< decoded fields (meaningful unless result is "malformed")
     QDateTime scannedAt;
     bool recorded = false; ///< journaled (and, for a decodable QR, queued for upload)
@@ -30,7 +31,10 @@ struct ScanOutcome {
  * @brief Check-in at the door that keeps working offline: verifies the QR signature against the cached public
  * keys of this device's venue only (core TicketCodec, Ed25519; a ticket of another venue's key is wrong_venue,
  * and with no venue known yet every key is unknown), checks the cached revocation list, the show and the validity window, and
- * refuses a second entry on this device. Every scan is journaled with a fresh nonce and its real time, and its
+ * refuses a second entry on this device. A device-signed ticket (`MQ2.`, sold offline under a lease) is verified
+ * against the device key of its delegation from the cached GET /api/v1/delegations (itself checked against the
+ * venue's keys) and admitted only for the delegation's show, seats and window, and, once the delegation is revoked,
+ * only when its sale was reported (the delegation's ticket_ids). Every scan is journaled with a fresh nonce and its real time, and its
  * upload (POST /api/v1/checkin, nonce as idempotency key) is queued in the same transaction; the SyncEngine
  * stores the server's answer (for example already_redeemed at another door) on the scan.
  */

@@ -2,6 +2,8 @@
 #include "syncengine.h"
 #include "synclog.h"
 
+#include "core/ticketcodec.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
@@ -579,7 +581,7 @@ void SyncEngine::refreshFeeds()
     if (!m_online || m_feedsRunning)
         return;
     m_feedsRunning = true;
-    m_feedSteps = 3;
+    m_feedSteps = 4;
     m_api.keys([this](const ApiResult &result) {
         if (result.ok()) {
             QList<PublicKey> keys;
@@ -603,9 +605,55 @@ void SyncEngine::refreshFeeds()
             noteFailure();
         }
         feedStepDone();
+        // The delegations are checked against the venue keys: fetched once those are current.
+        refreshDelegations();
     });
     followRevocations();
     followEvents();
+}
+
+void SyncEngine::refreshDelegations()
+{
+    m_api.delegations([this](const ApiResult &result) {
+        if (result.ok()) {
+            // Only what this venue's keys signed is kept: a delegation is what lets a device key admit somebody.
+            const qint64 venue = m_store.deviceVenue();
+            QHash<quint32, QByteArray> venueKeys;
+            for (const PublicKey &key : m_store.publicKeys()) {
+                if (venue > 0 && key.venueId == venue)
+                    venueKeys.insert(key.keyId, key.publicKey);
+            }
+            QList<DelegationRecord> kept;
+            int refused = 0;
+            for (const QJsonValue &value : result.json().value(QStringLiteral("delegations")).toArray()) {
+                const QJsonObject entry = value.toObject();
+                const auto delegation = DelegationCodec::fromJson(entry);
+                if (!delegation || DelegationCodec::verify(*delegation, venueKeys) != TicketCheck::Ok) {
+                    ++refused;
+                    continue;
+                }
+                DelegationRecord record;
+                record.delegationId = delegation->delegationId.toString(QUuid::WithoutBraces);
+                record.leaseId = delegation->leaseId.toString(QUuid::WithoutBraces);
+                record.document = DelegationCodec::toJson(*delegation);
+                record.revokedAt = entry.value(QStringLiteral("revoked_at")).isString()
+                                       ? QDateTime::fromString(entry.value(QStringLiteral("revoked_at")).toString(), Qt::ISODateWithMs)
+                                       : QDateTime();
+                if (entry.value(QStringLiteral("state")).toString() == QLatin1String("revoked") && !record.revokedAt.isValid())
+                    record.revokedAt = QDateTime::currentDateTimeUtc();
+                for (const QJsonValue &id : entry.value(QStringLiteral("ticket_ids")).toArray())
+                    record.reportedTicketIds.append(id.toString());
+                kept.append(record);
+            }
+            if (refused > 0)
+                qCWarning(lcSync) << "refused" << refused << "delegations that this venue's keys did not sign";
+            // The server's list is the whole current set: one that dropped out has ended its window.
+            m_store.replaceVenueDelegations(kept);
+        } else if (result.kind == ApiResult::Kind::NetworkError) {
+            noteFailure();
+        }
+        feedStepDone();
+    });
 }
 
 void SyncEngine::feedStepDone()

@@ -111,7 +111,7 @@ public:
     bool retryParked(qint64 actionId);
     /** @brief Replay now (for example after enqueueing). */
     void kick();
-    /** @brief Follow the feeds now (keys, revocations, events). */
+    /** @brief Follow the feeds now (keys, then the venue's delegations, revocations, events). */
     void refreshFeeds();
 
     /** @brief The backoff before attempt number @p attempts + 1, with jitter. */
@@ -166,6 +166,8 @@ private:
     void followRevocations();
     void followEvents();
     void feedStepDone();
+    /** @brief GET /api/v1/delegations: keep those this venue's cached keys signed (the door's cache). */
+    void refreshDelegations();
 
     LocalStore &m_store;
     ApiClient &m_api;

@@ -30,6 +30,7 @@ Window {
         { key: "occupancy", label: qsTr("Occupancy"), glyph: "◧" },
         { key: "shows", label: qsTr("Shows"), glyph: "▶" },
         { key: "fleet", label: qsTr("Kiosk fleet"), glyph: "◉" },
+        { key: "leases", label: qsTr("Leases"), glyph: "⛁" },
         { key: "shifts", label: qsTr("Shifts"), glyph: "◷" },
         { key: "audit", label: qsTr("Audit log"), glyph: "≣" }
     ]
@@ -203,6 +204,7 @@ Window {
                         case "occupancy": return occupancyPage
                         case "shows": return showsPage
                         case "fleet": return fleetPage
+                        case "leases": return leasesPage
                         case "shifts": return shiftsPage
                         case "audit": return auditPage
                         default: return dashboardPage
@@ -215,6 +217,7 @@ Window {
         Component { id: occupancyPage; DeskOccupancy {} }
         Component { id: showsPage; DeskShows {} }
         Component { id: fleetPage; DeskFleet {} }
+        Component { id: leasesPage; DeskLeasesPage {} }
         Component { id: shiftsPage; DeskTablePage { model: Desk.shifts; exportName: "shifts"; title: qsTr("Till shifts"); subtitle: qsTr("Opened and closed shifts with their cash count, in the range.") } }
         Component {
             id: auditPage

@@ -89,6 +89,12 @@ Item {
                 Item { Layout.fillWidth: true }
                 SButton { objectName: "newSaleButton"; large: true; primary: true; text: qsTr("Next sale"); keyHint: "Enter"; onClicked: Till.newSale() }
             }
+            // An offline sale: journaled and printed here, booked on the server when the link is back.
+            StatusBar {
+                objectName: "doneOffline"
+                Layout.fillWidth: true
+                text: screen.sale.offline ? qsTr("Sold offline from this till's leased seats (sale %1): it is reported to the server, and booked, when the link is back.").arg(screen.sale.device_seq) : ""
+            }
             // What printing again did: a reprint reissues the tickets, so the first codes stop admitting.
             StatusBar { objectName: "doneMessage"; Layout.fillWidth: true; text: Till.message; error: Till.messageIsError }
         }

@@ -101,11 +101,20 @@ Window {
         }
     }
 
+    // Offline mode (Till.offline): under the top bar on every screen, no height when there is nothing to say.
+    OfflineBanner {
+        id: offlineBanner
+        visible: Till.session.signedIn && text.length > 0
+        anchors.left: parent.left
+        anchors.right: parent.right
+        anchors.top: topBar.bottom
+    }
+
     Loader {
         id: screenLoader
         anchors.left: parent.left
         anchors.right: parent.right
-        anchors.top: topBar.bottom
+        anchors.top: offlineBanner.visible ? offlineBanner.bottom : topBar.bottom
         anchors.bottom: parent.bottom
         focus: true
         sourceComponent: {

@@ -183,6 +183,18 @@ Item {
                         Rectangle { width: 14; height: 14; radius: 3; color: Theme.accent; border.width: 3; border.color: "white"; anchors.verticalCenter: parent.verticalCenter }
                         Text { text: qsTr("in this sale"); font.pixelSize: Pos.fontCaption; font.family: Theme.fontFamily; color: Theme.textMuted }
                     }
+                    // Offline: every seat but this till's leased ones is greyed, and says why.
+                    Row {
+                        objectName: "offlineLegend"
+                        visible: Till.offline.offline
+                        spacing: 8
+                        Rectangle { width: 14; height: 14; radius: 3; color: "transparent"; border.width: 2; border.color: "#79839A"; anchors.verticalCenter: parent.verticalCenter }
+                        Text {
+                            text: Till.offline.leasedSeatCount > 0 ? qsTr("not leased to this till · leased here: %1").arg(Till.offline.leasedSeatsText)
+                                                                   : qsTr("not leased to this till · no seats of this show are leased here")
+                            font.pixelSize: Pos.fontCaption; font.bold: true; font.family: Theme.fontFamily; color: Theme.warning
+                        }
+                    }
                 }
             }
         }

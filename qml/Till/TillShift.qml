@@ -102,6 +102,23 @@ Item {
                         SButton { objectName: "cashOutButton"; text: qsTr("Out"); onClicked: Till.moveCash(false, moveAmount.text, moveReason.text) }
                     }
                 }
+                // Offline sales (Till.offline): those the server has not counted yet, and those it refused.
+                Line {
+                    objectName: "offlineWaiting"
+                    visible: Till.offline.waitingCount > 0
+                    label: qsTr("Offline sales not on the server's shift yet")
+                    value: String(Till.offline.waitingCount)
+                    valueColor: Theme.warning
+                }
+                Repeater {
+                    model: Till.offline.refusals
+                    Line {
+                        required property var modelData
+                        label: qsTr("Offline sale %1 refused (%2)").arg(modelData.device_seq).arg(modelData.seats)
+                        value: modelData.amount + " · " + modelData.reason
+                        valueColor: Theme.danger
+                    }
+                }
                 Item { Layout.fillHeight: true }
             }
         }

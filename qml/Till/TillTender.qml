@@ -207,7 +207,7 @@ Item {
                         accentColor: "#7A5CD6"
                         text: qsTr("Split")
                         keyHint: "F5"
-                        enabled: Till.cardAvailable && !Till.busy && Till.paymentState === "" && screen.cardPart.length > 0 && screen.change.length > 0
+                        enabled: Till.cardAvailable && !Till.offline.offline && !Till.busy && Till.paymentState === "" && screen.cardPart.length > 0 && screen.change.length > 0
                         onClicked: screen.pay()
                     }
                     SButton {
@@ -218,7 +218,7 @@ Item {
                         accentColor: Pos.info
                         text: qsTr("Card")
                         keyHint: "F4"
-                        enabled: Till.cardAvailable && !Till.busy && Till.paymentState === "" && !screen.splitting
+                        enabled: Till.cardAvailable && !Till.offline.offline && !Till.busy && Till.paymentState === "" && !screen.splitting
                         onClicked: Till.payCard()
                     }
                 }

@@ -323,6 +323,96 @@
     </message>
 </context>
 <context>
+    <name>DeskLeasesPage</name>
+    <message>
+        <source>Leases</source>
+        <translation>Kontingente</translation>
+    </message>
+    <message>
+        <source>Seats leased to tills</source>
+        <translation>An Kassen zugeteilte Plätze</translation>
+    </message>
+    <message>
+        <source>sellable offline by their till</source>
+        <translation>offline von ihrer Kasse verkäuflich</translation>
+    </message>
+    <message>
+        <source>Unreported seats</source>
+        <translation>Nicht gemeldete Plätze</translation>
+    </message>
+    <message>
+        <source>off sale until the till reports or you release them</source>
+        <translation>gesperrt, bis die Kasse meldet oder Sie sie freigeben</translation>
+    </message>
+    <message>
+        <source>Leases per show and till</source>
+        <translation>Kontingente je Vorstellung und Kasse</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>Wird geladen…</translation>
+    </message>
+    <message>
+        <source>Shows from yesterday to the day after tomorrow.</source>
+        <translation>Vorstellungen von gestern bis übermorgen.</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Aktualisieren</translation>
+    </message>
+    <message>
+        <source>SHOW</source>
+        <translation>VORSTELLUNG</translation>
+    </message>
+    <message>
+        <source>TILL</source>
+        <translation>KASSE</translation>
+    </message>
+    <message>
+        <source>STATE</source>
+        <translation>STATUS</translation>
+    </message>
+    <message>
+        <source>LEASED</source>
+        <translation>ZUGETEILT</translation>
+    </message>
+    <message>
+        <source>SOLD OFFLINE</source>
+        <translation>OFFLINE VERKAUFT</translation>
+    </message>
+    <message>
+        <source>RETURNED</source>
+        <translation>ZURÜCK</translation>
+    </message>
+    <message>
+        <source>UNREPORTED</source>
+        <translation>NICHT GEMELDET</translation>
+    </message>
+    <message>
+        <source>EXPIRES</source>
+        <translation>LÄUFT AB</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 seats · %n sale(s)</source>
+        <translation>
+            <numerusform>%1 Plätze · %n Verkauf</numerusform>
+            <numerusform>%1 Plätze · %n Verkäufe</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Revoke</source>
+        <translation>Widerrufen</translation>
+    </message>
+    <message>
+        <source>Release unreported seats</source>
+        <translation>Nicht gemeldete Plätze freigeben</translation>
+    </message>
+    <message>
+        <source>No till holds a lease for these shows.</source>
+        <translation>Keine Kasse hat ein Kontingent für diese Vorstellungen.</translation>
+    </message>
+</context>
+<context>
     <name>DeskMain</name>
     <message>
         <source>Marquee — Manager desk</source>
@@ -383,6 +473,10 @@
     <message>
         <source>Load %L1 more</source>
         <translation>%L1 weitere laden</translation>
+    </message>
+    <message>
+        <source>Leases</source>
+        <translation>Kontingente</translation>
     </message>
 </context>
 <context>
@@ -1244,6 +1338,10 @@ Zahlungen: %6 bestätigt, %7 zu erstatten, %8 offen.</translation>
         <source>Next sale</source>
         <translation>Nächster Verkauf</translation>
     </message>
+    <message>
+        <source>Sold offline from this till&apos;s leased seats (sale %1): it is reported to the server, and booked, when the link is back.</source>
+        <translation>Offline aus den zugeteilten Plätzen dieser Kasse verkauft (Verkauf %1): Er wird dem Server gemeldet und gebucht, sobald die Verbindung wieder steht.</translation>
+    </message>
 </context>
 <context>
     <name>TillLookup</name>
@@ -1514,6 +1612,14 @@ Zahlungen: %6 bestätigt, %7 zu erstatten, %8 offen.</translation>
         <source>Clear</source>
         <translation>Leeren</translation>
     </message>
+    <message>
+        <source>not leased to this till · leased here: %1</source>
+        <translation>dieser Kasse nicht zugeteilt · hier zugeteilt: %1</translation>
+    </message>
+    <message>
+        <source>not leased to this till · no seats of this show are leased here</source>
+        <translation>dieser Kasse nicht zugeteilt · von dieser Vorstellung ist hier kein Platz zugeteilt</translation>
+    </message>
 </context>
 <context>
     <name>TillShift</name>
@@ -1660,6 +1766,14 @@ Zahlungen: %6 bestätigt, %7 zu erstatten, %8 offen.</translation>
     <message>
         <source>No Z-report yet for this till.</source>
         <translation>Für diese Kasse gibt es noch keinen Z-Bericht.</translation>
+    </message>
+    <message>
+        <source>Offline sales not on the server&apos;s shift yet</source>
+        <translation>Offline-Verkäufe, noch nicht in der Schicht des Servers</translation>
+    </message>
+    <message>
+        <source>Offline sale %1 refused (%2)</source>
+        <translation>Offline-Verkauf %1 abgelehnt (%2)</translation>
     </message>
 </context>
 <context>
@@ -2273,6 +2387,59 @@ Zahlungen: %6 bestätigt, %7 zu erstatten, %8 offen.</translation>
         <source>Queue</source>
         <comment>the column of queued offline actions</comment>
         <translation>Offen</translation>
+    </message>
+</context>
+<context>
+    <name>marquee::app::DeskLeases</name>
+    <message>
+        <source>Till %1</source>
+        <translation>Kasse %1</translation>
+    </message>
+    <message>
+        <source>active</source>
+        <translation>aktiv</translation>
+    </message>
+    <message>
+        <source>revoked, waiting for the till</source>
+        <translation>widerrufen, wartet auf die Kasse</translation>
+    </message>
+    <message>
+        <source>expired</source>
+        <translation>abgelaufen</translation>
+    </message>
+    <message>
+        <source>unreported</source>
+        <translation>nicht gemeldet</translation>
+    </message>
+    <message>
+        <source>returned</source>
+        <translation>zurückgegeben</translation>
+    </message>
+    <message>
+        <source>The leases of %1 could not be read: %2</source>
+        <translation>Die Kontingente von %1 konnten nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <source>The lease was not changed: %1</source>
+        <translation>Das Kontingent wurde nicht geändert: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n unreported seat(s) are on sale again.</source>
+        <translation>
+            <numerusform>%n nicht gemeldeter Platz ist wieder im Verkauf.</numerusform>
+            <numerusform>%n nicht gemeldete Plätze sind wieder im Verkauf.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Lease revoked: the till sells no more from it; its seats stay off sale until it reports its offline sales.</source>
+        <translation>Kontingent widerrufen: Die Kasse verkauft daraus nichts mehr; seine Plätze bleiben gesperrt, bis sie ihre Offline-Verkäufe meldet.</translation>
+    </message>
+    <message numerus="yes">
+        <source>The lease is closed; %n seat(s) are on sale again.</source>
+        <translation>
+            <numerusform>Das Kontingent ist geschlossen; %n Platz ist wieder im Verkauf.</numerusform>
+            <numerusform>Das Kontingent ist geschlossen; %n Plätze sind wieder im Verkauf.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3135,6 +3302,97 @@ Zahlungen: %6 bestätigt, %7 zu erstatten, %8 offen.</translation>
     <message>
         <source>%1 The drawer did not open: %2</source>
         <translation>%1 Die Kassenlade ging nicht auf: %2</translation>
+    </message>
+    <message>
+        <source>Offline the till takes cash only: the card terminal cannot approve a payment without the server.</source>
+        <translation>Offline nimmt die Kasse nur Bargeld: Das Kartenterminal kann ohne den Server keine Zahlung genehmigen.</translation>
+    </message>
+    <message>
+        <source>An offline sale prints again from Find booking once the server has booked it.</source>
+        <translation>Ein Offline-Verkauf lässt sich über „Buchung suchen“ erneut drucken, sobald der Server ihn gebucht hat.</translation>
+    </message>
+    <message>
+        <source>Offline sale of leased seats: cash only.</source>
+        <translation>Offline-Verkauf zugeteilter Plätze: nur Bargeld.</translation>
+    </message>
+    <message>
+        <source>Cash (offline)</source>
+        <translation>Bar (offline)</translation>
+    </message>
+    <message>
+        <source>Sold offline; it is booked when the server is back.</source>
+        <translation>Offline verkauft; die Buchung folgt, sobald der Server wieder erreichbar ist.</translation>
+    </message>
+</context>
+<context>
+    <name>marquee::app::TillOffline</name>
+    <message>
+        <source>Seat %1 is not leased to this till: offline, only its leased seats can be sold.</source>
+        <translation>Platz %1 ist dieser Kasse nicht zugeteilt: Offline können nur ihre zugeteilten Plätze verkauft werden.</translation>
+    </message>
+    <message>
+        <source>%1 not leased to this till: offline, only its leased seats can be sold.</source>
+        <translation>%1 dieser Kasse nicht zugeteilt: Offline können nur ihre zugeteilten Plätze verkauft werden.</translation>
+    </message>
+    <message>
+        <source>These seats belong to two leases of this till: sell them in two sales.</source>
+        <translation>Diese Plätze gehören zu zwei Kontingenten dieser Kasse: Bitte in zwei Verkäufen verkaufen.</translation>
+    </message>
+    <message>
+        <source>The price of seat %1 is not known on this till, so it cannot be sold offline.</source>
+        <translation>Der Preis von Platz %1 ist an dieser Kasse nicht bekannt, er kann offline nicht verkauft werden.</translation>
+    </message>
+    <message>
+        <source>%1 is less than the total %2.</source>
+        <translation>%1 ist weniger als der Gesamtbetrag %2.</translation>
+    </message>
+    <message>
+        <source>This till cannot sign tickets offline (%1), so nothing was sold. Sell when the server is back.</source>
+        <translation>Diese Kasse kann offline keine Tickets signieren (%1), daher wurde nichts verkauft. Bitte verkaufen, sobald der Server wieder erreichbar ist.</translation>
+    </message>
+    <message>
+        <source>Seat %1 was already sold offline on this till.</source>
+        <translation>Platz %1 wurde an dieser Kasse bereits offline verkauft.</translation>
+    </message>
+    <message>
+        <source>The sale could not be written to this till&apos;s journal (%1), so nothing was sold.</source>
+        <translation>Der Verkauf konnte nicht im Journal dieser Kasse gespeichert werden (%1), daher wurde nichts verkauft.</translation>
+    </message>
+    <message>
+        <source>the printer did not print</source>
+        <translation>der Drucker hat nicht gedruckt</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n offline sale(s) of yours are not reported to the server yet; the Z-report would miss them. Close the shift once they are.</source>
+        <translation>
+            <numerusform>%n Offline-Verkauf von Ihnen ist dem Server noch nicht gemeldet; der Z-Bericht würde ihn nicht enthalten. Schließen Sie die Schicht, sobald er gemeldet ist.</numerusform>
+            <numerusform>%n Offline-Verkäufe von Ihnen sind dem Server noch nicht gemeldet; der Z-Bericht würde sie nicht enthalten. Schließen Sie die Schicht, sobald sie gemeldet sind.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Offline: the server cannot be reached. Only the seats leased to this till can be sold, for cash.</source>
+        <translation>Offline: Der Server ist nicht erreichbar. Nur die dieser Kasse zugeteilten Plätze können verkauft werden, nur gegen Bargeld.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n offline sale(s) will be reported when the server is back.</source>
+        <translation>
+            <numerusform>%n Offline-Verkauf wird gemeldet, sobald der Server wieder erreichbar ist.</numerusform>
+            <numerusform>%n Offline-Verkäufe werden gemeldet, sobald der Server wieder erreichbar ist.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Reporting %n offline sale(s) to the server…</source>
+        <translation>
+            <numerusform>%n Offline-Verkauf wird an den Server gemeldet…</numerusform>
+            <numerusform>%n Offline-Verkäufe werden an den Server gemeldet…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n offline sale(s) were refused by the server: a manager must settle them (Shift screen).</source>
+        <translation>
+            <numerusform>%n Offline-Verkauf wurde vom Server abgelehnt: Die Leitung muss ihn klären (Bildschirm Schicht).</numerusform>
+            <numerusform>%n Offline-Verkäufe wurden vom Server abgelehnt: Die Leitung muss sie klären (Bildschirm Schicht).</numerusform>
+        </translation>
     </message>
 </context>
 <context>

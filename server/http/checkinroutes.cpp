@@ -15,7 +15,7 @@ HttpResponse checkIn(ServerContext &context, const store::CheckinRequest &checki
         return HttpResponse::json(200, outcome.body);
     case store::CheckinOutcome::Status::MalformedQr:
         return HttpResponse::error(
-            ApiError::badRequest(QStringLiteral("malformed_qr"), QStringLiteral("This is not a Marquee ticket code (MQ1.<payload>.<signature>).")));
+            ApiError::badRequest(QStringLiteral("malformed_qr"), QStringLiteral("This is not a Marquee ticket code (MQ1.<payload>.<signature>, or MQ2. for a ticket a till signed).")));
     case store::CheckinOutcome::Status::NonceReused:
         return HttpResponse::error(
             ApiError::unprocessable(QStringLiteral("nonce_reused"), QStringLiteral("This nonce was already used for a different scan.")));

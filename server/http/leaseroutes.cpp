@@ -3,6 +3,7 @@
 #include "core/errorcatalogue.h"
 #include "core/isotime.h"
 #include "core/jsonbody.h"
+#include "core/ticketcodec.h"
 #include "http/routes.h"
 #include "runtime/servercontext.h"
 
@@ -66,8 +67,18 @@ std::variant<LeaseRequest, ApiError> parseLeaseRequest(qint64 showId, const QStr
             return ApiError::badRequest(QStringLiteral("invalid_lease"), QStringLiteral("'best' must be 1 to %1.").arg(kMaxLeaseSeats));
         request.best = int(std::get<qint64>(count));
     }
+    const QJsonValue deviceKey = body.value(QStringLiteral("device_public_key"));
+    if (!deviceKey.isUndefined() && !deviceKey.isNull()) {
+        // Canonical standard base64 of exactly 32 bytes: one spelling per key, so a retry hashes the same.
+        const QByteArray text = deviceKey.toString().toLatin1();
+        auto decoded = QByteArray::fromBase64Encoding(text, QByteArray::Base64Encoding | QByteArray::AbortOnBase64DecodingErrors);
+        if (!deviceKey.isString() || !decoded || decoded.decoded.size() != TicketCodec::kKeyBytes || decoded.decoded.toBase64() != text)
+            return apiError(ErrorCode::InvalidDevicePublicKey);
+        request.devicePublicKey = decoded.decoded;
+    }
     request.fingerprint = sha256(QByteArray::number(showId) + '|' + sortedBytewise(request.seatIds).join(QLatin1Char(',')).toUtf8() + '|'
-                                 + QByteArray::number(request.best));
+                                 + QByteArray::number(request.best)
+                                 + (request.devicePublicKey.isEmpty() ? QByteArray() : QByteArray("|") + request.devicePublicKey.toHex()));
     return request;
 }
 

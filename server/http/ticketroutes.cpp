@@ -68,6 +68,24 @@ void registerTicketRoutes(Router &router, ServerContext &context)
         return response;
     });
 
+    // The delegations of the caller's venue that can still admit somebody, active and revoked: a door caches them
+    // next to the keys (GET /api/v1/keys stays the array it always was) to verify device-signed tickets offline.
+    // The same venue rule as the keys.
+    router.add(Method::Get, QStringLiteral("/api/v1/delegations"), Access::roles_(kAllRoles), [&context](RequestContext &request) {
+        const store::Principal &caller = request.caller();
+        const bool everyVenue = caller.kind == store::Principal::Kind::Session && caller.venueId == 0;
+        const auto delegations = context.tickets.delegations().published(caller.venueId, everyVenue);
+        if (!delegations)
+            return storeFailure();
+        QJsonArray array;
+        for (const store::StoredDelegation &delegation : *delegations)
+            array.append(store::DelegationRepository::feedEntry(delegation));
+        HttpResponse response = HttpResponse::json(200, QJsonObject{{QStringLiteral("delegations"), array}});
+        if (caller.venueId > 0)
+            response.withHeader(QByteArrayLiteral("Marquee-Venue-Id"), QByteArray::number(caller.venueId));
+        return response;
+    });
+
     router.add(Method::Get, QStringLiteral("/api/v1/revocations"), Access::roles_(kAllRoles), [&context](RequestContext &request) {
         qint64 after = 0;
         int limit = 0;

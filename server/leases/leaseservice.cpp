@@ -83,7 +83,7 @@ LeaseAnswer LeaseService::place(const store::Principal &caller, const LeaseReque
     if (till == 0)
         return apiError(ErrorCode::LeaseNeedsTill);
     const store::LeaseDecision decision = m_leases.place(newId(), request.showId, till, caller.owner(), request.idempotencyKey, request.fingerprint,
-                                                         request.seatIds, request.best, m_defaults);
+                                                         request.seatIds, request.best, m_defaults, request.devicePublicKey);
     if (!decision.ok)
         return storeDown();
     if (decision.decision == QLatin1String("granted"))
@@ -106,7 +106,12 @@ LeaseAnswer LeaseService::lease(const store::Principal &caller, const QString &l
     }
     if (!found)
         return apiError(ErrorCode::LeaseNotFound);
-    return std::pair{200, *found};
+    const auto delegation = m_leases.delegationOf(leaseId);
+    if (!delegation)
+        return storeDown();
+    QJsonObject body = *found;
+    body.insert(QStringLiteral("delegation"), *delegation);
+    return std::pair{200, body};
 }
 
 LeaseAnswer LeaseService::leasesOfShow(const store::Principal &caller, qint64 showId)
@@ -122,7 +127,12 @@ LeaseAnswer LeaseService::leasesOfShow(const store::Principal &caller, qint64 sh
     const auto leases = m_leases.leasesOfShow(showId, till);
     if (!leases)
         return storeDown();
-    return std::pair{200, QJsonObject{{QStringLiteral("show_id"), showId}, {QStringLiteral("leases"), *leases}}};
+    // The settings in force go along, so a till knows how many seats it may keep leased and when they go back.
+    auto settings = m_leases.settings(showId, m_defaults);
+    if (!settings)
+        return storeDown();
+    settings->remove(QStringLiteral("show_id"));
+    return std::pair{200, QJsonObject{{QStringLiteral("show_id"), showId}, {QStringLiteral("leases"), *leases}, {QStringLiteral("settings"), *settings}}};
 }
 
 LeaseAnswer LeaseService::end(const store::Principal &caller, const QString &leaseId)
@@ -147,6 +157,20 @@ LeaseAnswer LeaseService::reportSale(const store::Principal &caller, const QStri
         return storeDown();
     if (till == 0)
         return apiError(ErrorCode::LeaseNotFound);
+    // Device-signed tickets are checked before anything is recorded: a forged or mismatching one changes nothing.
+    bool checked = true;
+    const auto refused = m_leases.checkDelegatedTickets(leaseId, till, sale, &checked);
+    if (!checked)
+        return storeDown();
+    if (refused && refused->incomplete)
+        return apiError(ErrorCode::DelegatedTicketsIncomplete, {},
+                        {{QStringLiteral("missing_seats"), QJsonArray::fromStringList(refused->missingSeats)},
+                         {QStringLiteral("duplicate_seats"), QJsonArray::fromStringList(refused->duplicateSeats)}});
+    if (refused)
+        return apiError(ErrorCode::DelegatedTicketInvalid, {refused->ticketId},
+                        {{QStringLiteral("ticket_id"), refused->ticketId},
+                         {QStringLiteral("seat_id"), refused->seatId},
+                         {QStringLiteral("reason"), refused->reason}});
     // The sale's own hold lives through the order's payment window; the order then freezes it again.
     const int holdTtl = m_payments.paymentWindowSeconds + m_payments.graceSeconds;
     const store::LeaseDecision decision = m_leases.recordSale(leaseId, till, caller.owner(), sale, holdTtl);

@@ -20,6 +20,7 @@ struct LeaseRequest {
     qint64 showId = 0;
     QStringList seatIds;
     int best = 0;
+    QByteArray devicePublicKey; ///< raw 32 bytes: the lease gets a delegation for this device key; empty: none
     QString idempotencyKey;
     QByteArray fingerprint;
 };

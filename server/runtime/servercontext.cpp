@@ -17,7 +17,7 @@ ServerContext::ServerContext(ServerConfig config_, store::DatabaseConfig databas
     , payments(database)
     , bookings(database, tickets)
     , orderService(config.payments, orders, payments, bookings)
-    , leases(database)
+    , leases(database, tickets)
     , leaseService(store::LeaseDefaults{config.leaseSeatsPerDevice, config.leaseReturnBeforeSeconds, config.leaseGraceSeconds}, config.payments,
                    leases, orders, bookings)
     , waitingRooms(database)

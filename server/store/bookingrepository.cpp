@@ -98,7 +98,7 @@ ConfirmOutcome BookingRepository::confirm(const OrderRecord &order)
     if (!execQuery(hold, "close converted hold"))
         return out;
 
-    const auto tickets = m_tickets.issueTickets(db, bookingId, order.showId, order.seatIds);
+    const auto tickets = m_tickets.issueTickets(db, bookingId, order.showId, order.seatIds, order.holdId);
     if (!tickets) {
         qCWarning(lcStore) << "cannot issue tickets for order" << order.orderId;
         return out;

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "store/leaserepository.h"
+#include "store/ticketrepository.h"
 
 #include "core/isotime.h"
+#include "core/ticketcodec.h"
 
 #include <QJsonDocument>
 #include <QSqlQuery>
@@ -24,8 +26,9 @@ QVariant nullableInt(std::optional<int> value)
 }
 } // namespace
 
-LeaseRepository::LeaseRepository(const Database &database)
+LeaseRepository::LeaseRepository(const Database &database, TicketRepository &tickets)
     : m_database(database)
+    , m_tickets(tickets)
 {
 }
 
@@ -45,7 +48,8 @@ qint64 LeaseRepository::tillOf(const Principal &caller)
 }
 
 LeaseDecision LeaseRepository::place(const QString &leaseId, qint64 showId, qint64 deviceId, const QString &owner, const QString &idempotencyKey,
-                                     const QByteArray &requestHash, const QStringList &seatIds, int best, const LeaseDefaults &defaults)
+                                     const QByteArray &requestHash, const QStringList &seatIds, int best, const LeaseDefaults &defaults,
+                                     const QByteArray &devicePublicKey)
 {
     LeaseDecision out;
     QSqlDatabase db = m_database.connection();
@@ -71,6 +75,23 @@ LeaseDecision LeaseRepository::place(const QString &leaseId, qint64 showId, qint
     out.decision = query.value(0).toString();
     out.data = object(query.value(1));
     out.replayed = query.value(2).toBool();
+    if (out.decision == QLatin1String("granted") && !devicePublicKey.isEmpty()) {
+        // Granted and delegated in one transaction: no lease of a device key exists without its delegation. A
+        // replay (the same request, so the same key: it is part of the request's hash) answers the stored one.
+        const QString granted = out.data.value(QStringLiteral("lease_id")).toString();
+        bool ok = false;
+        auto stored = m_tickets.delegations().ofLease(db, granted, &ok);
+        if (ok && !stored) {
+            if (!m_tickets.issueDelegation(db, granted, devicePublicKey))
+                return out;
+            stored = m_tickets.delegations().ofLease(db, granted, &ok);
+        }
+        if (!ok || !stored)
+            return out;
+        out.data.insert(QStringLiteral("delegation"), DelegationRepository::feedEntry(*stored));
+    } else if (out.decision == QLatin1String("granted")) {
+        out.data.insert(QStringLiteral("delegation"), QJsonValue::Null);
+    }
     if (!tx.commit())
         return out;
     out.ok = true;
@@ -98,6 +119,18 @@ std::optional<QJsonObject> LeaseRepository::lease(const QString &leaseId, bool *
     if (query.value(0).isNull())
         return std::nullopt;
     return object(query.value(0));
+}
+
+std::optional<QJsonValue> LeaseRepository::delegationOf(const QString &leaseId)
+{
+    QSqlDatabase db = m_database.connection();
+    bool ok = false;
+    const auto stored = m_tickets.delegations().ofLease(db, leaseId, &ok);
+    if (!ok)
+        return std::nullopt;
+    if (!stored)
+        return QJsonValue(QJsonValue::Null);
+    return QJsonValue(DelegationRepository::feedEntry(*stored));
 }
 
 std::optional<QJsonArray> LeaseRepository::leasesOfShow(qint64 showId, qint64 deviceId)
@@ -138,11 +171,62 @@ LeaseEnd LeaseRepository::end(const QString &leaseId, const QString &actor, qint
     out.lease = object(query.value(1));
     out.showId = query.value(2).toLongLong();
     out.freed = fromPgTextArray(query.value(3).toString());
+    if ((out.decision == QLatin1String("returned") || out.decision == QLatin1String("revoked"))
+        && !m_tickets.delegations().revokeOfLease(db, leaseId, out.decision))
+        return out;
     if (!tx.commit())
         return out;
     out.ok = true;
     m_database.seatWrites().committed(out.showId, out.freed, SeatStatus::Available);
     return out;
+}
+
+std::optional<SaleTicketsRefusal> LeaseRepository::checkDelegatedTickets(const QString &leaseId, qint64 deviceId, const LeaseSale &sale, bool *ok)
+{
+    *ok = true;
+    if (!isUuid(leaseId) || !DelegationRepository::hasDelegatedCodes(sale.tickets))
+        return std::nullopt;
+    QSqlDatabase db = m_database.connection();
+    QSqlQuery lease(db);
+    prepareQuery(lease, QStringLiteral("SELECT device_id FROM seat_leases WHERE lease_id = ?::uuid"));
+    lease.addBindValue(leaseId);
+    if (!execQuery(lease, "read the lease of a sale")) {
+        *ok = false;
+        return std::nullopt;
+    }
+    if (!lease.next() || lease.value(0).toLongLong() != deviceId)
+        return std::nullopt; // another device's lease, or none: recording the sale says lease_not_found
+    const auto stored = m_tickets.delegations().ofLease(db, leaseId, ok);
+    if (!*ok)
+        return std::nullopt;
+    if (!stored) {
+        SaleTicketsRefusal refusal;
+        refusal.ticketId = sale.tickets.first().toObject().value(QStringLiteral("ticket_id")).toString();
+        refusal.seatId = sale.tickets.first().toObject().value(QStringLiteral("seat_id")).toString();
+        refusal.reason = QStringLiteral("no_delegation");
+        return refusal;
+    }
+    const auto checked = DelegationRepository::checkSaleTickets(stored->delegation, sale.seatIds, sale.tickets);
+    if (const auto *refusal = std::get_if<SaleTicketsRefusal>(&checked))
+        return *refusal;
+    QStringList ids;
+    for (const DelegatedSaleTicket &ticket : std::get<QList<DelegatedSaleTicket>>(checked))
+        ids << ticket.ticketId;
+    const auto taken = m_tickets.delegations().ticketIdsTakenElsewhere(db, ids, stored->delegation.delegationId.toString(QUuid::WithoutBraces));
+    if (!taken) {
+        *ok = false;
+        return std::nullopt;
+    }
+    if (!taken->isEmpty()) {
+        SaleTicketsRefusal refusal;
+        refusal.ticketId = taken->first();
+        for (const QJsonValue &ticket : sale.tickets)
+            if (ticket.toObject().value(QStringLiteral("ticket_id")).toString() == refusal.ticketId)
+                refusal.seatId = ticket.toObject().value(QStringLiteral("seat_id")).toString();
+        refusal.reason = QStringLiteral("ticket_id_taken");
+        return refusal;
+    }
+    return std::nullopt;
 }
 
 LeaseDecision LeaseRepository::recordSale(const QString &leaseId, qint64 deviceId, const QString &owner, const LeaseSale &sale, int holdTtlSeconds)

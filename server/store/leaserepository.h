@@ -2,6 +2,7 @@
 #pragma once
 
 #include "store/database.h"
+#include "store/delegationrepository.h"
 #include "store/principal.h"
 
 #include <QJsonArray>
@@ -10,6 +11,8 @@
 #include <optional>
 
 namespace marquee::store {
+
+class TicketRepository;
 
 /** @brief The defaults of a show's lease settings (ServerConfig; a show's own row in show_lease_settings wins). */
 struct LeaseDefaults {
@@ -55,22 +58,40 @@ struct LeaseSale {
 class LeaseRepository
 {
 public:
-    explicit LeaseRepository(const Database &database);
+    /** @brief @p tickets signs the delegation of a lease requested with a device key (TicketRepository::issueDelegation). */
+    LeaseRepository(const Database &database, TicketRepository &tickets);
 
     /**
      * @brief The till @p caller sells for: a till's own token, or the till a staff session was opened at
      * (sessions.device_id); 0 when there is none, -1 on a database error.
      */
     qint64 tillOf(const Principal &caller);
-    /** @brief mq_place_lease: @p seatIds, or (empty) the @p best free seats nearest the middle. */
+    /**
+     * @brief mq_place_lease: @p seatIds, or (empty) the @p best free seats nearest the middle. With a
+     * @p devicePublicKey (raw 32 bytes), a granted lease gets its signed delegation in the same transaction, in the
+     * answer's `delegation` (a replay answers the one it got then).
+     */
     LeaseDecision place(const QString &leaseId, qint64 showId, qint64 deviceId, const QString &owner, const QString &idempotencyKey,
-                        const QByteArray &requestHash, const QStringList &seatIds, int best, const LeaseDefaults &defaults);
+                        const QByteArray &requestHash, const QStringList &seatIds, int best, const LeaseDefaults &defaults,
+                        const QByteArray &devicePublicKey = {});
+    /** @brief The delegation of a lease as its answers carry it (`delegation`), null when it has none; std::nullopt on error. */
+    std::optional<QJsonValue> delegationOf(const QString &leaseId);
     /** @brief The lease (mq_lease_json); std::nullopt when there is none (see @p ok). */
     std::optional<QJsonObject> lease(const QString &leaseId, bool *ok);
     /** @brief The leases of a show, oldest first; only those of @p deviceId unless it is 0. */
     std::optional<QJsonArray> leasesOfShow(qint64 showId, qint64 deviceId);
-    /** @brief mq_return_lease: give back (the lease's device, or a manager after expiry) or revoke (a manager before). */
+    /**
+     * @brief mq_return_lease: give back (the lease's device, or a manager after expiry) or revoke (a manager before);
+     * either revokes the lease's delegation in the same transaction (its device signs nothing more that a door admits).
+     */
     LeaseEnd end(const QString &leaseId, const QString &actor, qint64 deviceId, bool manager);
+    /**
+     * @brief Check the device-signed tickets (`MQ2.` codes) of a sale of @p deviceId under lease @p leaseId before it
+     * is recorded (DelegationRepository::checkSaleTickets, and no ticket id already on record for anything else):
+     * the refusal, or none (also when the sale carries no such codes, or the lease is not @p deviceId's: its
+     * recording then answers). @p ok false on a database error.
+     */
+    std::optional<SaleTicketsRefusal> checkDelegatedTickets(const QString &leaseId, qint64 deviceId, const LeaseSale &sale, bool *ok);
     /** @brief mq_lease_sale: record @p sale and move its seats from leased into a hold of @p owner. */
     LeaseDecision recordSale(const QString &leaseId, qint64 deviceId, const QString &owner, const LeaseSale &sale, int holdTtlSeconds);
     /** @brief Note the order and (when there is one) the booking a recorded sale became. */
@@ -85,6 +106,7 @@ public:
 
 private:
     const Database &m_database;
+    TicketRepository &m_tickets;
 };
 
 } // namespace marquee::store

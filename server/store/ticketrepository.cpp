@@ -94,6 +94,7 @@ std::optional<ShowTimes> showTimes(QSqlDatabase &db, qint64 showId, bool *ok)
 
 TicketRepository::TicketRepository(const Database &database)
     : m_database(database)
+    , m_delegations(database)
 {
 }
 
@@ -258,7 +259,7 @@ std::optional<TicketRepository::SigningKey> TicketRepository::currentKey(QSqlDat
 }
 
 std::optional<QList<IssuedTicket>> TicketRepository::issueTickets(QSqlDatabase &db, const QString &bookingId, qint64 showId,
-                                                                  const QStringList &seatIds)
+                                                                  const QStringList &seatIds, const QString &holdId)
 {
     if (!isUuid(bookingId) || seatIds.isEmpty())
         return std::nullopt;
@@ -279,6 +280,22 @@ std::optional<QList<IssuedTicket>> TicketRepository::issueTickets(QSqlDatabase &
         if (!run(count, "count seats") || !count.next() || count.value(0).toInt() != seats.size())
             return std::nullopt;
     }
+    // A sale a till made under a delegated lease and reported with the tickets it signed itself: those are the
+    // booking's tickets (the printed ticket is the one that enters), and no venue-signed second code is made.
+    if (isUuid(holdId)) {
+        QSqlQuery sale(db);
+        prepareQuery(sale, QStringLiteral("SELECT ls.tickets::text, d.delegation_id::text FROM lease_sales ls "
+                                          "  JOIN ticket_delegations d ON d.lease_id = ls.lease_id WHERE ls.hold_id = ?::uuid"));
+        sale.addBindValue(holdId);
+        if (!run(sale, "read the tickets of a lease sale"))
+            return std::nullopt;
+        if (sale.next()) {
+            const QJsonArray saleTickets = QJsonDocument::fromJson(sale.value(0).toString().toUtf8()).array();
+            if (DelegationRepository::hasDelegatedCodes(saleTickets))
+                return insertDelegatedTickets(db, bookingId, showId, seats, sale.value(1).toString(), saleTickets);
+        }
+    }
+
     const auto key = currentKey(db, times->venueId, QDateTime::fromSecsSinceEpoch(times->validUntil, Qt::UTC));
     if (!key)
         return std::nullopt;
@@ -319,15 +336,131 @@ std::optional<QList<IssuedTicket>> TicketRepository::issueTickets(QSqlDatabase &
     insert.addBindValue(toPgTextArray(qrs));
     if (!run(insert, "insert tickets"))
         return std::nullopt;
-
-    QJsonArray tickets;
-    for (const IssuedTicket &ticket : std::as_const(issued))
-        tickets.append(QJsonObject{{QStringLiteral("ticket_id"), ticket.ticketId}, {QStringLiteral("seat_id"), ticket.seatId}});
-    if (!insertOutbox(db, QStringLiteral("ticket.issued"), bookingId,
-                      QJsonObject{{QStringLiteral("booking_id"), bookingId}, {QStringLiteral("show_id"), showId},
-                                  {QStringLiteral("tickets"), tickets}}))
+    if (!insertIssuedEvent(db, bookingId, showId, issued))
         return std::nullopt;
     return issued;
+}
+
+std::optional<QList<IssuedTicket>> TicketRepository::insertDelegatedTickets(QSqlDatabase &db, const QString &bookingId, qint64 showId,
+                                                                            const QStringList &seats, const QString &delegationId,
+                                                                            const QJsonArray &saleTickets)
+{
+    bool ok = false;
+    const auto stored = m_delegations.byId(db, delegationId, false, &ok);
+    if (!stored || stored->delegation.showId != showId)
+        return std::nullopt;
+    // Checked when the sale was reported; checked again here, so that nothing but what the device key signed for
+    // these seats is ever put on record as the booking's tickets.
+    const auto checked = DelegationRepository::checkSaleTickets(stored->delegation, seats, saleTickets);
+    if (const auto *refusal = std::get_if<SaleTicketsRefusal>(&checked)) {
+        qCWarning(lcStore) << "the device-signed tickets of a lease sale do not check out for booking" << bookingId << refusal->reason;
+        return std::nullopt;
+    }
+    QList<IssuedTicket> issued;
+    QStringList ids, seatIds, qrs, froms, untils;
+    for (const DelegatedSaleTicket &ticket : std::get<QList<DelegatedSaleTicket>>(checked)) {
+        issued.append({ticket.ticketId, ticket.seatId, ticket.qr});
+        ids << ticket.ticketId;
+        seatIds << ticket.seatId;
+        qrs << ticket.qr;
+        froms << QString::number(ticket.validFrom);
+        untils << QString::number(ticket.validUntil);
+    }
+    std::sort(issued.begin(), issued.end(), [](const IssuedTicket &a, const IssuedTicket &b) { return a.seatId < b.seatId; });
+    QSqlQuery insert(db);
+    prepareQuery(insert, QStringLiteral(
+        "INSERT INTO tickets (ticket_id, booking_id, show_id, seat_id, key_id, delegation_id, qr, valid_from, valid_until) "
+        "SELECT t.id, ?::uuid, ?, t.seat, NULL, ?::uuid, t.qr, to_timestamp(t.valid_from), to_timestamp(t.valid_until) "
+        "  FROM unnest(?::uuid[], ?::text[], ?::text[], ?::bigint[], ?::bigint[]) AS t(id, seat, qr, valid_from, valid_until)"));
+    insert.addBindValue(bookingId);
+    insert.addBindValue(showId);
+    insert.addBindValue(delegationId);
+    insert.addBindValue(toPgTextArray(ids));
+    insert.addBindValue(toPgTextArray(seatIds));
+    insert.addBindValue(toPgTextArray(qrs));
+    insert.addBindValue(toPgTextArray(froms));
+    insert.addBindValue(toPgTextArray(untils));
+    if (!run(insert, "insert delegated tickets") || !insertIssuedEvent(db, bookingId, showId, issued))
+        return std::nullopt;
+    return issued;
+}
+
+bool TicketRepository::insertIssuedEvent(QSqlDatabase &db, const QString &bookingId, qint64 showId, const QList<IssuedTicket> &issued)
+{
+    QJsonArray tickets;
+    for (const IssuedTicket &ticket : issued)
+        tickets.append(QJsonObject{{QStringLiteral("ticket_id"), ticket.ticketId}, {QStringLiteral("seat_id"), ticket.seatId}});
+    return insertOutbox(db, QStringLiteral("ticket.issued"), bookingId,
+                        QJsonObject{{QStringLiteral("booking_id"), bookingId}, {QStringLiteral("show_id"), showId},
+                                    {QStringLiteral("tickets"), tickets}});
+}
+
+std::optional<TicketDelegation> TicketRepository::issueDelegation(QSqlDatabase &db, const QString &leaseId, const QByteArray &devicePublicKey)
+{
+    if (!isUuid(leaseId) || devicePublicKey.size() != TicketCodec::kKeyBytes)
+        return std::nullopt;
+    QSqlQuery lease(db);
+    prepareQuery(lease, QStringLiteral("SELECT show_id, device_id, seat_ids::text, extract(epoch FROM expires_at)::bigint "
+                                       "  FROM seat_leases WHERE lease_id = ?::uuid"));
+    lease.addBindValue(leaseId);
+    if (!run(lease, "read the lease to delegate") || !lease.next())
+        return std::nullopt;
+    TicketDelegation delegation;
+    delegation.delegationId = QUuid::createUuid();
+    delegation.leaseId = QUuid::fromString(leaseId);
+    delegation.showId = lease.value(0).toLongLong();
+    delegation.deviceId = lease.value(1).toLongLong();
+    delegation.seatIds = DelegationCodec::canonicalSeats(fromPgTextArray(lease.value(2).toString()));
+    delegation.sellUntil = lease.value(3).toLongLong();
+    delegation.devicePublicKey = devicePublicKey;
+    bool ok = false;
+    const auto times = showTimes(db, delegation.showId, &ok);
+    if (!times)
+        return std::nullopt;
+    // The window of the tickets the venue would issue for the show itself, and a key that verifies until its end.
+    delegation.validFrom = times->validFrom;
+    delegation.validUntil = times->validUntil;
+    const auto key = currentKey(db, times->venueId, QDateTime::fromSecsSinceEpoch(times->validUntil, Qt::UTC));
+    if (!key)
+        return std::nullopt;
+    delegation.keyId = quint32(key->keyId);
+    if (!DelegationCodec::sign(delegation, key->privateKey)) {
+        qCWarning(lcStore) << "cannot sign the delegation of lease" << leaseId;
+        return std::nullopt;
+    }
+    if (!m_delegations.insert(db, delegation, times->venueId))
+        return std::nullopt;
+    return delegation;
+}
+
+bool TicketRepository::seatTakenByAnotherTicket(QSqlDatabase &db, qint64 showId, const QString &seatId, const QString &ticketId, bool *ok)
+{
+    QSqlQuery query(db);
+    prepareQuery(query, QStringLiteral("SELECT 1 FROM tickets WHERE show_id = ? AND seat_id = ? AND state = 'valid' AND ticket_id <> ?::uuid"));
+    query.addBindValue(showId);
+    query.addBindValue(seatId);
+    query.addBindValue(ticketId);
+    *ok = run(query, "read the seat's ticket");
+    return *ok && query.next();
+}
+
+std::optional<StoredDelegation> TicketRepository::verifiedDelegation(QSqlDatabase &db, const QUuid &delegationId, bool *ok)
+{
+    auto stored = m_delegations.byId(db, uuidText(delegationId), true, ok);
+    if (!stored)
+        return std::nullopt;
+    // The row is the server's own, but only a delegation its venue key signed is honoured: a row written by hand
+    // (or by a bug) does not let a device key admit anybody.
+    bool keysOk = true;
+    QHash<quint32, QByteArray> keys = verificationKeys(false, &keysOk);
+    if (!keys.contains(stored->delegation.keyId))
+        keys = verificationKeys(true, &keysOk);
+    *ok = keysOk;
+    if (DelegationCodec::verify(stored->delegation, keys) != TicketCheck::Ok) {
+        qCWarning(lcStore) << "delegation" << uuidText(delegationId) << "does not verify with its venue key; its tickets are refused";
+        return std::nullopt;
+    }
+    return stored;
 }
 
 bool TicketRepository::revokeTicketsOfBooking(QSqlDatabase &db, const QString &bookingId, const QString &reason)
@@ -618,6 +751,18 @@ CheckinOutcome TicketRepository::checkIn(const CheckinRequest &request)
         return outcome;
     }
 
+    // A device-signed ticket: its delegation, genuine (signed by the venue key) and locked FOR SHARE, so that a
+    // revocation being written is waited for, names the device key that must have signed it.
+    std::optional<StoredDelegation> delegation;
+    if (verification.result == TicketCheck::UnknownDelegation) {
+        bool delegationOk = false;
+        delegation = verifiedDelegation(db, verification.payload.delegationId, &delegationOk);
+        if (!delegationOk)
+            return outcome;
+        if (delegation)
+            verification = TicketCodec::verify(request.qr, {}, {{delegation->delegation.delegationId, delegation->delegation.devicePublicKey}});
+    }
+
     QString result;
     bool mismatch = false; ///< signed correctly, but not what the ticket's record says
     QJsonValue ticket = QJsonValue::Null;
@@ -626,14 +771,23 @@ CheckinOutcome TicketRepository::checkIn(const CheckinRequest &request)
     const TicketPayload &payload = verification.payload;
     if (verification.result == TicketCheck::UnknownKey) {
         result = QStringLiteral("unknown_key");
+    } else if (verification.result == TicketCheck::UnknownDelegation) {
+        result = QStringLiteral("unknown_delegation");
     } else if (verification.result == TicketCheck::InvalidSignature) {
         result = QStringLiteral("invalid_signature");
+    } else if (delegation && DelegationCodec::covers(delegation->delegation, payload) != DelegationCover::Covered) {
+        // Signed by the lease's device key, but for a seat, show or window its delegation never allowed: whatever
+        // the device claims in it is not trusted, and it is not a ticket of anything on record.
+        qCWarning(lcStore).noquote() << "check-in: a device-signed code outside its delegation"
+                                     << uuidText(payload.delegationId) << "(" << toString(DelegationCodec::covers(delegation->delegation, payload)) << ")";
+        result = QStringLiteral("outside_delegation");
     } else {
         ticketId = uuidText(payload.ticketId);
         QSqlQuery read(db);
         prepareQuery(read, QStringLiteral(
-            "SELECT t.state, sc.name, s.starts_at, t.show_id, t.seat_id, t.key_id, "
-            "       extract(epoch FROM t.valid_from)::bigint, extract(epoch FROM t.valid_until)::bigint, sc.venue_id "
+            "SELECT t.state, sc.name, s.starts_at, t.show_id, t.seat_id, coalesce(t.key_id, 0), "
+            "       extract(epoch FROM t.valid_from)::bigint, extract(epoch FROM t.valid_until)::bigint, sc.venue_id, "
+            "       coalesce(t.delegation_id::text, '') "
             "FROM tickets t JOIN shows s ON s.show_id = t.show_id "
             "  JOIN screens sc ON sc.screen_id = s.screen_id WHERE t.ticket_id = ?::uuid FOR SHARE OF t"));
         // FOR SHARE: a cancellation that has locked the booking's tickets is waited for, and its revocation is what
@@ -647,9 +801,15 @@ CheckinOutcome TicketRepository::checkIn(const CheckinRequest &request)
         const bool known = read.next();
         // The record decides, not the code: a code signed for this ticket id but naming another show, seat, window
         // or key was not issued by this server (a stolen or misused key), however good its signature.
+        const QString recordDelegation = known ? read.value(9).toString() : QString();
         const bool matchesRecord = known && read.value(3).toLongLong() == payload.showId && read.value(4).toString() == payload.seatId
             && read.value(5).toLongLong() == qint64(payload.keyId) && read.value(6).toLongLong() == payload.validFrom
-            && read.value(7).toLongLong() == payload.validUntil;
+            && read.value(7).toLongLong() == payload.validUntil
+            && recordDelegation == (payload.isDelegated() ? uuidText(payload.delegationId) : QString());
+        // A device-signed ticket whose sale has not reached the server yet: admitted by its signature (docs/tickets.md,
+        // "Delegated tickets at the door"), and its first scan counts once the sale books it.
+        const bool unreported = !known && delegation.has_value();
+        const qint64 venueOfTicket = unreported ? delegation->venueId : (known ? read.value(8).toLongLong() : 0);
         if (known && !matchesRecord) {
             qCWarning(lcStore).noquote() << "check-in: a correctly signed code for ticket" << ticketId
                                          << "does not match its record (show, seat, window or key); refused as invalid_signature";
@@ -664,12 +824,20 @@ CheckinOutcome TicketRepository::checkIn(const CheckinRequest &request)
         const qint64 scanned = request.scannedAt.toSecsSinceEpoch();
         if (mismatch) {
             // Decided above; the ticket id stays in the stored check-in, so the forged scan is on the ticket's record.
-        } else if (!known || read.value(0).toString() != QLatin1String("valid")) {
+        } else if (unreported && seatTakenByAnotherTicket(db, payload.showId, payload.seatId, ticketId, &ok)) {
+            // The seat's booking has another ticket (the sale was reported without this one): that one is the seat's.
+            result = QStringLiteral("revoked");
+        } else if (!ok) {
+            return outcome;
+        } else if (unreported && delegation->revoked()) {
+            // Its lease ended before this sale was reported: until the till uploads it, the ticket does not enter.
+            result = QStringLiteral("delegation_revoked");
+        } else if (!unreported && (!known || read.value(0).toString() != QLatin1String("valid"))) {
             // A correctly signed ticket that is not on record was never issued (its transaction rolled back): not valid.
             result = QStringLiteral("revoked");
             if (!known)
                 ticketId.clear();
-        } else if (request.doorVenueId && *request.doorVenueId != read.value(8).toLongLong()) {
+        } else if (request.doorVenueId && *request.doorVenueId != venueOfTicket) {
             // Another venue's ticket, signed with that venue's genuine key: not for this door, and not marked used
             // here (a photo of it scanned at the wrong venue must not spend it).
             result = QStringLiteral("wrong_venue");

@@ -3,9 +3,11 @@
 
 #include "store/authrepository.h"
 #include "store/database.h"
+#include "store/delegationrepository.h"
 
 #include <QDateTime>
 #include <QHash>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
 #include <QMutex>
@@ -115,7 +117,16 @@ public:
      * seat_id}]}. std::nullopt on an unknown show, a seat that already has a valid ticket, or a database error.
      */
     std::optional<QList<IssuedTicket>> issueTickets(QSqlDatabase &db, const QString &bookingId, qint64 showId,
-                                                    const QStringList &seatIds);
+                                                    const QStringList &seatIds, const QString &holdId = {});
+    /**
+     * @brief The delegation of lease @p leaseId to the device key @p devicePublicKey (raw 32 bytes), signed with the
+     * venue's current key and stored, inside the caller's transaction (the one that granted the lease): the seats
+     * of the lease, its show, tickets valid from doors open until the show ends (as issueTickets() would sign
+     * them), no signing by the device after the lease's expiry. std::nullopt on an unknown lease or an error.
+     */
+    std::optional<TicketDelegation> issueDelegation(QSqlDatabase &db, const QString &leaseId, const QByteArray &devicePublicKey);
+    /** @brief The delegations of leases (stored, revoked, published). */
+    DelegationRepository &delegations() { return m_delegations; }
     /**
      * @brief Revoke every valid ticket of @p bookingId: state revoked, one revocation row each, one outbox event
      * `ticket.revoked` {booking_id, ticket_ids, reason}. Idempotent: true (and nothing written) when there is
@@ -168,7 +179,16 @@ private:
     std::optional<SigningKey> currentKey(QSqlDatabase &db, qint64 venueId, const QDateTime &neededUntil);
     QHash<quint32, QByteArray> verificationKeys(bool reload, bool *ok);
 
+    std::optional<QList<IssuedTicket>> insertDelegatedTickets(QSqlDatabase &db, const QString &bookingId, qint64 showId, const QStringList &seats,
+                                                              const QString &delegationId, const QJsonArray &saleTickets);
+    bool insertIssuedEvent(QSqlDatabase &db, const QString &bookingId, qint64 showId, const QList<IssuedTicket> &issued);
+    /** @brief True when the seat has a valid ticket other than @p ticketId. */
+    bool seatTakenByAnotherTicket(QSqlDatabase &db, qint64 showId, const QString &seatId, const QString &ticketId, bool *ok);
+    /** @brief Read a delegated ticket's delegation and check its venue signature: nullopt when unknown or not genuine. */
+    std::optional<StoredDelegation> verifiedDelegation(QSqlDatabase &db, const QUuid &delegationId, bool *ok);
+
     const Database &m_database;
+    DelegationRepository m_delegations;
     QByteArray m_keyEncryptionKey;
     QMutex m_keysMutex;
     QHash<quint32, QByteArray> m_keys; ///< key id → public key, of keys that still verify

@@ -36,6 +36,45 @@ def qr(key_id, ticket, show, seat, valid_from, valid_until, key=FUZZ_KEY):
     return 'MQ1.' + b64url(payload) + '.' + b64url(key.sign(payload)), payload
 
 
+DEVICE_KEY = Ed25519PrivateKey.from_private_bytes(bytes(range(2, 34)))
+DELEGATION_ID = '0d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6'
+
+
+def delegated_qr(delegation, ticket, show, seat, valid_from, valid_until, key=DEVICE_KEY):
+    seat_bytes = seat.encode()
+    payload = (bytes([2]) + uuid.UUID(delegation).bytes + uuid.UUID(ticket).bytes + struct.pack('>q', show)
+               + bytes([len(seat_bytes)]) + seat_bytes + struct.pack('>qq', valid_from, valid_until))
+    return 'MQ2.' + b64url(payload) + '.' + b64url(key.sign(payload))
+
+
+def delegation(key_id, delegation_id, lease_id, device, show, device_key, seats, valid_from, valid_until, sell_until):
+    """The canonical bytes a venue key signs for a delegation (docs/tickets.md, "Delegations")."""
+    out = (b'MQD1' + struct.pack('>I', key_id) + uuid.UUID(delegation_id).bytes + uuid.UUID(lease_id).bytes
+           + struct.pack('>qq', device, show) + device_key + struct.pack('>qqq', valid_from, valid_until, sell_until)
+           + struct.pack('>H', len(seats)))
+    for seat in sorted(seats, key=lambda s: s.encode()):
+        out += bytes([len(seat.encode())]) + seat.encode()
+    return out
+
+
+def delegation_json():
+    """A delegation as GET /api/v1/delegations writes it, signed by the fuzz key (venue key id 7)."""
+    import base64
+    from datetime import datetime, timezone
+    device_key = DEVICE_KEY.public_key().public_bytes_raw()
+    signed = delegation(7, DELEGATION_ID, 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d', 3, 12, device_key, ['H15', 'H16', 'H17'],
+                        1777660200, 1777671000, 1777664400)
+
+    def iso(seconds):
+        return datetime.fromtimestamp(seconds, timezone.utc).strftime('%Y-%m-%dT%H:%M:%S.000Z')
+    return compact({'delegation_id': DELEGATION_ID, 'lease_id': 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d', 'device_id': 3,
+                    'show_id': 12, 'device_public_key': base64.b64encode(device_key).decode(),
+                    'seat_ids': ['H15', 'H16', 'H17'], 'valid_from': iso(1777660200), 'valid_until': iso(1777671000),
+                    'sell_until': iso(1777664400), 'key_id': 7,
+                    'signature': base64.b64encode(FUZZ_KEY.sign(signed)).decode(), 'state': 'active',
+                    'revoked_at': None, 'ticket_ids': []})
+
+
 def compact(value):
     return json.dumps(value, separators=(',', ':'), ensure_ascii=False).encode()
 
@@ -50,6 +89,12 @@ def main():
     seeds['fuzz_ticketcodec'] = {
         'valid': valid_qr.encode(), 'unknown-key': other_key_qr.encode(), 'long-seat': long_seat_qr.encode(),
         'payload': payload, 'tampered': valid_qr.replace('.', '.A', 1).encode(),
+        'delegated': delegated_qr(DELEGATION_ID, '7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d', 12, 'H16', 1777660200,
+                                  1777671000).encode(),
+        'delegation': delegation(7, DELEGATION_ID, 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d', 3, 12,
+                                 DEVICE_KEY.public_key().public_bytes_raw(), ['H16', 'H15', 'H17'],
+                                 1777660200, 1777671000, 1777664400),
+        'delegation-json': delegation_json(),
     }
 
     hold = {'seat_ids': ['H14', 'H15']}

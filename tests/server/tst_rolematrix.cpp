@@ -45,6 +45,7 @@ const QHash<QString, QString> kDeclaredAccess = {
     {QStringLiteral("POST /api/v1/tickets/{ticket_id}/reissue"), QStringLiteral("T C M A")},
     {QStringLiteral("POST /webhooks/payment"), QStringLiteral("public")},
     {QStringLiteral("GET /api/v1/keys"), QStringLiteral("K T C M A")}, // each caller its own venue's keys (tst_venuekeys.cpp)
+    {QStringLiteral("GET /api/v1/delegations"), QStringLiteral("K T C M A")}, // the venue's, like the keys (tst_delegation.cpp)
     {QStringLiteral("GET /api/v1/revocations"), QStringLiteral("K T C M A")},
     {QStringLiteral("POST /api/v1/checkin"), QStringLiteral("K T C M A")},
     {QStringLiteral("POST /api/v1/sync/batch"), QStringLiteral("K T")},

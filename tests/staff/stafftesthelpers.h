@@ -44,6 +44,7 @@ inline app::AppConfig staffConfig(TestServer &server, const QString &role, const
     config.language = screenshotLanguage(); // German in the screenshot suites' German runs
     config.server = QUrl(QStringLiteral("http://127.0.0.1:%1").arg(server.port()));
     config.printDir = printDir;
+    config.journalPath = printDir + QStringLiteral("/till.db"); // a till's journal of its own, never the user's
     config.seatMapPollMs = 0;
     config.requestTimeoutMs = 8000;
     return config;

@@ -233,12 +233,13 @@ TEST(LocalStore, UpgradesAVersionOneFileKeepingItsData)
         ASSERT_TRUE(store.open(path));
         ASSERT_TRUE(store.enqueue(holdAction(QStringLiteral("old"))));
     }
-    // What a kiosk that ran the first schema has on disk: no prints table, user_version 1.
-    rawScalar(path, QStringLiteral("DROP TABLE prints"));
+    // What a kiosk that ran the first schema has on disk: no prints table (nor the later ones), user_version 1.
+    for (const char *table : {"prints", "delegated_tickets", "device_delegations", "venue_delegations", "leases", "lease_requests", "offline_sales"})
+        rawScalar(path, QStringLiteral("DROP TABLE %1").arg(QLatin1String(table)));
     rawScalar(path, QStringLiteral("PRAGMA user_version = 1"));
     LocalStore store;
     ASSERT_TRUE(store.open(path)) << store.errorString().toStdString();
-    EXPECT_EQ(store.schemaVersion(), 2);
+    EXPECT_EQ(store.schemaVersion(), LocalStore::kSchemaVersion);
     EXPECT_EQ(store.pendingCount(), 1);
     PrintRecord job;
     job.bookingRef = QStringLiteral("MQABC2");
