@@ -98,6 +98,20 @@ enum class ErrorCode {
     TicketAdmittedNeedsOverride, ///< 409 ticket_admitted: likewise, to a manager: needs admitted_override (extra: admitted_seats)
     OutsideCancelPolicy,       ///< 422 outside_cancel_policy: too close to the start; ask a manager (extra: cutoff_seconds)
     OutsideCancelPolicyNeedsReason, ///< 422 outside_cancel_policy: likewise, to a manager: needs a reason (extra: cutoff_seconds)
+    // Check-in at the door (TicketRepository::checkIn); a scan that is answered says why in its "result":
+    MalformedTicketCode,       ///< 400 malformed_qr: not a Marquee ticket code (MQ1.<payload>.<signature>)
+    NonceReused,               ///< 422 nonce_reused: the scan's nonce was used for a different scan
+    TicketStoreUnavailable,    ///< 503 unavailable: the database did not answer; the scanner keeps the scan and uploads it again
+    // A hold on a show whose waiting room is on (WaitingRoomService::admitHold):
+    AdmissionStoreUnavailable, ///< 503 unavailable: the database did not answer; nothing was held
+    BoxOfficeHoldLimit,        ///< 409 box_office_hold_limit: a till or session has its most live holds (arguments: holds, show)
+    AdmissionRequired,         ///< 403 admission_required: the show sells through its waiting room (argument: show)
+    AdmissionInvalid,          ///< 403 admission_invalid: the token is no admission to this show (argument: show)
+    AdmissionGone,             ///< 403 admission_invalid: the admission no longer exists
+    AdmissionWrongHolder,      ///< 403 admission_wrong_holder: the admission was issued to another caller
+    AdmissionExpired,          ///< 403 admission_expired: join the waiting room again
+    AdmissionHoldActive,       ///< 409 admission_hold_active: the admission has a live hold (extra: hold_id)
+    AdmissionHoldInProgress,   ///< 409 admission_hold_in_progress: another hold with the admission is being placed
 };
 
 /**
