@@ -49,7 +49,9 @@ ALTER TABLE orders
     ADD CONSTRAINT orders_confirm_answer CHECK ((confirm_decision IS NULL) = (confirm_data IS NULL));
 
 -- Hold requests under an Idempotency-Key: what servers older than schema 30 stored. Expired rows are never
--- replayed (and the reaper deletes them): they go now.
+-- replayed (and the reaper deletes them): they go now. (Schema 30's rule of one answer per row, a decision or a
+-- status and body, goes first: a converted row has both until the status and body are dropped.)
+ALTER TABLE idempotency_keys DROP CONSTRAINT idempotency_keys_one_answer;
 DELETE FROM idempotency_keys WHERE decision IS NULL AND expires_at <= now();
 UPDATE idempotency_keys SET decision = 'granted', decision_data = response_body
  WHERE decision IS NULL AND response_status = 200;
@@ -74,7 +76,6 @@ END;
 $$;
 
 ALTER TABLE idempotency_keys
-    DROP CONSTRAINT idempotency_keys_one_answer,
     DROP COLUMN response_status,
     DROP COLUMN response_body,
     ALTER COLUMN decision SET NOT NULL,
