@@ -354,8 +354,8 @@ TEST(OrderWireUpgrade, AnswersStoredAsHttpBeforeTheUpgradeReplayTheSameBytes)
         {"REFUND_PENDING", 409,
             R"({"error": "hold_lost", "state": "REFUND_PENDING", "message": "The seats were released before the payment completed; the payment is being refunded.", "order_id": "%ORDER%"})",
             R"({"error":"hold_lost","message":"The seats were released before the payment completed; the payment is being refunded.","order_id":"%ORDER%","state":"REFUND_PENDING"})"},
-        // An order whose intent could not be created has none to confirm with; it is given one here so that its
-        // stored answer can be asked for.
+        // An order whose intent could not be created has none to confirm with (its confirm is intent_mismatch): its
+        // stored answer is converted (the decisions above) but never replayed over HTTP.
         {"FAILED", 502,
             R"({"error": "payment_provider_unavailable", "message": "The payment provider did not answer."})",
             R"({"error":"payment_provider_unavailable","message":"The payment provider did not answer."})"},
@@ -405,7 +405,7 @@ TEST(OrderWireUpgrade, AnswersStoredAsHttpBeforeTheUpgradeReplayTheSameBytes)
         QStringLiteral(
             "confirmed payment_failed order_expired order_cancelled order_failed hold_lost payment_not_started"));
     auto kiosk = server.client(token);
-    for (qsizetype i = 0; i < orderIds.size(); ++i) {
+    for (qsizetype i = 0; i + 1 < orderIds.size(); ++i) {
         const std::string expected = std::to_string(answers[i].status) + "\nContent-Type: application/json\n"
             + fill(answers[i].replayed, showId, orderIds[i]).toStdString();
         for (int replay = 0; replay < 2; ++replay) {
