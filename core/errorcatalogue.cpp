@@ -95,6 +95,18 @@ constexpr Row kCatalogue[] = {
     {ErrorCode::InvalidDevicePublicKey, {400, "invalid_device_public_key", "'device_public_key' must be the device's Ed25519 public key: 32 bytes in standard base64."}},
     {ErrorCode::DelegatedTicketInvalid, {422, "delegated_ticket_invalid", "Ticket %1 of this sale is not signed by this lease's device key for its seat, show and window; nothing was changed."}},
     {ErrorCode::DelegatedTicketsIncomplete, {422, "delegated_tickets_incomplete", "A sale with device-signed tickets must carry exactly one for each of its seats; nothing was changed."}},
+    {ErrorCode::MalformedTicketCode, {400, "malformed_qr", "This is not a Marquee ticket code (MQ1.<payload>.<signature>, or MQ2. for a ticket a till signed)."}},
+    {ErrorCode::NonceReused, {422, "nonce_reused", "This nonce was already used for a different scan."}},
+    {ErrorCode::TicketStoreUnavailable, {503, "unavailable", "The ticket database is not answering; keep the scan and upload it again."}},
+    {ErrorCode::AdmissionStoreUnavailable, {503, "unavailable", "The booking database is not answering; try again shortly."}},
+    {ErrorCode::BoxOfficeHoldLimit, {409, "box_office_hold_limit", "This till or session already has %1 live holds on show %2, the most the box office may have while its waiting room is on; sell or release one first."}},
+    {ErrorCode::AdmissionRequired, {403, "admission_required", "Show %1 sells through its waiting room: join it (POST /api/v1/queue/%1/join) and send the admission token in the Admission-Token header."}},
+    {ErrorCode::AdmissionInvalid, {403, "admission_invalid", "The admission token is not a valid admission to show %1."}},
+    {ErrorCode::AdmissionGone, {403, "admission_invalid", "This admission no longer exists."}},
+    {ErrorCode::AdmissionWrongHolder, {403, "admission_wrong_holder", "This admission token was issued to another device or session."}},
+    {ErrorCode::AdmissionExpired, {403, "admission_expired", "This admission has expired; join the waiting room again."}},
+    {ErrorCode::AdmissionHoldActive, {409, "admission_hold_active", "This admission already has a live hold; release it or let it expire first."}},
+    {ErrorCode::AdmissionHoldInProgress, {409, "admission_hold_in_progress", "Another hold with this admission is being placed right now."}},
 };
 
 constexpr bool inEnumOrder()
@@ -105,7 +117,7 @@ constexpr bool inEnumOrder()
     return true;
 }
 static_assert(inEnumOrder(), "kCatalogue must list the ErrorCode values in their order");
-static_assert(std::size(kCatalogue) == size_t(ErrorCode::DelegatedTicketsIncomplete) + 1, "every ErrorCode needs an entry");
+static_assert(std::size(kCatalogue) == size_t(ErrorCode::AdmissionHoldInProgress) + 1, "every ErrorCode needs an entry");
 
 void writeString(QByteArray &out, const QString &text)
 {

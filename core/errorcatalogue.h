@@ -102,6 +102,20 @@ enum class ErrorCode {
     InvalidDevicePublicKey,    ///< 400 invalid_device_public_key: device_public_key is not 32 bytes of canonical base64
     DelegatedTicketInvalid,    ///< 422 delegated_ticket_invalid: a ticket of the sale is not the lease device's for its seat (extra: ticket_id, seat_id, reason)
     DelegatedTicketsIncomplete, ///< 422 delegated_tickets_incomplete: device-signed tickets, but not exactly one per seat (extra: missing_seats, duplicate_seats)
+    // Check-in at the door (TicketRepository::checkIn); a scan that is answered says why in its "result":
+    MalformedTicketCode,       ///< 400 malformed_qr: not a Marquee ticket code (MQ1.<payload>.<signature>)
+    NonceReused,               ///< 422 nonce_reused: the scan's nonce was used for a different scan
+    TicketStoreUnavailable,    ///< 503 unavailable: the database did not answer; the scanner keeps the scan and uploads it again
+    // A hold on a show whose waiting room is on (WaitingRoomService::admitHold):
+    AdmissionStoreUnavailable, ///< 503 unavailable: the database did not answer; nothing was held
+    BoxOfficeHoldLimit,        ///< 409 box_office_hold_limit: a till or session has its most live holds (arguments: holds, show)
+    AdmissionRequired,         ///< 403 admission_required: the show sells through its waiting room (argument: show)
+    AdmissionInvalid,          ///< 403 admission_invalid: the token is no admission to this show (argument: show)
+    AdmissionGone,             ///< 403 admission_invalid: the admission no longer exists
+    AdmissionWrongHolder,      ///< 403 admission_wrong_holder: the admission was issued to another caller
+    AdmissionExpired,          ///< 403 admission_expired: join the waiting room again
+    AdmissionHoldActive,       ///< 409 admission_hold_active: the admission has a live hold (extra: hold_id)
+    AdmissionHoldInProgress,   ///< 409 admission_hold_in_progress: another hold with the admission is being placed
 };
 
 /**

@@ -14,5 +14,5 @@ INSERT INTO bookings (booking_id, booking_ref, order_id, show_id, seat_ids, amou
 VALUES (:booking_id::uuid, upper(substr(md5(random()::text), 1, 12)), :order_id::uuid, :show, '{S1,S2}', 2500, 'EUR', 'confirmed');
 UPDATE holds SET released_at = clock_timestamp() WHERE hold_id = :hold_id::uuid AND released_at IS NULL;
 UPDATE orders SET state = 'CONFIRMED', updated_at = now() WHERE order_id = :order_id::uuid;
-UPDATE orders SET booking_id = :booking_id::uuid, result_status = 200, result_body = '{"state":"CONFIRMED"}'::jsonb WHERE order_id = :order_id::uuid;
+UPDATE orders SET confirm_decision = 'confirmed', confirm_data = '{"state":"CONFIRMED"}'::jsonb, booking_id = :booking_id::uuid WHERE order_id = :order_id::uuid;
 COMMIT;

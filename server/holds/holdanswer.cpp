@@ -27,7 +27,6 @@ std::optional<ErrorCode> holdError(HoldVerdict verdict)
     case HoldVerdict::HoldLimitReached:
         return ErrorCode::HoldLimitReached;
     case HoldVerdict::Granted:
-    case HoldVerdict::StoredHttpAnswer:
         break;
     }
     return std::nullopt;
@@ -41,12 +40,10 @@ HoldAnswer holdAnswer(const store::HoldDecision &decision)
     }
     switch (decision.verdict) {
     case HoldVerdict::Granted:
-        return {200, jsonbText({{QStringLiteral("hold_id"), decision.holdId},
-                                {QStringLiteral("show_id"), decision.showId},
-                                {QStringLiteral("seat_ids"), QJsonArray::fromStringList(decision.seatIds)},
-                                {QStringLiteral("expires_at"), decision.expiresAt}})};
-    case HoldVerdict::StoredHttpAnswer:
-        return {decision.storedStatus, decision.storedBody};
+        return {200,
+            jsonbText({{QStringLiteral("hold_id"), decision.holdId}, {QStringLiteral("show_id"), decision.showId},
+                {QStringLiteral("seat_ids"), QJsonArray::fromStringList(decision.seatIds)},
+                {QStringLiteral("expires_at"), decision.expiresAt}})};
     default:
         break;
     }

@@ -15,14 +15,14 @@ struct HoldAnswer {
     QByteArray body;
 };
 
-/** @brief The catalogue's error for a refusal; std::nullopt for a grant or a stored answer. */
+/** @brief The catalogue's error for a refusal; std::nullopt for a grant. */
 std::optional<ErrorCode> holdError(store::HoldVerdict verdict);
 
 /**
  * @brief The one place a hold decision becomes HTTP. Status, code and message come from the catalogue
  * (core/errorcatalogue). A decision of PostgreSQL is written as PostgreSQL writes jsonb (jsonbText), a refusal
  * from memory compactly: both forms are pinned byte for byte by tests/server/tst_holdwire.cpp, and stored decisions
- * replay in the form they were first given in. A StoredAnswer (an older server's status and body) is sent as stored.
+ * replay in the form they were first given in.
  */
 HoldAnswer holdAnswer(const store::HoldDecision &decision);
 

@@ -63,7 +63,7 @@ std::variant<HoldOutcome, HoldService::Pending> HoldService::begin(const store::
     if (admission.refusal()) {
         // A retry of the very request that placed the admission's live hold gets that request's answer, as
         // every retried write does (rule 3), not a refusal for the hold it made itself.
-        if (admission.refusal()->code == QLatin1String("admission_hold_active") && !key.isEmpty()) {
+        if (admission.refusal()->code == ErrorCode::AdmissionHoldActive && !key.isEmpty()) {
             bool ok = false;
             std::optional<store::HoldDecision> stored = m_holds.storedDecision(owner, key, request.fingerprint, &ok);
             if (!ok || stored) {

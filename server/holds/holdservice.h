@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
-#include "core/apierror.h"
+#include "core/errorcatalogue.h"
 #include "holds/holdbatcher.h"
 #include "holds/holdfastpath.h"
 #include "holds/holdrequest.h"
@@ -24,7 +24,7 @@ class WaitingRoomService;
 /** @brief What became of one hold request. */
 struct HoldOutcome {
     /** @brief The waiting room refused the request before anything was decided (its own errors). */
-    std::optional<ApiError> admissionRefusal;
+    std::optional<Refusal> admissionRefusal;
     /**
      * @brief Otherwise the decision: PostgreSQL's, or a refusal or replay from memory (HoldDecision::inProcess).
      * Not ok: the database failed or the transaction holding the decision rolled back; nothing was held.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
+#include "core/errorcatalogue.h"
 #include "http/routes.h"
 #include "http/syncactions.h"
 #include "runtime/servercontext.h"
@@ -14,15 +15,13 @@ HttpResponse checkIn(ServerContext &context, const store::CheckinRequest &checki
     case store::CheckinOutcome::Status::Answered:
         return HttpResponse::json(200, outcome.body);
     case store::CheckinOutcome::Status::MalformedQr:
-        return HttpResponse::error(
-            ApiError::badRequest(QStringLiteral("malformed_qr"), QStringLiteral("This is not a Marquee ticket code (MQ1.<payload>.<signature>, or MQ2. for a ticket a till signed).")));
+        return HttpResponse::error(apiError(ErrorCode::MalformedTicketCode));
     case store::CheckinOutcome::Status::NonceReused:
-        return HttpResponse::error(
-            ApiError::unprocessable(QStringLiteral("nonce_reused"), QStringLiteral("This nonce was already used for a different scan.")));
+        return HttpResponse::error(apiError(ErrorCode::NonceReused));
     case store::CheckinOutcome::Status::StoreError:
         break;
     }
-    return HttpResponse::error(ApiError::unavailable(QStringLiteral("The ticket database is not answering; keep the scan and upload it again.")));
+    return HttpResponse::error(apiError(ErrorCode::TicketStoreUnavailable));
 }
 
 void registerCheckinRoutes(Router &router, ServerContext &context)

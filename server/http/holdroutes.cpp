@@ -42,7 +42,7 @@ QByteArray serverTiming(const HoldBatcher::Timing &timing)
 HttpResponse holdResponse(const HoldOutcome &outcome)
 {
     if (outcome.admissionRefusal)
-        return HttpResponse::error(*outcome.admissionRefusal);
+        return HttpResponse::error(apiError(*outcome.admissionRefusal));
     const HoldAnswer answer = holdAnswer(outcome.decision);
     HttpResponse response = HttpResponse::rawJson(answer.status, answer.body);
     const std::optional<ErrorCode> refusal = outcome.decision.ok ? holdError(outcome.decision.verdict) : ErrorCode::HoldStoreUnavailable;

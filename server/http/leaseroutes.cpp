@@ -22,12 +22,52 @@ constexpr int kMaxLeaseSeats = 1000;
 /** @brief A till, or staff (a session at a till leases for that till; a manager also revokes and releases). */
 constexpr RoleMask kLeaseRoles = roleBit(Role::Till) | kStaffRoles;
 
-HttpResponse answer(const LeaseAnswer &outcome)
+// The one place a lease path's outcome (LeaseService) becomes HTTP: each value with its status and body, each
+// Refusal through the catalogue.
+HttpResponse answer(const PlacedLease &placed)
 {
-    if (const auto *refused = std::get_if<ApiError>(&outcome))
-        return HttpResponse::error(*refused);
-    const auto &[status, body] = std::get<std::pair<int, QJsonObject>>(outcome);
-    return HttpResponse::json(status, body);
+    return HttpResponse::json(201, placed.lease);
+}
+HttpResponse answer(const LeaseView &view)
+{
+    return HttpResponse::json(200, view.lease);
+}
+HttpResponse answer(const ShowLeases &leases)
+{
+    return HttpResponse::json(
+        200, QJsonObject{{QStringLiteral("show_id"), leases.showId}, {QStringLiteral("leases"), leases.leases}, {QStringLiteral("settings"), leases.settings}});
+}
+HttpResponse answer(const EndedLease &ended)
+{
+    QJsonObject body = ended.lease;
+    body.insert(QStringLiteral("freed_seats"), QJsonArray::fromStringList(ended.freedSeats));
+    return HttpResponse::json(200, body);
+}
+HttpResponse answer(const BookedSale &sale)
+{
+    // Only what the sale and its booking are: the same body for the first report and every retry.
+    const QJsonObject &booking = sale.booking;
+    return HttpResponse::json(201,
+        QJsonObject{{QStringLiteral("lease_id"), sale.leaseId}, {QStringLiteral("device_seq"), sale.deviceSeq},
+            {QStringLiteral("order_id"), booking.value(QStringLiteral("order_id"))},
+            {QStringLiteral("booking_id"), booking.value(QStringLiteral("booking_id"))},
+            {QStringLiteral("booking_ref"), booking.value(QStringLiteral("booking_ref"))},
+            {QStringLiteral("show_id"), booking.value(QStringLiteral("show_id"))},
+            {QStringLiteral("seat_ids"), booking.value(QStringLiteral("seats"))},
+            {QStringLiteral("amount_minor"), booking.value(QStringLiteral("amount_minor"))},
+            {QStringLiteral("currency"), booking.value(QStringLiteral("currency"))}});
+}
+HttpResponse answer(const LeaseSettings &settings)
+{
+    return HttpResponse::json(200, settings.settings);
+}
+HttpResponse answer(const Refusal &refusal)
+{
+    return HttpResponse::error(apiError(refusal));
+}
+template<typename T> HttpResponse answer(const LeaseOutcome<T> &outcome)
+{
+    return std::visit([](const auto &value) { return answer(value); }, outcome);
 }
 HttpResponse badId(const QString &what)
 {

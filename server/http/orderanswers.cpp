@@ -3,8 +3,6 @@
 
 #include "core/isotime.h"
 
-#include <QJsonDocument>
-
 namespace marquee::http {
 
 using namespace payments;
@@ -31,7 +29,7 @@ HttpResponse orderAnswer(const CreatedOrder &created)
 
 HttpResponse orderAnswer(const SettledOrder &settled)
 {
-    return HttpResponse::json(settled.order.resultStatus, QJsonDocument::fromJson(settled.order.resultBody).object());
+    return HttpResponse::json(200, settled.order.confirmAnswer ? settled.order.confirmAnswer->booking : QJsonObject());
 }
 
 HttpResponse orderAnswer(const store::OrderRecord &order)

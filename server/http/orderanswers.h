@@ -12,7 +12,7 @@ namespace marquee::http {
  * tests/server/tst_orderwire.cpp.
  */
 HttpResponse orderAnswer(const payments::CreatedOrder &created);       ///< 201: the order waiting for its payment
-HttpResponse orderAnswer(const payments::SettledOrder &settled);       ///< the stored confirm answer, as stored
+HttpResponse orderAnswer(const payments::SettledOrder &settled); ///< 200: the booking, as the first confirm answered it
 HttpResponse orderAnswer(const store::OrderRecord &order);             ///< 200: the order as GET shows it
 HttpResponse orderAnswer(const payments::WebhookReceipt &receipt);     ///< 200: processed, duplicate or ignored
 HttpResponse orderAnswer(const payments::Cancellation &cancellation);  ///< 200: the cancelled booking and its refund

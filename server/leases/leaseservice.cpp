@@ -11,9 +11,13 @@
 namespace marquee {
 
 namespace {
-ApiError storeDown()
+Refusal storeDown()
 {
-    return ApiError::unavailable(QStringLiteral("The booking database is not answering; nothing was changed. Try again shortly."));
+    return {ErrorCode::OrderStoreUnavailable, {}, {}};
+}
+Refusal refused(ErrorCode code, const QJsonObject &data = {}, const QStringList &arguments = {})
+{
+    return {code, data, arguments};
 }
 bool isManager(const store::Principal &caller)
 {
@@ -27,40 +31,44 @@ QString text(const QJsonObject &data, const char *field)
 {
     return data.value(QLatin1String(field)).toString();
 }
-/** @brief The catalogue error of a refusal mq_place_lease, mq_return_lease or mq_lease_sale decided. */
-std::optional<ApiError> refusal(const QString &decision, const QJsonObject &data)
+/** @brief The catalogue's refusal for a decision of mq_place_lease, mq_return_lease or mq_lease_sale. */
+std::optional<Refusal> refusal(const QString &decision, const QJsonObject &data)
 {
     if (decision == QLatin1String("seats_taken"))
-        return apiError(ErrorCode::LeaseSeatsUnavailable, {}, {{QStringLiteral("held_seats"), data.value(QStringLiteral("held_seats"))}});
+        return refused(ErrorCode::LeaseSeatsUnavailable,
+            {{QStringLiteral("held_seats"), data.value(QStringLiteral("held_seats"))}});
     if (decision == QLatin1String("not_enough_seats"))
-        return apiError(ErrorCode::NotEnoughSeats, {QString::number(data.value(QStringLiteral("available")).toInt())}, data);
+        return refused(
+            ErrorCode::NotEnoughSeats, data, {QString::number(data.value(QStringLiteral("available")).toInt())});
     if (decision == QLatin1String("unknown_seat"))
-        return apiError(ErrorCode::UnknownSeat, {}, data);
+        return refused(ErrorCode::UnknownSeat, data);
     if (decision == QLatin1String("lease_limit_reached"))
-        return apiError(ErrorCode::LeaseLimitReached,
-                        {QString::number(data.value(QStringLiteral("leased")).toInt()), QString::number(data.value(QStringLiteral("limit")).toInt())}, data);
+        return refused(ErrorCode::LeaseLimitReached, data,
+            {QString::number(data.value(QStringLiteral("leased")).toInt()),
+                QString::number(data.value(QStringLiteral("limit")).toInt())});
     if (decision == QLatin1String("show_starting"))
-        return apiError(ErrorCode::ShowStarting, {text(data, "return_by")}, data);
+        return refused(ErrorCode::ShowStarting, data, {text(data, "return_by")});
     if (decision == QLatin1String("key_reused"))
-        return apiError(ErrorCode::IdempotencyKeyReused);
+        return refused(ErrorCode::IdempotencyKeyReused);
     if (decision == QLatin1String("show_not_found"))
-        return apiError(ErrorCode::ShowNotFound);
+        return refused(ErrorCode::ShowNotFound);
     if (decision == QLatin1String("sales_not_open"))
-        return apiError(ErrorCode::SalesNotOpen);
+        return refused(ErrorCode::SalesNotOpen);
     if (decision == QLatin1String("lease_not_found"))
-        return apiError(ErrorCode::LeaseNotFound);
+        return refused(ErrorCode::LeaseNotFound);
     if (decision == QLatin1String("sale_conflict"))
-        return apiError(ErrorCode::SaleConflict, {}, data);
+        return refused(ErrorCode::SaleConflict, data);
     if (decision == QLatin1String("lease_returned"))
-        return apiError(ErrorCode::LeaseReturned);
+        return refused(ErrorCode::LeaseReturned);
     if (decision == QLatin1String("sale_outside_lease"))
-        return apiError(ErrorCode::SaleOutsideLease, {}, data);
+        return refused(ErrorCode::SaleOutsideLease, data);
     if (decision == QLatin1String("seats_not_in_lease"))
-        return apiError(ErrorCode::SeatsNotInLease, {}, data);
+        return refused(ErrorCode::SeatsNotInLease, data);
     if (decision == QLatin1String("seats_not_leased"))
-        return apiError(ErrorCode::SeatsNotLeased, {}, data);
+        return refused(ErrorCode::SeatsNotLeased, data);
     if (decision == QLatin1String("price_mismatch"))
-        return apiError(ErrorCode::PriceMismatch, {QString::number(data.value(QStringLiteral("amount_minor")).toInteger())}, data);
+        return refused(
+            ErrorCode::PriceMismatch, data, {QString::number(data.value(QStringLiteral("amount_minor")).toInteger())});
     return std::nullopt;
 }
 } // namespace
@@ -75,23 +83,23 @@ LeaseService::LeaseService(const store::LeaseDefaults &defaults, const payments:
 {
 }
 
-LeaseAnswer LeaseService::place(const store::Principal &caller, const LeaseRequest &request)
+LeaseOutcome<PlacedLease> LeaseService::place(const store::Principal &caller, const LeaseRequest &request)
 {
     const qint64 till = m_leases.tillOf(caller);
     if (till < 0)
         return storeDown();
     if (till == 0)
-        return apiError(ErrorCode::LeaseNeedsTill);
+        return refused(ErrorCode::LeaseNeedsTill);
     const store::LeaseDecision decision = m_leases.place(newId(), request.showId, till, caller.owner(), request.idempotencyKey, request.fingerprint,
                                                          request.seatIds, request.best, m_defaults, request.devicePublicKey);
     if (!decision.ok)
         return storeDown();
     if (decision.decision == QLatin1String("granted"))
-        return std::pair{201, decision.data};
+        return PlacedLease{decision.data};
     return refusal(decision.decision, decision.data).value_or(storeDown());
 }
 
-LeaseAnswer LeaseService::lease(const store::Principal &caller, const QString &leaseId)
+LeaseOutcome<LeaseView> LeaseService::lease(const store::Principal &caller, const QString &leaseId)
 {
     bool ok = true;
     const auto found = m_leases.lease(leaseId, &ok);
@@ -102,19 +110,19 @@ LeaseAnswer LeaseService::lease(const store::Principal &caller, const QString &l
         if (till < 0)
             return storeDown();
         if (found->value(QStringLiteral("device_id")).toInteger() != till)
-            return apiError(ErrorCode::LeaseNotFound); // another till's lease is answered as if it did not exist
+            return refused(ErrorCode::LeaseNotFound); // another till's lease is answered as if it did not exist
     }
     if (!found)
-        return apiError(ErrorCode::LeaseNotFound);
+        return refused(ErrorCode::LeaseNotFound);
     const auto delegation = m_leases.delegationOf(leaseId);
     if (!delegation)
         return storeDown();
     QJsonObject body = *found;
     body.insert(QStringLiteral("delegation"), *delegation);
-    return std::pair{200, body};
+    return LeaseView{body};
 }
 
-LeaseAnswer LeaseService::leasesOfShow(const store::Principal &caller, qint64 showId)
+LeaseOutcome<ShowLeases> LeaseService::leasesOfShow(const store::Principal &caller, qint64 showId)
 {
     qint64 till = 0;
     if (!isManager(caller)) {
@@ -122,7 +130,7 @@ LeaseAnswer LeaseService::leasesOfShow(const store::Principal &caller, qint64 sh
         if (till < 0)
             return storeDown();
         if (till == 0)
-            return apiError(ErrorCode::LeaseNeedsTill);
+            return refused(ErrorCode::LeaseNeedsTill);
     }
     const auto leases = m_leases.leasesOfShow(showId, till);
     if (!leases)
@@ -132,10 +140,10 @@ LeaseAnswer LeaseService::leasesOfShow(const store::Principal &caller, qint64 sh
     if (!settings)
         return storeDown();
     settings->remove(QStringLiteral("show_id"));
-    return std::pair{200, QJsonObject{{QStringLiteral("show_id"), showId}, {QStringLiteral("leases"), *leases}, {QStringLiteral("settings"), *settings}}};
+    return ShowLeases{showId, *leases, *settings};
 }
 
-LeaseAnswer LeaseService::end(const store::Principal &caller, const QString &leaseId)
+LeaseOutcome<EndedLease> LeaseService::end(const store::Principal &caller, const QString &leaseId)
 {
     const qint64 till = m_leases.tillOf(caller);
     if (till < 0)
@@ -144,33 +152,33 @@ LeaseAnswer LeaseService::end(const store::Principal &caller, const QString &lea
     if (!ended.ok)
         return storeDown();
     if (ended.decision == QLatin1String("lease_not_found"))
-        return apiError(ErrorCode::LeaseNotFound);
-    QJsonObject body = ended.lease;
-    body.insert(QStringLiteral("freed_seats"), QJsonArray::fromStringList(ended.freed));
-    return std::pair{200, body};
+        return refused(ErrorCode::LeaseNotFound);
+    return EndedLease{ended.lease, ended.freed};
 }
 
-LeaseAnswer LeaseService::reportSale(const store::Principal &caller, const QString &leaseId, const store::LeaseSale &sale)
+LeaseOutcome<BookedSale> LeaseService::reportSale(
+    const store::Principal &caller, const QString &leaseId, const store::LeaseSale &sale)
 {
     const qint64 till = m_leases.tillOf(caller);
     if (till < 0)
         return storeDown();
     if (till == 0)
-        return apiError(ErrorCode::LeaseNotFound);
+        return refused(ErrorCode::LeaseNotFound);
     // Device-signed tickets are checked before anything is recorded: a forged or mismatching one changes nothing.
     bool checked = true;
-    const auto refused = m_leases.checkDelegatedTickets(leaseId, till, sale, &checked);
+    const auto badTicket = m_leases.checkDelegatedTickets(leaseId, till, sale, &checked);
     if (!checked)
         return storeDown();
-    if (refused && refused->incomplete)
-        return apiError(ErrorCode::DelegatedTicketsIncomplete, {},
-                        {{QStringLiteral("missing_seats"), QJsonArray::fromStringList(refused->missingSeats)},
-                         {QStringLiteral("duplicate_seats"), QJsonArray::fromStringList(refused->duplicateSeats)}});
-    if (refused)
-        return apiError(ErrorCode::DelegatedTicketInvalid, {refused->ticketId},
-                        {{QStringLiteral("ticket_id"), refused->ticketId},
-                         {QStringLiteral("seat_id"), refused->seatId},
-                         {QStringLiteral("reason"), refused->reason}});
+    if (badTicket && badTicket->incomplete)
+        return refused(ErrorCode::DelegatedTicketsIncomplete,
+                       {{QStringLiteral("missing_seats"), QJsonArray::fromStringList(badTicket->missingSeats)},
+                        {QStringLiteral("duplicate_seats"), QJsonArray::fromStringList(badTicket->duplicateSeats)}});
+    if (badTicket)
+        return refused(ErrorCode::DelegatedTicketInvalid,
+                       {{QStringLiteral("ticket_id"), badTicket->ticketId},
+                        {QStringLiteral("seat_id"), badTicket->seatId},
+                        {QStringLiteral("reason"), badTicket->reason}},
+                       {badTicket->ticketId});
     // The sale's own hold lives through the order's payment window; the order then freezes it again.
     const int holdTtl = m_payments.paymentWindowSeconds + m_payments.graceSeconds;
     const store::LeaseDecision decision = m_leases.recordSale(leaseId, till, caller.owner(), sale, holdTtl);
@@ -181,8 +189,8 @@ LeaseAnswer LeaseService::reportSale(const store::Principal &caller, const QStri
     return refusal(decision.decision, decision.data).value_or(storeDown());
 }
 
-LeaseAnswer LeaseService::book(const store::Principal &caller, const QString &leaseId, const store::LeaseSale &sale, qint64 deviceId,
-                               const QJsonObject &recorded)
+LeaseOutcome<BookedSale> LeaseService::book(const store::Principal &caller, const QString &leaseId,
+    const store::LeaseSale &sale, qint64 deviceId, const QJsonObject &recorded)
 {
     const QString holdId = text(recorded, "hold_id");
     QString orderId = text(recorded, "order_id");
@@ -213,7 +221,7 @@ LeaseAnswer LeaseService::book(const store::Principal &caller, const QString &le
             else if (created.refusal == ErrorCode::OrderExists)
                 orderId = created.extra.value(QStringLiteral("order_id")).toString();
             else
-                return apiError(*created.refusal, {}, created.extra);
+                return refused(*created.refusal, created.extra);
             if (!m_leases.noteSaleResult(leaseId, sale.deviceSeq, orderId, {}))
                 return storeDown();
         }
@@ -242,7 +250,8 @@ LeaseAnswer LeaseService::book(const store::Principal &caller, const QString &le
         if (order->state != OrderState::Confirmed) {
             if (order->state == OrderState::Created || order->state == OrderState::PendingPayment || order->state == OrderState::Paid)
                 return storeDown(); // not finished: the same upload again goes on from here
-            return apiError(ErrorCode::SaleNotBooked, {}, {{QStringLiteral("order_id"), orderId}, {QStringLiteral("state"), toString(order->state)}});
+            return refused(ErrorCode::SaleNotBooked,
+                {{QStringLiteral("order_id"), orderId}, {QStringLiteral("state"), toString(order->state)}});
         }
         bookingId = order->bookingId;
         if (!m_leases.noteSaleResult(leaseId, sale.deviceSeq, orderId, bookingId))
@@ -252,36 +261,27 @@ LeaseAnswer LeaseService::book(const store::Principal &caller, const QString &le
     const auto booking = m_bookings.booking(bookingId, &ok);
     if (!ok || !booking)
         return storeDown();
-    // The same body for the first answer and every retry: only what the sale and its booking are.
-    return std::pair{201, QJsonObject{{QStringLiteral("lease_id"), leaseId},
-                                      {QStringLiteral("device_seq"), sale.deviceSeq},
-                                      {QStringLiteral("order_id"), booking->value(QStringLiteral("order_id"))},
-                                      {QStringLiteral("booking_id"), bookingId},
-                                      {QStringLiteral("booking_ref"), booking->value(QStringLiteral("booking_ref"))},
-                                      {QStringLiteral("show_id"), booking->value(QStringLiteral("show_id"))},
-                                      {QStringLiteral("seat_ids"), booking->value(QStringLiteral("seats"))},
-                                      {QStringLiteral("amount_minor"), booking->value(QStringLiteral("amount_minor"))},
-                                      {QStringLiteral("currency"), booking->value(QStringLiteral("currency"))}}};
+    return BookedSale{leaseId, sale.deviceSeq, *booking};
 }
 
-LeaseAnswer LeaseService::settings(qint64 showId)
+LeaseOutcome<LeaseSettings> LeaseService::settings(qint64 showId)
 {
     const auto settings = m_leases.settings(showId, m_defaults);
     if (!settings)
         return storeDown();
     if (settings->isEmpty())
-        return apiError(ErrorCode::ShowNotFound);
-    return std::pair{200, *settings};
+        return refused(ErrorCode::ShowNotFound);
+    return LeaseSettings{*settings};
 }
 
-LeaseAnswer LeaseService::setSettings(const store::Principal &caller, qint64 showId, std::optional<int> seatsPerDevice,
-                                      std::optional<int> returnBeforeSeconds, std::optional<int> graceSeconds)
+LeaseOutcome<LeaseSettings> LeaseService::setSettings(const store::Principal &caller, qint64 showId,
+    std::optional<int> seatsPerDevice, std::optional<int> returnBeforeSeconds, std::optional<int> graceSeconds)
 {
     bool known = true;
     if (!m_leases.setSettings(showId, seatsPerDevice, returnBeforeSeconds, graceSeconds, caller.owner(), &known))
         return storeDown();
     if (!known)
-        return apiError(ErrorCode::ShowNotFound);
+        return refused(ErrorCode::ShowNotFound);
     return settings(showId);
 }
 

@@ -35,8 +35,8 @@ struct CreatedOrder {
 };
 
 /**
- * @brief An order whose confirm answer is decided and stored (resultStatus, resultBody): the booking, or why it ended
- * without one. Every later confirm answers it again, byte for byte.
+ * @brief An order confirmed: its booking as the first confirm answered it (order.confirmAnswer), which every later
+ * confirm answers again, byte for byte. An order that ended without a booking answers its stored Refusal instead.
  */
 struct SettledOrder {
     store::OrderRecord order;

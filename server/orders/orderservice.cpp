@@ -147,8 +147,11 @@ OrderOutcome<SettledOrder> OrderService::answerFor(const QString &orderId)
     const auto order = m_orders.find(orderId, &ok);
     if (!ok || !order)
         return storeDown();
-    if (order->resultStatus)
+    if (const auto &answer = order->confirmAnswer) {
+        if (answer->refusal)
+            return *answer->refusal;
         return SettledOrder{*order};
+    }
     const QJsonObject state = orderData(orderId, order->state);
     switch (order->state) {
     case OrderState::Created:
@@ -291,7 +294,7 @@ OrderOutcome<SettledOrder> OrderService::confirm(const store::Principal &caller,
     const OrderRecord *order = &std::get<OrderRecord>(visible);
     if (order->paymentIntentId.isEmpty() || order->paymentIntentId != intentId)
         return Refusal{ErrorCode::IntentMismatch, {}, {}};
-    if (order->resultStatus)
+    if (order->confirmAnswer)
         return answerFor(orderId);
     switch (order->state) {
     case OrderState::PendingPayment: {

@@ -194,7 +194,7 @@ std::optional<FramingViolation> RequestFramer::feed(const char *data, qint64 siz
             return stop(std::nullopt);
         const char c = data[i];
         if (m_phase == Phase::Idle) {
-            // Empty lines before a request line are allowed (RFC 9112 §2.2), bare LF and stray CR are not.
+            // Empty lines before a request line are allowed (RFC 9112, section 2.2), bare LF and stray CR are not.
             if (m_cr) {
                 if (c != '\n')
                     return stop(badRequest("A CR must be followed by LF."));

@@ -18,7 +18,7 @@
 namespace marquee {
 
 namespace {
-/** @brief @p payload as one unmasked WebSocket text frame, as a server sends it (RFC 6455 §5.2). */
+/** @brief @p payload as one unmasked WebSocket text frame, as a server sends it (RFC 6455, section 5.2). */
 QByteArray textFrame(const QByteArray &payload)
 {
     const quint64 length = quint64(payload.size());

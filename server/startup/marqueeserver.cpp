@@ -241,12 +241,14 @@ void MarqueeServer::startChangeListener()
                                      context.seatMaps.applyNotification(*notification);
                              },
                              [&context](bool listening) { context.seatMaps.setCoherent(listening); });
-    m_changeListener->listen(QStringLiteral("marquee_shows"),
+    m_changeListener->listen(QLatin1String(store::ShowNotification::kChannel),
                              [&context](const QString &payload) {
-                                 const qint64 showId = payload.section(QLatin1Char(':'), 1).toLongLong();
-                                 if (payload.startsWith(QLatin1String("prices:")))
-                                     context.seatMaps.invalidate(showId);
-                                 else if (payload.startsWith(QLatin1String("waiting_room:")))
+                                 const auto notification = store::ShowNotification::parse(payload);
+                                 if (!notification)
+                                     return;
+                                 if (notification->kind == store::ShowNotification::Kind::Prices)
+                                     context.seatMaps.invalidate(notification->showId);
+                                 else
                                      context.waitingRoom.reloadSoon();
                              },
                              [&context](bool listening) {

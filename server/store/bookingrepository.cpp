@@ -120,13 +120,7 @@ ConfirmOutcome BookingRepository::confirm(const OrderRecord &order)
 
     if (!OrderRepository::transition(db, order.orderId, OrderState::Paid, OrderState::Confirmed, QString()))
         return out;
-    QSqlQuery result(db);
-    prepareQuery(result, QStringLiteral("UPDATE orders SET booking_id = ?::uuid, result_status = 200, result_body = ?::jsonb "
-                                        "WHERE order_id = ?::uuid"));
-    result.addBindValue(bookingId);
-    result.addBindValue(QString::fromUtf8(QJsonDocument(body).toJson(QJsonDocument::Compact)));
-    result.addBindValue(order.orderId);
-    if (!execQuery(result, "store confirm result"))
+    if (!OrderRepository::storeAnswer(db, order.orderId, ConfirmAnswer{std::nullopt, body}, bookingId))
         return out;
     if (!OrderRepository::writeEvent(db, QStringLiteral("seats.booked"), bookingId,
                                      {{QStringLiteral("booking_id"), bookingId}, {QStringLiteral("show_id"), order.showId},

@@ -16,10 +16,11 @@ class TicketRepository;
 /** @brief What confirming a paid order did. */
 struct ConfirmOutcome {
     enum class Kind {
-        Confirmed,   ///< seats booked, booking and tickets stored, order CONFIRMED; body is the 200 answer
-        HoldLost,    ///< not every seat was still held by the order's hold: nothing changed
-        NotPaid,     ///< the order is not PAID (someone else settled it first): nothing changed
-        Error        ///< database error: nothing changed
+        Confirmed, ///< seats booked, booking and tickets stored, order CONFIRMED; body is the booking as confirm
+                   ///< answers it
+        HoldLost, ///< not every seat was still held by the order's hold: nothing changed
+        NotPaid, ///< the order is not PAID (someone else settled it first): nothing changed
+        Error ///< database error: nothing changed
     };
     Kind kind = Kind::Error;
     QJsonObject body;

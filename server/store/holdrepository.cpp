@@ -49,7 +49,6 @@ constexpr VerdictName kVerdictNames[] = {
     {HoldVerdict::ShowNotFound, QLatin1StringView("show_not_found")},
     {HoldVerdict::SalesClosed, QLatin1StringView("sales_closed")},
     {HoldVerdict::SalesNotOpen, QLatin1StringView("sales_not_open")},
-    {HoldVerdict::StoredHttpAnswer, QLatin1StringView("stored")},
     {HoldVerdict::HoldLimitReached, QLatin1StringView("hold_limit_reached")},
 };
 
@@ -99,12 +98,6 @@ HoldDecision HoldRepository::decisionFromRow(const QString &name, const QByteArr
     case HoldVerdict::HoldLimitReached:
         decision.seatLimit = data.value(QStringLiteral("limit")).toInt();
         decision.seatsHeld = data.value(QStringLiteral("held")).toInt();
-        break;
-    case HoldVerdict::StoredHttpAnswer:
-        decision.storedStatus = data.value(QStringLiteral("status")).toInt();
-        decision.storedBody = jsonbText(data.value(QStringLiteral("body")).toObject());
-        if (decision.storedStatus == 200) // a grant: the waiting room records its hold
-            decision.holdId = data.value(QStringLiteral("body")).toObject().value(QStringLiteral("hold_id")).toString();
         break;
     default:
         break;
@@ -217,10 +210,9 @@ std::optional<HoldDecision> HoldRepository::storedDecision(const QString &owner,
                                                            bool *ok)
 {
     *ok = false;
-    QSqlQuery *statement = m_database.prepared(QStringLiteral(
-        "SELECT request_hash, coalesce(decision, 'stored'), "
-        "       coalesce(decision_data, jsonb_build_object('status', response_status, 'body', response_body))::text "
-        "  FROM idempotency_keys WHERE owner = ? AND key = ? AND expires_at > now()"));
+    QSqlQuery *statement
+        = m_database.prepared(QStringLiteral("SELECT request_hash, decision, decision_data::text FROM idempotency_keys "
+                                             "WHERE owner = ? AND key = ? AND expires_at > now()"));
     if (!statement)
         return std::nullopt;
     QSqlQuery &query = *statement;

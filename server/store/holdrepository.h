@@ -20,7 +20,6 @@ enum class HoldVerdict {
     ShowNotFound,
     SalesClosed,
     SalesNotOpen,
-    StoredHttpAnswer, ///< an answer an older server stored as HTTP under the key: storedStatus, storedBody
     HoldLimitReached, ///< granting would pass the caller's bound on live held seats of the show: seatLimit, seatsHeld
 };
 
@@ -41,8 +40,6 @@ struct HoldDecision {
     QStringList seatIds;
     /** @brief Granted: as PostgreSQL formats it (UTC, milliseconds truncated), so a read-back agrees. */
     QString expiresAt;
-    int storedStatus = 0;
-    QByteArray storedBody;
     /** @brief HoldLimitReached: the caller's bound, and the live held seats it has on the show. */
     int seatLimit = 0;
     int seatsHeld = 0;

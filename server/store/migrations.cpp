@@ -8,9 +8,10 @@
 #include <QFileInfo>
 #include <QLoggingCategory>
 #include <QRegularExpression>
+#include <QSqlDriver>
+#include <libpq-fe.h>
 #include <map>
 #include <set>
-
 
 static void initMigrationResources()
 {
@@ -62,6 +63,32 @@ QByteArray checksum(const QByteArray &content)
 }
 
 const QByteArray kAfterFunctionsMarker = "\n-- marquee:after-functions\n";
+
+/**
+ * Run @p script (several statements; function bodies hold semicolons) on @p db inside its open transaction and stop at
+ * the first statement that fails: false with that statement's error. Through libpq, not QSqlQuery: Qt's driver reports
+ * only the first statement's result of such a batch, so a later statement that failed went unnoticed until the next
+ * one (which then failed with a misleading error, the real one lost).
+ */
+bool runScript(const QSqlDatabase &db, const QByteArray &script, QString *error)
+{
+    const QVariant handle = db.driver()->handle();
+    // Qt names the type by libpq's struct (pg_conn*); older Qt versions by its typedef (PGconn*).
+    PGconn *link = qstrcmp(handle.typeName(), "pg_conn*") == 0 || qstrcmp(handle.typeName(), "PGconn*") == 0
+        ? *static_cast<PGconn *const *>(handle.constData())
+        : nullptr;
+    if (!link) {
+        *error = QStringLiteral("no open PostgreSQL connection");
+        return false;
+    }
+    PGresult *result = PQexec(link, script.constData()); // the first error, or the last statement's result
+    const ExecStatusType status = PQresultStatus(result);
+    const bool ok = status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY;
+    if (!ok)
+        *error = QString::fromUtf8(result ? PQresultErrorMessage(result) : PQerrorMessage(link)).trimmed();
+    PQclear(result);
+    return ok;
+}
 } // namespace
 
 Migrations::Migrations(const Database &database, QString directory, QString functionsDirectory)
@@ -205,9 +232,9 @@ bool Migrations::migrate()
     // A migration that fails is named; so is a function file (its statements run as one batch, no splitting:
     // function bodies contain semicolons).
     const auto run = [&](const QByteArray &sql, const QString &what) {
-        QSqlQuery apply(db);
-        if (!apply.exec(QString::fromUtf8(sql))) {
-            m_error = QStringLiteral("%1 failed: %2").arg(what, apply.lastError().text());
+        QString error;
+        if (!runScript(db, sql, &error)) {
+            m_error = QStringLiteral("%1 failed: %2").arg(what, error);
             return false;
         }
         return true;

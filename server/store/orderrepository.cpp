@@ -12,6 +12,7 @@
 #include <QLoggingCategory>
 #include <QUuid>
 
+#include <algorithm>
 
 namespace marquee::store {
 
@@ -19,8 +20,44 @@ namespace {
 const QString kOrderColumns = QStringLiteral(
     "o.order_id::text, o.hold_id::text, o.show_id, o.owner, o.channel, array_to_json(o.seat_ids)::text, o.amount_minor, "
     "o.currency, o.state, o.provider, coalesce(o.payment_intent_id, ''), coalesce(o.failure_reason, ''), "
-    "coalesce(o.booking_id::text, ''), coalesce(o.result_status, 0), coalesce(o.result_body::text, ''), o.created_at, "
+    "coalesce(o.booking_id::text, ''), o.confirm_decision, o.confirm_data::text, o.created_at, "
     "o.updated_at, o.expires_at, o.cash_minor, coalesce(o.tendered_minor, -1), coalesce(o.change_minor, 0)");
+
+struct AnswerName {
+    ErrorCode code;
+    QLatin1StringView decision;
+};
+// The refusals an order ends in without a booking, as orders.confirm_decision spells them (migration 043); a
+// confirmed order's decision is kConfirmed.
+constexpr AnswerName kStoredRefusals[] = {
+    {ErrorCode::PaymentNotStarted, QLatin1StringView("payment_not_started")},
+    {ErrorCode::PaymentFailed, QLatin1StringView("payment_failed")},
+    {ErrorCode::OrderExpired, QLatin1StringView("order_expired")},
+    {ErrorCode::OrderCancelled, QLatin1StringView("order_cancelled")},
+    {ErrorCode::OrderFailed, QLatin1StringView("order_failed")},
+    {ErrorCode::HoldLost, QLatin1StringView("hold_lost")},
+};
+constexpr QLatin1StringView kConfirmed("confirmed");
+
+ConfirmAnswer confirmAnswerFrom(const QString &decision, const QByteArray &data, const QString &orderId)
+{
+    ConfirmAnswer answer;
+    const QJsonObject object = QJsonDocument::fromJson(data).object();
+    if (decision == kConfirmed) {
+        answer.booking = object;
+        return answer;
+    }
+    for (const AnswerName &entry : kStoredRefusals) {
+        if (entry.decision == decision) {
+            answer.refusal = Refusal{entry.code, object, {}};
+            return answer;
+        }
+    }
+    // Only a newer server could have written it, and an older binary never serves a newer schema (Migrations).
+    qCCritical(lcStore) << "order" << orderId << "has a stored confirm answer this server does not know:" << decision;
+    answer.refusal = Refusal{ErrorCode::OrderStoreUnavailable, {}, {}};
+    return answer;
+}
 
 OrderRecord readOrder(const QSqlQuery &q)
 {
@@ -39,8 +76,8 @@ OrderRecord readOrder(const QSqlQuery &q)
     r.paymentIntentId = q.value(10).toString();
     r.failureReason = q.value(11).toString();
     r.bookingId = q.value(12).toString();
-    r.resultStatus = q.value(13).toInt();
-    r.resultBody = q.value(14).toString().toUtf8();
+    if (!q.value(13).isNull())
+        r.confirmAnswer = confirmAnswerFrom(q.value(13).toString(), q.value(14).toString().toUtf8(), r.orderId);
     r.createdAt = q.value(15).toDateTime();
     r.updatedAt = q.value(16).toDateTime();
     r.expiresAt = q.value(17).toDateTime();
@@ -434,17 +471,31 @@ bool OrderRepository::markPaid(const QString &orderId, bool *dbError)
     return true;
 }
 
-// The answer every later confirm of an order that ended without a booking gets: the catalogue's status and body for
-// the refusal, stored with the order (the replay sends them as stored).
-bool OrderRepository::storeAnswer(QSqlDatabase &db, const QString &orderId, const Refusal &answer)
+bool OrderRepository::storeAnswer(
+    QSqlDatabase &db, const QString &orderId, const ConfirmAnswer &answer, const QString &bookingId)
 {
-    const ApiError error = apiError(answer);
+    QLatin1StringView decision = kConfirmed;
+    if (const auto &refusal = answer.refusal) {
+        const auto stored = std::find_if(std::begin(kStoredRefusals), std::end(kStoredRefusals),
+            [&](const AnswerName &entry) { return entry.code == refusal->code; });
+        // A replay renders the sentence from the decision alone: one with arguments could not be rendered again.
+        if (stored == std::end(kStoredRefusals) || !refusal->arguments.isEmpty()) {
+            qCCritical(lcStore) << "order" << orderId << "cannot store the refusal" << errorEntry(refusal->code).code
+                                << "as its confirm answer";
+            return false;
+        }
+        decision = stored->decision;
+    }
     QSqlQuery r(db);
-    prepareQuery(r, QStringLiteral("UPDATE orders SET result_status = ?, result_body = ?::jsonb WHERE order_id = ?::uuid"));
-    r.addBindValue(error.httpStatus);
-    r.addBindValue(json(error.toJson()));
+    prepareQuery(r,
+        QStringLiteral("UPDATE orders SET confirm_decision = ?, confirm_data = ?::jsonb, booking_id = "
+                       "coalesce(?::uuid, booking_id) "
+                       "WHERE order_id = ?::uuid"));
+    r.addBindValue(QString(decision));
+    r.addBindValue(json(answer.refusal ? answer.refusal->data : answer.booking));
+    r.addBindValue(bookingId.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(bookingId));
     r.addBindValue(orderId);
-    return execQuery(r, "store order result");
+    return execQuery(r, "store confirm answer");
 }
 
 bool OrderRepository::endWithoutBooking(const QString &orderId, OrderState from, OrderState to, const QString &reason,
@@ -479,8 +530,7 @@ bool OrderRepository::endWithoutBooking(const QString &orderId, OrderState from,
         if (!execQuery(p, "record payment outcome"))
             return false;
     }
-    QSqlQuery r(db);
-    if (!storeAnswer(db, orderId, answer) || !tx.commit())
+    if (!storeAnswer(db, orderId, ConfirmAnswer{answer, {}}) || !tx.commit())
         return false;
     m_database.seatWrites().committed(order->showId, freed, SeatStatus::Available);
     *dbError = false;
@@ -516,7 +566,7 @@ bool OrderRepository::markHoldLost(const QString &orderId, const QString &reques
     refund.addBindValue(requestedBy);
     if (!execQuery(refund, "record pending refund"))
         return false;
-    if (!storeAnswer(db, orderId, answer))
+    if (!storeAnswer(db, orderId, ConfirmAnswer{answer, {}}))
         return false;
     if (!writeEvent(db, QStringLiteral("refund.requested"), orderId,
                     {{QStringLiteral("order_id"), orderId}, {QStringLiteral("amount_minor"), order->amountMinor},

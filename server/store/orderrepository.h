@@ -15,6 +15,16 @@
 
 namespace marquee::store {
 
+/**
+ * @brief What every later confirm of an order answers, decided once and stored with the order (its decision and
+ * data, never HTTP: the routes render it through the catalogue). Either the booking confirm made, or the refusal the
+ * order ended in without one.
+ */
+struct ConfirmAnswer{
+    std::optional<Refusal> refusal; ///< std::nullopt: confirmed, and booking is what the first confirm answered
+    QJsonObject booking; ///< booking_id, booking_ref, order_id, show_id, seats, amount, state, tickets
+};
+
 /** @brief One order as stored. */
 struct OrderRecord {
     QString orderId;
@@ -30,8 +40,7 @@ struct OrderRecord {
     QString paymentIntentId;
     QString failureReason;
     QString bookingId;
-    int resultStatus = 0;   ///< 0 while there is no stored confirm answer
-    QByteArray resultBody;
+    std::optional<ConfirmAnswer> confirmAnswer; ///< std::nullopt while confirm has no stored answer
     QDateTime createdAt;
     QDateTime updatedAt;
     QDateTime expiresAt;
@@ -122,16 +131,16 @@ public:
     bool markPaid(const QString &orderId, bool *dbError);
     /**
      * @brief End an order without a booking (→ FAILED, EXPIRED or CANCELLED from @p from): the hold's seats that are
-     * still held by it are released in the same transaction, and the catalogue's answer for @p answer stored as the
+     * still held by it are released in the same transaction, and @p answer (its decision and data) stored as the
      * answer of a later confirm. False when the order was not in @p from (nothing changed) or on error.
      */
     bool endWithoutBooking(const QString &orderId, OrderState from, OrderState to, const QString &reason,
                            const QString &paymentStatus, const Refusal &answer, bool *dbError, bool releaseSeats = true);
     /**
      * @brief PAID → REFUND_PENDING because the hold was lost: releases what is left of the hold, records a pending
-     * refund of the full amount and stores the catalogue's answer for @p answer (hold_lost). False when the order was not PAID. @p requestedBy is
-     * stored as the refund's requested_by: which part of the server found the loss ("system:confirm",
-     * "system:webhook", "system:reconciler", "system:hold_release"; see OrderService).
+     * refund of the full amount and stores @p answer (hold_lost) as the answer of later confirms. False when the order
+     * was not PAID. @p requestedBy is stored as the refund's requested_by: which part of the server found the loss
+     * ("system:confirm", "system:webhook", "system:reconciler", "system:hold_release"; see OrderService).
      */
     bool markHoldLost(const QString &orderId, const QString &requestedBy, const Refusal &answer, bool *dbError);
     /** @brief Orders not settled (CREATED, PENDING_PAYMENT, PAID, REFUND_PENDING) last changed before @p ageSeconds ago. */
@@ -164,8 +173,16 @@ public:
     static bool releaseHoldSeats(QSqlDatabase &db, const QString &holdId, qint64 showId, const QStringList &seatIds,
                                  const QString &reason, QStringList *freedSeats = nullptr);
 
+    /**
+     * @brief Store @p answer as what every later confirm of @p orderId gets (inside the caller's transaction), and
+     * @p bookingId with it when not empty. A refusal is stored as its decision and data; its sentence takes no
+     * arguments (the catalogue renders it again on every replay). False on a database error, or for a refusal that is
+     * not one an order ends in.
+     */
+    static bool storeAnswer(
+        QSqlDatabase &db, const QString &orderId, const ConfirmAnswer &answer, const QString &bookingId = {});
+
 private:
-    static bool storeAnswer(QSqlDatabase &db, const QString &orderId, const Refusal &answer);
     std::optional<OrderRecord> findWhere(const QString &column, const QString &value, bool *ok);
     const Database &m_database;
 };

@@ -26,4 +26,20 @@ std::optional<SeatNotification> SeatNotification::parse(const QString &payload)
     return notification;
 }
 
+std::optional<ShowNotification> ShowNotification::parse(const QString &payload)
+{
+    ShowNotification notification;
+    const QString kind = payload.section(QLatin1Char(':'), 0, 0);
+    if (kind == QLatin1String("prices"))
+        notification.kind = Kind::Prices;
+    else if (kind == QLatin1String("waiting_room"))
+        notification.kind = Kind::WaitingRoom;
+    else
+        return std::nullopt;
+    notification.showId = payload.section(QLatin1Char(':'), 1).toLongLong();
+    if (notification.showId <= 0)
+        return std::nullopt;
+    return notification;
+}
+
 } // namespace marquee::store

@@ -26,4 +26,22 @@ struct SeatNotification {
     static std::optional<SeatNotification> parse(const QString &payload);
 };
 
+/**
+ * @brief One notification of channel `marquee_shows`: a show's prices or its waiting room changed, whoever changed
+ * them (sql/functions/mq_notify_seats.sql: "prices:<show>" or "waiting_room:<show>").
+ */
+struct ShowNotification {
+    static constexpr const char *kChannel = "marquee_shows";
+    enum class Kind {
+        Prices,     ///< the show's prices: its seat maps are built again
+        WaitingRoom ///< its waiting room was switched on or off or changed
+    };
+
+    Kind kind = Kind::Prices;
+    qint64 showId = 0;
+
+    /** @brief The notification in @p payload; nullopt for one of another kind or that names no show. */
+    static std::optional<ShowNotification> parse(const QString &payload);
+};
+
 } // namespace marquee::store

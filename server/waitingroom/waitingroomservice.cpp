@@ -446,21 +446,14 @@ AdmissionPass WaitingRoomService::admitHold(qint64 showId, const store::Principa
         // soft bound against abuse, not a rule about seats; those are PostgreSQL's).
         const std::optional<int> live = m_repository.liveHolds(caller.owner(), showId);
         if (!live)
-            pass.m_refusal = storeFailure();
+            pass.m_refusal = Refusal{ErrorCode::AdmissionStoreUnavailable, {}, {}};
         else if (*live >= m_boxOfficeHoldLimit)
-            pass.m_refusal = refused(409, QStringLiteral("box_office_hold_limit"),
-                                     QStringLiteral("This till or session already has %1 live holds on show %2, the most the box office may "
-                                                    "have while its waiting room is on; sell or release one first.")
-                                         .arg(*live)
-                                         .arg(showId));
+            pass.m_refusal = Refusal{ErrorCode::BoxOfficeHoldLimit, {}, {QString::number(*live), QString::number(showId)}};
         return pass;
     }
     const store::WaitingRoomRow &row = current->row;
     if (admissionToken.isEmpty()) {
-        pass.m_refusal = refused(403, QStringLiteral("admission_required"),
-                                 QStringLiteral("Show %1 sells through its waiting room: join it (POST /api/v1/queue/%1/join) and send "
-                                                "the admission token in the Admission-Token header.")
-                                     .arg(showId));
+        pass.m_refusal = Refusal{ErrorCode::AdmissionRequired, {}, {QString::number(showId)}};
         return pass;
     }
     const auto parsed = splitToken(admissionToken, 'a', 5);
@@ -469,18 +462,15 @@ AdmissionPass WaitingRoomService::admitHold(qint64 showId, const store::Principa
     const qint64 entryId = numbers ? parsed->fields[2].toLongLong(&numbers) : 0;
     const qint64 expiresMs = numbers ? parsed->fields[3].toLongLong(&numbers) : 0;
     if (!numbers || tokenShow != showId || !sameBytes(parsed->tag, mac(row.secret, parsed->signedPart))) {
-        pass.m_refusal = refused(403, QStringLiteral("admission_invalid"),
-                                 QStringLiteral("The admission token is not a valid admission to show %1.").arg(showId));
+        pass.m_refusal = Refusal{ErrorCode::AdmissionInvalid, {}, {QString::number(showId)}};
         return pass;
     }
     if (QString::fromUtf8(parsed->fields[4]) != caller.owner()) {
-        pass.m_refusal = refused(403, QStringLiteral("admission_wrong_holder"),
-                                 QStringLiteral("This admission token was issued to another device or session."));
+        pass.m_refusal = Refusal{ErrorCode::AdmissionWrongHolder, {}, {}};
         return pass;
     }
     if (expiresMs <= nowMs()) {
-        pass.m_refusal = refused(403, QStringLiteral("admission_expired"),
-                                 QStringLiteral("This admission has expired; join the waiting room again."));
+        pass.m_refusal = Refusal{ErrorCode::AdmissionExpired, {}, {}};
         return pass;
     }
     QString activeHold;
@@ -490,19 +480,16 @@ AdmissionPass WaitingRoomService::admitHold(qint64 showId, const store::Principa
         pass.m_entryId = entryId;
         break;
     case store::WaitingRoomRepository::Claim::HoldActive:
-        pass.m_refusal = ApiError::conflict(QStringLiteral("admission_hold_active"),
-                                            QStringLiteral("This admission already has a live hold; release it or let it expire first."));
-        pass.m_refusal->extra.insert(QStringLiteral("hold_id"), activeHold);
+        pass.m_refusal = Refusal{ErrorCode::AdmissionHoldActive, {{QStringLiteral("hold_id"), activeHold}}, {}};
         break;
     case store::WaitingRoomRepository::Claim::InProgress:
-        pass.m_refusal = ApiError::conflict(QStringLiteral("admission_hold_in_progress"),
-                                            QStringLiteral("Another hold with this admission is being placed right now."));
+        pass.m_refusal = Refusal{ErrorCode::AdmissionHoldInProgress, {}, {}};
         break;
     case store::WaitingRoomRepository::Claim::NotFound:
-        pass.m_refusal = refused(403, QStringLiteral("admission_invalid"), QStringLiteral("This admission no longer exists."));
+        pass.m_refusal = Refusal{ErrorCode::AdmissionGone, {}, {}};
         break;
     case store::WaitingRoomRepository::Claim::Error:
-        pass.m_refusal = storeFailure();
+        pass.m_refusal = Refusal{ErrorCode::AdmissionStoreUnavailable, {}, {}};
         break;
     }
     return pass;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "core/errorcatalogue.h"
 #include "core/jsonbody.h"
 #include "store/authrepository.h"
 #include "store/waitingroomrepository.h"
@@ -33,7 +34,7 @@ public:
     AdmissionPass &operator=(AdmissionPass &&) = delete;
     ~AdmissionPass();
     /** @brief Why the hold is refused; std::nullopt when it may go ahead. */
-    const std::optional<ApiError> &refusal() const { return m_refusal; }
+    const std::optional<Refusal> &refusal() const { return m_refusal; }
     /** @brief The hold is decided: @p holdId (empty when none was placed) is recorded as the admission's hold. */
     void finish(const QString &holdId);
 
@@ -41,7 +42,7 @@ private:
     friend class WaitingRoomService;
     WaitingRoomService *m_service = nullptr;
     qint64 m_entryId = 0; ///< 0: no admission involved (no room, or refused)
-    std::optional<ApiError> m_refusal;
+    std::optional<Refusal> m_refusal;
 };
 
 /**

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // marquee-admin backup and restore: a round trip into a second database served by a real marquee-server, damaged
 // backups, targets that are not empty, the files' modes.
+#include "olderschema.h"
 #include "serverprocess.h"
 #include "servertesthelpers.h"
 #include "testcluster.h"
@@ -114,45 +115,6 @@ int modeOf(const QString &path)
 qint64 showStartingSoon(TestServer &server)
 {
     return server.createShow(2, 4, QDateTime::currentDateTimeUtc().addSecs(3600), QDateTime::currentDateTimeUtc().addSecs(-60));
-}
-
-/** @brief A database at the schema before the newest migration (@p version is set to it): what an upgrade finds. */
-store::DatabaseConfig olderSchema(const QTemporaryDir &work, int *version)
-{
-    const QString folder = work.filePath(QStringLiteral("older-migrations"));
-    QDir().mkpath(folder);
-    QStringList files = QDir(QStringLiteral(":/migrations")).entryList({QStringLiteral("*.sql")}, QDir::Files, QDir::Name);
-    const QString newest = files.takeLast();
-    for (const QString &file : files)
-        QFile::copy(QStringLiteral(":/migrations/") + file, folder + QLatin1Char('/') + file);
-    // Today's functions, but not those that name a table only the newest migration creates: a %ROWTYPE of it is
-    // resolved when the function is created. (A real older database has its own older functions; these stand in.)
-    QFile newestFile(QStringLiteral(":/migrations/") + newest);
-    EXPECT_TRUE(newestFile.open(QIODevice::ReadOnly));
-    QStringList newTables;
-    const QRegularExpression createTable(QStringLiteral("CREATE TABLE (?:IF NOT EXISTS )?(\\w+)"));
-    for (auto match = createTable.globalMatch(QString::fromUtf8(newestFile.readAll())); match.hasNext();)
-        newTables << match.next().captured(1);
-    const QString functionsFolder = work.filePath(QStringLiteral("older-functions"));
-    QDir().mkpath(functionsFolder);
-    for (const QString &file : QDir(QStringLiteral(":/functions")).entryList({QStringLiteral("*.sql")}, QDir::Files, QDir::Name)) {
-        QFile function(QStringLiteral(":/functions/") + file);
-        EXPECT_TRUE(function.open(QIODevice::ReadOnly));
-        const QString text = QString::fromUtf8(function.readAll());
-        const bool namesANewTable = std::any_of(newTables.cbegin(), newTables.cend(), [&](const QString &table) {
-            return text.contains(QRegularExpression(QStringLiteral("\\b%1\\b").arg(table)));
-        });
-        if (!namesANewTable)
-            QFile::copy(function.fileName(), functionsFolder + QLatin1Char('/') + file);
-    }
-    const store::DatabaseConfig config = TestCluster::instance().createDatabase(QStringLiteral("older"));
-    store::Database database(config);
-    // Every migration but the newest, with the functions that fit that schema.
-    store::Migrations older(database, folder, functionsFolder);
-    EXPECT_TRUE(older.migrate()) << older.errorString().toStdString();
-    *version = older.currentVersion();
-    database.closeThreadConnection();
-    return config;
 }
 
 QStringList preUpgradeDumps(const QString &directory)

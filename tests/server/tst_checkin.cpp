@@ -14,6 +14,7 @@
 #include <QSqlQuery>
 #include <QJsonArray>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSet>
 #include <QUuid>
 #include <atomic>
@@ -504,4 +505,40 @@ TEST(Checkin, AScanDuringACancellationWaitsForItAndFindsTheTicketRevoked)
     // Read before the cancellation committed, the ticket was valid: the scan must not admit it now.
     EXPECT_EQ(result, QStringLiteral("revoked"));
     EXPECT_EQ(server.scalar(QStringLiteral("SELECT count(*) FROM checkin_firsts")).toInt(), 0);
+}
+
+// The door's refusals and answers, byte for byte (scanners parse them and replay queued scans): a code that is no
+// ticket, a nonce reused for another scan, and the answers of a first scan, a later one and a replay, with the
+// ticket ids and instants masked.
+TEST(CheckinWire, RefusalsAndAnswersArePinnedByteForByte)
+{
+    TestServer server;
+    const qint64 showId = showStartingSoon(server);
+    const Booked booked = book(server, showId, {QStringLiteral("A1"), QStringLiteral("A2")});
+    auto door = server.client(server.deviceToken(QStringLiteral("till")));
+    const auto wire = [&](const HttpResult &result) {
+        QString body = QString::fromUtf8(result.body);
+        static const QRegularExpression id(QStringLiteral("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"));
+        static const QRegularExpression instant(QStringLiteral("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?Z"));
+        body.replace(id, QStringLiteral("<uuid>")).replace(instant, QStringLiteral("<time>"));
+        body.replace(QStringLiteral("\"show_id\":%1").arg(showId), QStringLiteral("\"show_id\":<show>"));
+        body.replace(QRegularExpression(QStringLiteral("\"screen\":\"Screen \\d+\"")), QStringLiteral("\"screen\":\"<screen>\""));
+        body.replace(QRegularExpression(QStringLiteral("\"(venue|movie|title)\":\"[^\"]*\"")), QStringLiteral("\"\\1\":\"<name>\""));
+        return (QByteArray::number(result.status) + '\n' + result.header("Content-Type") + '\n' + body.toUtf8()).toStdString();
+    };
+    const QString nonce = uuid();
+    EXPECT_EQ(wire(door->post("/api/v1/checkin", scan(QStringLiteral("MQ1.garbage.garbage"), uuid()))),
+              "400\napplication/json\n" R"({"error":"malformed_qr","message":"This is not a Marquee ticket code (MQ1.<payload>.<signature>, or MQ2. for a ticket a till signed)."})");
+    const QJsonObject request = scan(booked.tickets[0].qr, nonce);
+    const HttpResult first = door->post("/api/v1/checkin", request);
+    ASSERT_EQ(first.status, 200) << first.body.constData();
+    const std::string admitted = wire(first);
+    EXPECT_EQ(admitted, "200\napplication/json\n"
+                        R"({"first_scanned_at":"<time>","result":"ok","ticket":{"screen":"<screen>","seat_id":"A1","show_id":<show>,"starts_at":"<time>","ticket_id":"<uuid>"}})");
+    EXPECT_EQ(wire(door->post("/api/v1/checkin", request)), admitted) << "a replay is the first answer";
+    EXPECT_EQ(wire(door->post("/api/v1/checkin", scan(booked.tickets[1].qr, nonce))),
+              "422\napplication/json\n" R"({"error":"nonce_reused","message":"This nonce was already used for a different scan."})");
+    EXPECT_EQ(wire(door->post("/api/v1/checkin", scan(booked.tickets[0].qr, uuid()))),
+              "200\napplication/json\n"
+              R"({"first_scanned_at":"<time>","result":"already_redeemed","ticket":{"screen":"<screen>","seat_id":"A1","show_id":<show>,"starts_at":"<time>","ticket_id":"<uuid>"}})");
 }

@@ -2,6 +2,7 @@
 // The central guarantee of holds: many clients fight over overlapping multi-seat holds while holds expire and are
 // released; afterwards a checker proves from the server's own records that no seat was ever in two live holds
 // and that every refusal named only seats that really were taken. Plus a deadlock test with reversed orders.
+#include "seatrace.h"
 #include "servertesthelpers.h"
 
 #include <QDateTime>
@@ -40,34 +41,6 @@ struct HoldAttempt {
     QString errorCode;
     int releaseStatus = -1; ///< status of the DELETE that followed, -1 when not released
 };
-
-/** @brief A hold as PostgreSQL recorded it; the live interval is [createdUs, endUs). */
-struct HoldRow {
-    QString holdId;
-    QString owner;
-    QStringList seats;
-    qint64 createdUs = 0;
-    qint64 expiresUs = 0;
-    qint64 releasedUs = 0; ///< 0: never released
-    qint64 endUs() const { return releasedUs ? std::min(expiresUs, releasedUs) : expiresUs; }
-};
-
-std::vector<HoldRow> loadHolds(TestServer &server, qint64 showId)
-{
-    std::vector<HoldRow> rows;
-    QSqlQuery query(server.context().database.connection());
-    // Microseconds since the epoch as exact integers (timestamptz has microsecond resolution).
-    query.exec(QStringLiteral("SELECT hold_id::text, owner, array_to_string(seat_ids, ','), "
-                              "  (extract(epoch FROM created_at) * 1000000)::bigint, (extract(epoch FROM expires_at) * 1000000)::bigint, "
-                              "  coalesce((extract(epoch FROM released_at) * 1000000)::bigint, 0) "
-                              "  FROM holds WHERE show_id = %1")
-                   .arg(showId));
-    while (query.next()) {
-        rows.push_back({query.value(0).toString(), query.value(1).toString(), query.value(2).toString().split(QLatin1Char(',')),
-                        query.value(3).toLongLong(), query.value(4).toLongLong(), query.value(5).toLongLong()});
-    }
-    return rows;
-}
 
 QStringList sorted(QStringList list)
 {
@@ -133,11 +106,9 @@ FromMemory fightOverOverlappingHolds(const Fight &fight)
     }
 
     std::vector<std::vector<HoldAttempt>> logs(kClients);
-    std::atomic<bool> go{false};
     std::atomic<int> grantedSoFar{0};
     std::atomic<int> keyMismatches{0};
-    std::atomic<int> duplicatesSent{0};
-    std::vector<std::thread> threads;
+    std::atomic<int> duplicatesSent {0};
     const QByteArray path = holdPath(showId);
     // The same answer under one key: status and body, except that a duplicate may find the first still undecided.
     const auto inProgress = [](const HttpResult &answer) {
@@ -146,13 +117,27 @@ FromMemory fightOverOverlappingHolds(const Fight &fight)
     const auto sameAnswer = [&](const HttpResult &final, const HttpResult &other) {
         return inProgress(other) || (other.status == final.status && other.json() == final.json());
     };
-    for (int c = 0; c < kClients; ++c) {
-        threads.emplace_back([&, c] {
-            HttpClient client(QStringLiteral("127.0.0.1"), server.port());
-            client.setToken(tokens[size_t(c)]);
+    std::atomic<bool> fighting {true};
+    std::thread otherWriter;
+    if (fight.releasesBehindTheServersBack) {
+        otherWriter = std::thread([&] {
+            const store::Database other(server.databaseConfig());
+            std::mt19937 random(99u);
+            while (fighting.load()) {
+                // mq_release_hold is what the release route runs, here on a connection the server knows nothing of.
+                QSqlQuery release(other.connection());
+                release.exec(
+                    QStringLiteral("SELECT mq_release_hold(h.owner, h.hold_id) FROM holds h WHERE h.show_id = %1 "
+                                   "AND h.released_at IS NULL AND h.expires_at > now() ORDER BY random() LIMIT 1")
+                        .arg(showId));
+                QThread::msleep(20 + random() % 60);
+            }
+            other.closeThreadConnection();
+        });
+    }
+    raceClients(
+        server, tokens, [&](int c, HttpClient &client) {
             std::mt19937 random(1234u + unsigned(c));
-            while (!go.load())
-                std::this_thread::yield();
             QElapsedTimer run;
             run.start();
             while (run.elapsed() < kMaxRunMs && (run.elapsed() < kRunMs || grantedSoFar.load() < kWantGranted)) {
@@ -224,27 +209,6 @@ FromMemory fightOverOverlappingHolds(const Fight &fight)
                     QThread::msleep(5 + random() % 40);
             }
         });
-    }
-    std::atomic<bool> fighting{true};
-    std::thread otherWriter;
-    if (fight.releasesBehindTheServersBack) {
-        otherWriter = std::thread([&] {
-            const store::Database other(server.databaseConfig());
-            std::mt19937 random(99u);
-            while (fighting.load()) {
-                // mq_release_hold is what the release route runs, here on a connection the server knows nothing of.
-                QSqlQuery release(other.connection());
-                release.exec(QStringLiteral("SELECT mq_release_hold(h.owner, h.hold_id) FROM holds h WHERE h.show_id = %1 "
-                                            "AND h.released_at IS NULL AND h.expires_at > now() ORDER BY random() LIMIT 1")
-                                 .arg(showId));
-                QThread::msleep(20 + random() % 60);
-            }
-            other.closeThreadConnection();
-        });
-    }
-    go = true;
-    for (auto &thread : threads)
-        thread.join();
     fighting = false;
     if (otherWriter.joinable())
         otherWriter.join();
@@ -288,24 +252,7 @@ FromMemory fightOverOverlappingHolds(const Fight &fight)
     std::printf("[          ] %d holds granted (%d released early), %d refused with 409\n", ok, released, conflicts);
 
     // (a) For every seat, the live intervals of its holds never overlap.
-    int overlaps = 0;
-    for (auto it = holdsBySeat.begin(); it != holdsBySeat.end(); ++it) {
-        std::vector<const HoldRow *> &list = it.value();
-        std::sort(list.begin(), list.end(), [](const HoldRow *a, const HoldRow *b) { return a->createdUs < b->createdUs; });
-        const HoldRow *latest = nullptr; // the earlier hold whose interval reaches furthest
-        for (const HoldRow *hold : list) {
-            EXPECT_LT(hold->createdUs, hold->expiresUs) << qPrintable(hold->holdId);
-            if (latest && hold->createdUs < latest->endUs()) {
-                if (++overlaps <= 10)
-                    ADD_FAILURE() << "seat " << qPrintable(it.key()) << " was in holds " << qPrintable(latest->holdId) << " ["
-                                  << latest->createdUs << ", " << latest->endUs() << ") and " << qPrintable(hold->holdId) << " ["
-                                  << hold->createdUs << ", " << hold->endUs() << ") at once";
-            }
-            if (!latest || hold->endUs() > latest->endUs())
-                latest = hold;
-        }
-    }
-    EXPECT_EQ(overlaps, 0);
+    expectNoSeatInTwoLiveHolds(holds);
 
     int badRefusals = 0, badGrants = 0;
     for (const auto &log : logs) {
@@ -349,12 +296,8 @@ FromMemory fightOverOverlappingHolds(const Fight &fight)
         EXPECT_GT(duplicatesSent.load(), 0);
     }
 
-    // And the table is consistent at rest: every held seat names a hold that contains it.
-    EXPECT_EQ(server.scalar(QStringLiteral("SELECT count(*) FROM show_seats ss WHERE ss.show_id = %1 AND ss.status = 'held' AND NOT EXISTS "
-                                           "(SELECT 1 FROM holds h WHERE h.hold_id = ss.held_by AND ss.seat_id = ANY (h.seat_ids))")
-                                  .arg(showId))
-                  .toInt(),
-              0);
+    // And the table is consistent at rest: every held seat names a hold that contains it, no other seat a holder.
+    expectSeatInvariants(server, showId);
 
     // No seat stays refused: once the statuses in memory are older than their bound, every seat that PostgreSQL
     // says is free can be held (a stale snapshot may only delay a hold, never block a free seat for good).
@@ -448,15 +391,9 @@ TEST(Concurrency, ReversedSeatOrdersNeverDeadlock)
     for (int i = 0; i < kClients; ++i)
         tokens.push_back(server.deviceToken());
     std::atomic<int> granted{0}, refused{0}, failed{0};
-    std::atomic<bool> go{false};
-    std::vector<std::thread> threads;
-    for (int c = 0; c < kClients; ++c) {
-        threads.emplace_back([&, c] {
-            HttpClient client(QStringLiteral("127.0.0.1"), server.port());
-            client.setToken(tokens[size_t(c)]);
+    raceClients(
+        server, tokens, [&](int c, HttpClient &client) {
             const QJsonObject body = seatsBody(c % 2 ? descending : ascending);
-            while (!go.load())
-                std::this_thread::yield();
             QElapsedTimer run;
             run.start();
             while (run.elapsed() < kMaxRunMs && (run.elapsed() < kRunMs || granted.load() < kWantGranted)) {
@@ -472,10 +409,6 @@ TEST(Concurrency, ReversedSeatOrdersNeverDeadlock)
                 }
             }
         });
-    }
-    go = true;
-    for (auto &thread : threads)
-        thread.join();
 
     EXPECT_EQ(failed.load(), 0);
     EXPECT_GE(granted.load(), 10);
@@ -483,6 +416,8 @@ TEST(Concurrency, ReversedSeatOrdersNeverDeadlock)
     std::printf("[          ] %d granted, %d refused\n", granted.load(), refused.load());
     EXPECT_EQ(deadlocks(true).toLongLong(), 0);
     EXPECT_EQ(seatsInStatus(server, showId, "held"), 0);
+    expectNoSeatInTwoLiveHolds(loadHolds(server, showId));
+    expectSeatInvariants(server, showId);
     // The server reconnects after its connections were cut for the statistics flush. Each cut connection fails
     // one request (503, nothing held) before it reconnects: the workers' and the hold batch threads'.
     auto client = server.client(server.deviceToken());

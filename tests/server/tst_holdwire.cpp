@@ -3,6 +3,7 @@
 // sync batch's hold actions, the status, the headers a client reads and the exact body bytes. Devices in the field
 // parse these answers (and replay stored ones for 24 hours), so the server's insides may change but not this.
 // Only what differs from run to run is masked: hold ids (<uuid>), instants (<time>) and the show id (<show>).
+#include "olderschema.h"
 #include "servertesthelpers.h"
 #include "wiretext.h"
 
@@ -304,40 +305,89 @@ TEST_F(HoldWire, SyncBatchHolds)
     EXPECT_EQ(seatsInStatus(server, showId, "held"), 2);
 }
 
-// Answers stored under a key by an older server (a status and a body) replay as they were stored, for 24 hours.
-TEST_F(HoldWire, AnswersStoredAsStatusAndBodyReplayAsStored)
+// Answers stored under a key by a server older than schema 30 (a status and a body) replay the same bytes after the
+// upgrade: migration 043 turns each into its decision and data, which the catalogue renders as they were stored.
+TEST(HoldWireUpgrade, AnswersStoredAsStatusAndBodyBeforeTheUpgradeReplayTheSameBytes)
 {
-    const auto fingerprint = [this](const QStringList &seats) {
-        QStringList sorted = seats;
-        sorted.sort();
-        return QCryptographicHash::hash(QByteArray::number(showId) + '|' + sorted.join(QLatin1Char(',')).toUtf8(), QCryptographicHash::Sha256).toHex();
+    QTemporaryDir work;
+    const store::DatabaseConfig older = schemaWithout(work, {QStringLiteral("043_stored_decisions.sql")});
+    qint64 showId = 0;
+    QString token;
+    QString grant;
+    {
+        store::Database database(older);
+        showId = createTestShow(database, 1, 0, 1, 8).showId;
+        const EnrolledKiosk kiosk = enrolKiosk(database, QStringLiteral("kiosk-before-the-upgrade"));
+        token = kiosk.token;
+        const QString owner = kiosk.owner;
+        const auto fingerprint = [showId](const QStringList &seats) {
+            QStringList sorted = seats;
+            sorted.sort();
+            return QCryptographicHash::hash(
+                QByteArray::number(showId) + '|' + sorted.join(QLatin1Char(',')).toUtf8(), QCryptographicHash::Sha256)
+                .toHex();
+        };
+        const auto store = [&](const QString &key, const QStringList &seats, int status, const QString &body) {
+            QSqlQuery insert(database.connection());
+            ASSERT_TRUE(insert.prepare(QStringLiteral(
+                "INSERT INTO idempotency_keys (owner, key, request_hash, response_status, response_body, expires_at) "
+                "VALUES (?, ?, ?, ?, ?::jsonb, now() + interval '1 hour')")));
+            insert.addBindValue(owner);
+            insert.addBindValue(key);
+            insert.addBindValue(QString::fromLatin1(fingerprint(seats)));
+            insert.addBindValue(status);
+            insert.addBindValue(body);
+            ASSERT_TRUE(insert.exec()) << qPrintable(insert.lastError().text());
+        };
+        grant = QStringLiteral(
+            R"({"hold_id": "0c0ffee0-0000-4000-8000-00000000a001", "show_id": %1, "seat_ids": ["A1", "A2"], "expires_at": "2031-01-01T10:00:00.000Z"})")
+                    .arg(showId);
+        store(QStringLiteral("old-grant"), {QStringLiteral("A1"), QStringLiteral("A2")}, 200, grant);
+        store(QStringLiteral("old-refusal"), {QStringLiteral("A3")}, 409,
+            QStringLiteral(
+                R"({"error": "seats_unavailable", "message": "Some of these seats were just taken; none of them is held for you.", "held_seats": ["A3"]})"));
+        store(QStringLiteral("old-closed"), {QStringLiteral("A4")}, 422,
+            QStringLiteral(R"({"error": "sales_closed", "message": "Sales for this show are closed."})"));
+        store(QStringLiteral("old-not-open"), {QStringLiteral("A5")}, 422,
+            QStringLiteral(R"({"error": "sales_closed", "message": "Sales for this show have not opened yet."})"));
+        database.closeThreadConnection();
+    }
+
+    TestServer::Options options = TestServer::Options::withConfig([](ServerConfig &config) {
+        config.fastRefusals = false;
+        config.preUpgradeBackups = 0; // the dump is tst_backup's
+    });
+    options.database = older;
+    TestServer server(options);
+    EXPECT_EQ(
+        server.scalar(QStringLiteral("SELECT string_agg(decision, ' ' ORDER BY key) FROM idempotency_keys")).toString(),
+        QStringLiteral("sales_closed granted sales_not_open seats_taken"));
+    EXPECT_EQ(server
+                  .scalar(QStringLiteral("SELECT count(*) FROM information_schema.columns WHERE table_name = "
+                                         "'idempotency_keys' AND column_name LIKE 'response%'"))
+                  .toInt(),
+        0);
+    auto kiosk = server.client(token);
+    const auto post = [&](const QStringList &seats, const QByteArray &key) {
+        return wire(kiosk->post(holdPath(showId), seatsBody(seats), idempotencyKey(key)), showId);
     };
-    const auto store = [&](const QString &key, const QStringList &seats, int status, const QString &body) {
-        QSqlQuery insert(server.context().database.connection());
-        ASSERT_TRUE(insert.prepare(QStringLiteral("INSERT INTO idempotency_keys (owner, key, request_hash, response_status, response_body, expires_at) "
-                                                  "VALUES (?, ?, ?, ?, ?::jsonb, now() + interval '1 hour')")));
-        insert.addBindValue(owner());
-        insert.addBindValue(key);
-        insert.addBindValue(QString::fromLatin1(fingerprint(seats)));
-        insert.addBindValue(status);
-        insert.addBindValue(body);
-        ASSERT_TRUE(insert.exec()) << qPrintable(insert.lastError().text());
-    };
-    const QString grant = QStringLiteral(R"({"hold_id": "0c0ffee0-0000-4000-8000-00000000a001", "show_id": %1, "seat_ids": ["A1", "A2"], "expires_at": "2031-01-01T10:00:00.000Z"})")
-                              .arg(showId);
-    store(QStringLiteral("old-grant"), {QStringLiteral("A1"), QStringLiteral("A2")}, 200, grant);
-    store(QStringLiteral("old-refusal"), {QStringLiteral("A3")}, 409,
-          QStringLiteral(R"({"error": "seats_unavailable", "message": "Some of these seats were just taken; none of them is held for you.", "held_seats": ["A3"]})"));
-    const QString state = databaseState(server);
+    const std::string state = databaseState(server).toStdString();
     const HttpResult replayed = kiosk->post(holdPath(showId), seatsBody({QStringLiteral("A2"), QStringLiteral("A1")}), idempotencyKey("old-grant"));
     EXPECT_EQ(replayed.status, 200);
     EXPECT_EQ(QString::fromUtf8(replayed.body), grant);
-    EXPECT_EQ(post({QStringLiteral("A3")}, idempotencyKey("old-refusal")), kTakenByDatabase.substr(0, kTakenByDatabase.find("[\"A2\"]")) + "[\"A3\"]}");
-    EXPECT_EQ(post({QStringLiteral("A4")}, idempotencyKey("old-grant")), kKeyReused);
-    EXPECT_EQ(sync({holdAction(showId, {QStringLiteral("A1"), QStringLiteral("A2")}, QStringLiteral("old-grant"))}),
-              "200\nContent-Type: application/json\n"
-              R"({"results":[{"body":{"expires_at":"<time>","hold_id":"<uuid>","seat_ids":["A1","A2"],"show_id":<show>},"status":200}]})");
-    EXPECT_EQ(databaseState(server), state) << "a replay changes nothing";
+    EXPECT_EQ(post({QStringLiteral("A3")}, "old-refusal"),
+        kTakenByDatabase.substr(0, kTakenByDatabase.find("[\"A2\"]")) + "[\"A3\"]}");
+    EXPECT_EQ(post({QStringLiteral("A4")}, "old-closed"), kSalesClosed);
+    EXPECT_EQ(post({QStringLiteral("A5")}, "old-not-open"), kSalesNotOpen);
+    EXPECT_EQ(post({QStringLiteral("A4")}, "old-grant"), kKeyReused);
+    EXPECT_EQ(
+        wire(
+            kiosk->post("/api/v1/sync/batch",
+                batch({holdAction(showId, {QStringLiteral("A1"), QStringLiteral("A2")}, QStringLiteral("old-grant"))})),
+            showId),
+        "200\nContent-Type: application/json\n"
+        R"({"results":[{"body":{"expires_at":"<time>","hold_id":"<uuid>","seat_ids":["A1","A2"],"show_id":<show>},"status":200}]})");
+    EXPECT_EQ(databaseState(server).toStdString(), state) << "a replay changes nothing";
     EXPECT_EQ(seatsInStatus(server, showId, "held"), 0);
 }
 

@@ -5,10 +5,18 @@
 // client reads and the exact body bytes. Kiosks, tills and the provider parse these answers, and stored confirm answers
 // replay for the life of the order, so the server's insides may change but not this. Only what differs from run to run
 // is masked: ids (<uuid>, <intent>), instants (<time>), booking references (<ref>), signed tickets (<qr>), the show id.
+#include "olderschema.h"
 #include "orderfixture.h"
 #include "servertesthelpers.h"
 #include "wiretext.h"
 
+#include "http/orderanswers.h"
+#include "store/database.h"
+#include "store/migrations.h"
+
+#include <QSqlError>
+#include <QSqlQuery>
+#include <set>
 
 #include <QJsonDocument>
 #include <QRegularExpression>
@@ -247,3 +255,407 @@ TEST_F(OrderWire, TillCashSplitAndCancellations)
     EXPECT_EQ(w(manager->post(latePath, QJsonObject{{QStringLiteral("reason"), QStringLiteral("late bus")}})), answer(200, R"({"booking_id":"<uuid>","currency":"EUR","fee_minor":0,"order_id":"<uuid>","order_state":"REFUNDED","refund":{"amount_minor":1800,"currency":"EUR","status":"succeeded"},"refund_minor":1800,"state":"cancelled"})"));
 }
 
+// The rarer refusals of creating an order, over HTTP: a hold released or lapsed before its order, a split payment
+// whose cash part is the whole amount, less cash handed over than is due.
+TEST_F(OrderWire, RareRefusalsOfOrderCreation)
+{
+    auto kiosk = f.server.client(f.server.deviceToken());
+    const QString released = f.hold(*kiosk, {QStringLiteral("A1")});
+    ASSERT_EQ(kiosk->del(holdUrl(released)).status, 200);
+    EXPECT_EQ(w(f.order(*kiosk, released)), answer(409, R"({"error":"hold_released","message":"This hold was released; its seats are no longer yours."})"));
+    const QString lapsed = f.hold(*kiosk, {QStringLiteral("A2")});
+    ASSERT_TRUE(f.server.scalar(QStringLiteral("UPDATE show_seats SET hold_expires_at = now() - interval '1 second' WHERE show_id = %1 AND seat_id = 'A2' "
+                                               "RETURNING 1").arg(f.showId)).isValid());
+    EXPECT_EQ(w(f.order(*kiosk, lapsed)), answer(409, R"({"error":"hold_expired","message":"This hold has expired; hold the seats again."})"));
+
+    auto till = f.server.client(f.server.deviceToken(QStringLiteral("till")));
+    const HttpResult split = till->post("/api/v1/orders", QJsonObject{{QStringLiteral("hold_id"), f.hold(*till, {QStringLiteral("B1")})},
+                                                                      {QStringLiteral("payment_method"), QStringLiteral("split")},
+                                                                      {QStringLiteral("cash_minor"), 1250}});
+    EXPECT_EQ(w(split), answer(422, R"({"amount_minor":1250,"error":"invalid_split","message":"The cash part of a split payment must be less than the total."})"));
+    const HttpResult shortCash = till->post("/api/v1/orders", QJsonObject{{QStringLiteral("hold_id"), f.hold(*till, {QStringLiteral("B2")})},
+                                                                          {QStringLiteral("payment_method"), QStringLiteral("cash")},
+                                                                          {QStringLiteral("tendered_minor"), 100}});
+    EXPECT_EQ(w(shortCash), answer(422, R"({"cash_due_minor":1250,"error":"insufficient_tender","message":"The cash handed over is less than the cash due."})"));
+}
+
+namespace {
+
+/** @brief A confirm answer as a server before migration 043 stored it: the order's end state, status and body. */
+struct StoredConfirm{
+    const char *state;
+    int status;
+    const char *body; ///< as it was written into orders.result_body (jsonb)
+    const char *replayed; ///< the bytes that server answered a repeated confirm with
+};
+
+const char *const kMigration = "043_stored_decisions.sql";
+
+/** @brief Run @p sql on @p database (every statement bound by its ?s to @p values); false with the error printed. */
+bool exec(const store::Database &database, const QString &sql, const QVariantList &values = {})
+{
+    QSqlQuery query(database.connection());
+    if (!query.prepare(sql)) {
+        ADD_FAILURE() << qPrintable(query.lastError().text());
+        return false;
+    }
+    for (const QVariant &value : values)
+        query.addBindValue(value);
+    if (!query.exec()) {
+        ADD_FAILURE() << qPrintable(query.lastError().text());
+        return false;
+    }
+    return true;
+}
+
+/** @brief An order of @p owner in @p answer's end state with the stored answer (and a hold of seat @p seat). */
+void storeOldAnswer(const store::Database &database, qint64 showId, const QString &owner, const QString &orderId,
+    const QString &intentId, const QString &seat, const StoredConfirm &answer)
+{
+    ASSERT_TRUE(exec(database,
+        QStringLiteral("INSERT INTO holds (hold_id, show_id, owner, seat_ids, created_at, expires_at) "
+                       "VALUES (?::uuid, ?, ?, ARRAY[?]::text[], now(), now() + interval '1 hour')"),
+        {orderId, showId, owner, seat}));
+    ASSERT_TRUE(exec(database,
+        QStringLiteral("INSERT INTO orders (order_id, hold_id, show_id, owner, channel, seat_ids, amount_minor, "
+                       "currency, state, provider, "
+                       "                    payment_intent_id, result_status, result_body, expires_at) "
+                       "VALUES (?::uuid, ?::uuid, ?, ?, 'kiosk', ARRAY[?]::text[], 1250, 'EUR', ?, 'paysim', ?, ?, "
+                       "?::jsonb, now() + interval '15 minutes')"),
+        {orderId, orderId, showId, owner, seat, QString::fromLatin1(answer.state), intentId, answer.status,
+            QString::fromUtf8(answer.body)}));
+}
+
+} // namespace
+
+// Confirm answers stored by a server before they were decisions (orders.result_status and result_body) replay the
+// same bytes after the upgrade: migration 043 turns each into its decision and data, and the catalogue renders them
+// as they were stored. Every answer an order is stored with is here: its booking, and each refusal it can end in.
+TEST(OrderWireUpgrade, AnswersStoredAsHttpBeforeTheUpgradeReplayTheSameBytes)
+{
+    QTemporaryDir work;
+    const store::DatabaseConfig older = schemaWithout(work, {QString::fromLatin1(kMigration)});
+    const StoredConfirm answers[] = {
+        {"CONFIRMED", 200,
+            R"({"seats": ["A1"], "state": "CONFIRMED", "show_id": %SHOW%, "tickets": [{"qr": "MQ1.cGF5bG9hZA.c2lnbmF0dXJl", "seat_id": "A1", "ticket_id": "7e1c0000-0000-4000-8000-0000000000a1"}], "currency": "EUR", "order_id": "%ORDER%", "booking_id": "b0000000-0000-4000-8000-0000000000a1", "booking_ref": "K7M2P9QX", "amount_minor": 1250})",
+            R"({"amount_minor":1250,"booking_id":"b0000000-0000-4000-8000-0000000000a1","booking_ref":"K7M2P9QX","currency":"EUR","order_id":"%ORDER%","seats":["A1"],"show_id":%SHOW%,"state":"CONFIRMED","tickets":[{"qr":"MQ1.cGF5bG9hZA.c2lnbmF0dXJl","seat_id":"A1","ticket_id":"7e1c0000-0000-4000-8000-0000000000a1"}]})"},
+        {"FAILED", 402,
+            R"({"error": "payment_failed", "state": "FAILED", "reason": "card_declined", "message": "The payment was declined; the seats were released.", "order_id": "%ORDER%"})",
+            R"({"error":"payment_failed","message":"The payment was declined; the seats were released.","order_id":"%ORDER%","reason":"card_declined","state":"FAILED"})"},
+        {"EXPIRED", 409,
+            R"({"error": "order_expired", "state": "EXPIRED", "message": "Nobody paid within the payment window; the seats were released.", "order_id": "%ORDER%"})",
+            R"({"error":"order_expired","message":"Nobody paid within the payment window; the seats were released.","order_id":"%ORDER%","state":"EXPIRED"})"},
+        {"CANCELLED", 409,
+            R"({"error": "order_cancelled", "state": "CANCELLED", "message": "The hold was released before paying; the order was cancelled.", "order_id": "%ORDER%"})",
+            R"({"error":"order_cancelled","message":"The hold was released before paying; the order was cancelled.","order_id":"%ORDER%","state":"CANCELLED"})"},
+        {"FAILED", 409,
+            R"({"error": "order_failed", "state": "FAILED", "message": "The payment could not be started."})",
+            R"({"error":"order_failed","message":"The payment could not be started.","state":"FAILED"})"},
+        {"REFUND_PENDING", 409,
+            R"({"error": "hold_lost", "state": "REFUND_PENDING", "message": "The seats were released before the payment completed; the payment is being refunded.", "order_id": "%ORDER%"})",
+            R"({"error":"hold_lost","message":"The seats were released before the payment completed; the payment is being refunded.","order_id":"%ORDER%","state":"REFUND_PENDING"})"},
+        // An order whose intent could not be created has none to confirm with (its confirm is intent_mismatch): its
+        // stored answer is converted (the decisions above) but never replayed over HTTP.
+        {"FAILED", 502,
+            R"({"error": "payment_provider_unavailable", "message": "The payment provider did not answer."})",
+            R"({"error":"payment_provider_unavailable","message":"The payment provider did not answer."})"},
+    };
+    const auto fill = [](const char *text, qint64 showId, const QString &orderId) {
+        return QString::fromUtf8(text)
+            .replace(QStringLiteral("%SHOW%"), QString::number(showId))
+            .replace(QStringLiteral("%ORDER%"), orderId)
+            .toUtf8();
+    };
+    QString token;
+    qint64 showId = 0;
+    QStringList orderIds, intentIds;
+    {
+        store::Database database(older);
+        showId = createTestShow(database, 1, 0, 1, 8).showId;
+        const EnrolledKiosk kiosk = enrolKiosk(database, QStringLiteral("kiosk-before-the-upgrade"));
+        token = kiosk.token;
+        const QString owner = kiosk.owner;
+        int n = 0;
+        for (const StoredConfirm &answer : answers) {
+            ++n;
+            const QString orderId = QStringLiteral("0c0ffee0-0000-4000-8000-%1").arg(n, 12, 10, QLatin1Char('0'));
+            const QString intentId = QStringLiteral("pi_%1").arg(n, 24, 10, QLatin1Char('0'));
+            StoredConfirm filled = answer;
+            const QByteArray body = fill(answer.body, showId, orderId);
+            filled.body = body.constData();
+            storeOldAnswer(database, showId, owner, orderId, intentId, QStringLiteral("A%1").arg(n), filled);
+            orderIds << orderId;
+            intentIds << intentId;
+        }
+        database.closeThreadConnection();
+    }
+
+    TestServer::Options options;
+    options.database = older;
+    options.configure = [](ServerConfig &config) { config.preUpgradeBackups = 0; }; // the dump is tst_backup's
+    TestServer server(options);
+    EXPECT_EQ(server.scalar(QStringLiteral("SELECT count(*) FROM schema_migrations WHERE version = 43")).toInt(), 1);
+    EXPECT_EQ(server
+                  .scalar(QStringLiteral("SELECT count(*) FROM information_schema.columns WHERE table_name = 'orders' "
+                                         "AND column_name LIKE 'result%'"))
+                  .toInt(),
+        0);
+    EXPECT_EQ(server.scalar(QStringLiteral("SELECT string_agg(confirm_decision, ' ' ORDER BY order_id) FROM orders"))
+                  .toString(),
+        QStringLiteral(
+            "confirmed payment_failed order_expired order_cancelled order_failed hold_lost payment_not_started"));
+    auto kiosk = server.client(token);
+    for (qsizetype i = 0; i + 1 < orderIds.size(); ++i) {
+        const std::string expected = std::to_string(answers[i].status) + "\nContent-Type: application/json\n"
+            + fill(answers[i].replayed, showId, orderIds[i]).toStdString();
+        for (int replay = 0; replay < 2; ++replay) {
+            const HttpResult confirmed = kiosk->post("/api/v1/orders/" + orderIds[i].toUtf8() + "/confirm",
+                QJsonObject{{QStringLiteral("payment_intent_id"), intentIds[i]}});
+            EXPECT_EQ((wireHead(confirmed) + confirmed.body).toStdString(), expected)
+                << answers[i].state << ' ' << answers[i].status;
+        }
+    }
+    // The sync batch replays the booking as the single route does.
+    const QJsonObject batch {{QStringLiteral("actions"),
+        QJsonArray {QJsonObject{{QStringLiteral("kind"), QStringLiteral("confirm_order")},
+            {QStringLiteral("idempotency_key"), intentIds[0]},
+            {QStringLiteral("payload"),
+                QJsonObject{{QStringLiteral("order_id"), orderIds[0]},
+                    {QStringLiteral("payment_intent_id"), intentIds[0]}}}}}}};
+    const HttpResult synced = kiosk->post("/api/v1/sync/batch", batch);
+    EXPECT_EQ(synced.body,
+        "{\"results\":[{\"body\":" + fill(answers[0].replayed, showId, orderIds[0]) + ",\"status\":200}]}");
+}
+
+// An answer the upgrade does not recognise (another sentence than any server stored) stops it: nothing is migrated,
+// rather than a replay that tells the customer something else than the first answer did.
+TEST(OrderWireUpgrade, AStoredAnswerTheUpgradeCannotReplayStopsIt)
+{
+    QTemporaryDir work;
+    int version = 0;
+    const store::DatabaseConfig older = schemaWithout(work, {QString::fromLatin1(kMigration)}, &version);
+    store::Database database(older);
+    const qint64 showId = createTestShow(database, 1, 0, 1, 4).showId;
+    const QString orderId = QStringLiteral("0c0ffee0-0000-4000-8000-00000000dead");
+    storeOldAnswer(database, showId, QStringLiteral("device:1"), orderId,
+        QStringLiteral("pi_000000000000000000000dead"), QStringLiteral("A1"),
+        {"FAILED", 402,
+            R"({"error": "payment_failed", "message": "Declined.", "order_id": "0c0ffee0-0000-4000-8000-00000000dead"})",
+            ""});
+    store::Migrations migrations(database);
+    EXPECT_FALSE(migrations.migrate());
+    EXPECT_TRUE(migrations.errorString().contains(orderId)) << qPrintable(migrations.errorString());
+    EXPECT_EQ(migrations.currentVersion(), version);
+    QSqlQuery stored(database.connection());
+    ASSERT_TRUE(
+        stored.exec(QStringLiteral("SELECT result_status, result_body ->> 'message' FROM orders")) && stored.next());
+    EXPECT_EQ(stored.value(0).toInt(), 402);
+    EXPECT_EQ(stored.value(1).toString(), QStringLiteral("Declined."));
+    database.closeThreadConnection();
+}
+
+// Every refusal of the catalogue as a client reads it: the status, the headers and the body bytes, each with the data
+// and the arguments its service gives it. The order, hold, lease and check-in paths answer their refusals through
+// these entries (the wire tests above pin the common ones over HTTP), so a change of any sentence, code or status
+// fails here. (PostgreSQL's hold decisions are written in jsonb's form: tst_holdwire pins those.)
+TEST(OrderWireCatalogue, EveryRefusalIsPinnedByteForByte)
+{
+    struct Pin {
+        ErrorCode code;
+        QJsonObject data;
+        QStringList arguments;
+        const char *wire;
+    };
+    const Pin pins[] = {
+        {ErrorCode::SeatsUnavailable, QJsonObject{{QStringLiteral("held_seats"), QJsonArray{QStringLiteral("A2")}}}, QStringList(),
+         "409\nContent-Type: application/json\n" R"({"error":"seats_unavailable","held_seats":["A2"],"message":"Some of these seats were just taken; none of them is held for you."})"},
+        {ErrorCode::IdempotencyKeyReused, QJsonObject(), QStringList(),
+         "422\nContent-Type: application/json\n" R"({"error":"idempotency_key_reused","message":"This Idempotency-Key was used with a different request."})"},
+        {ErrorCode::RequestInProgress, QJsonObject(), QStringList(),
+         "409\nContent-Type: application/json\n" R"({"error":"request_in_progress","message":"A request with this Idempotency-Key is still being processed."})"},
+        {ErrorCode::SalesClosed, QJsonObject(), QStringList(),
+         "422\nContent-Type: application/json\n" R"({"error":"sales_closed","message":"Sales for this show are closed."})"},
+        {ErrorCode::SalesNotOpen, QJsonObject(), QStringList(),
+         "422\nContent-Type: application/json\n" R"({"error":"sales_closed","message":"Sales for this show have not opened yet."})"},
+        {ErrorCode::ShowNotFound, QJsonObject(), QStringList(),
+         "404\nContent-Type: application/json\n" R"({"error":"show_not_found","message":"There is no show with this id."})"},
+        {ErrorCode::UnknownSeat, QJsonObject{{QStringLiteral("unknown_seats"), QJsonArray{QStringLiteral("Z9")}}}, QStringList(),
+         "400\nContent-Type: application/json\n" R"({"error":"unknown_seat","message":"Some seat ids do not exist in this show.","unknown_seats":["Z9"]})"},
+        {ErrorCode::TooManySeats, QJsonObject(), {QStringLiteral("10")},
+         "400\nContent-Type: application/json\n" R"({"error":"too_many_seats","message":"One hold may take at most 10 seats."})"},
+        {ErrorCode::InvalidShowId, QJsonObject(), QStringList(),
+         "400\nContent-Type: application/json\n" R"({"error":"invalid_id","message":"The show id must be a positive integer."})"},
+        {ErrorCode::IdempotencyKeyTooLong, QJsonObject(), QStringList(),
+         "400\nContent-Type: application/json\n" R"({"error":"invalid_idempotency_key","message":"The Idempotency-Key header is longer than 255 characters."})"},
+        {ErrorCode::HoldNotFound, QJsonObject(), QStringList(),
+         "404\nContent-Type: application/json\n" R"({"error":"hold_not_found","message":"There is no hold with this id for you."})"},
+        {ErrorCode::HoldStoreUnavailable, QJsonObject(), QStringList(),
+         "503\nContent-Type: application/json\nRetry-After: 1\n" R"({"error":"unavailable","message":"The booking database is not answering; nothing was held. Try again shortly."})"},
+        {ErrorCode::HoldLimitReached, QJsonObject{{QStringLiteral("seats_held"), 4}, {QStringLiteral("seat_limit"), 4}}, {QStringLiteral("4"), QStringLiteral("4")},
+         "409\nContent-Type: application/json\n" R"({"error":"hold_limit_reached","message":"You already hold 4 seats of this show and may hold at most 4 at a time; buy or release some first.","seat_limit":4,"seats_held":4})"},
+        {ErrorCode::HoldReleased, QJsonObject(), QStringList(),
+         "409\nContent-Type: application/json\n" R"({"error":"hold_released","message":"This hold was released; its seats are no longer yours."})"},
+        {ErrorCode::HoldExpired, QJsonObject(), QStringList(),
+         "409\nContent-Type: application/json\n" R"({"error":"hold_expired","message":"This hold has expired; hold the seats again."})"},
+        {ErrorCode::ShowStarted, QJsonObject(), QStringList(),
+         "422\nContent-Type: application/json\n" R"({"error":"sales_closed","message":"This show has started."})"},
+        {ErrorCode::OrderExists, QJsonObject{{QStringLiteral("order_id"), QStringLiteral("4b7c3a4e-0000-4000-8000-0000000000c1")}}, QStringList(),
+         "409\nContent-Type: application/json\n" R"({"error":"order_exists","message":"This hold already has an order.","order_id":"4b7c3a4e-0000-4000-8000-0000000000c1"})"},
+        {ErrorCode::PriceMissing, QJsonObject(), QStringList(),
+         "422\nContent-Type: application/json\n" R"({"error":"price_missing","message":"Some seats of this hold have no price; ask a manager."})"},
+        {ErrorCode::InvalidSplit, QJsonObject{{QStringLiteral("amount_minor"), 2500}}, QStringList(),
+         "422\nContent-Type: application/json\n" R"({"amount_minor":2500,"error":"invalid_split","message":"The cash part of a split payment must be less than the total."})"},
+        {ErrorCode::InsufficientTender, QJsonObject{{QStringLiteral("cash_due_minor"), 2500}}, QStringList(),
+         "422\nContent-Type: application/json\n" R"({"cash_due_minor":2500,"error":"insufficient_tender","message":"The cash handed over is less than the cash due."})"},
+        {ErrorCode::LeaseSeatsUnavailable, QJsonObject{{QStringLiteral("held_seats"), QJsonArray{QStringLiteral("A1")}}}, QStringList(),
+         "409\nContent-Type: application/json\n" R"({"error":"seats_unavailable","held_seats":["A1"],"message":"Some of these seats are held, leased or sold; none of them was leased to you."})"},
+        {ErrorCode::NotEnoughSeats, QJsonObject{{QStringLiteral("available"), 3}}, {QStringLiteral("3")},
+         "409\nContent-Type: application/json\n" R"({"available":3,"error":"not_enough_seats","message":"Only 3 seats of this show are free; nothing was leased."})"},
+        {ErrorCode::LeaseLimitReached, QJsonObject{{QStringLiteral("leased"), 6}, {QStringLiteral("limit"), 6}}, {QStringLiteral("6"), QStringLiteral("6")},
+         "422\nContent-Type: application/json\n" R"({"error":"lease_limit_reached","leased":6,"limit":6,"message":"This till already has 6 seats of this show leased and may have at most 6."})"},
+        {ErrorCode::ShowStarting, QJsonObject{{QStringLiteral("return_by"), QStringLiteral("2031-01-01T19:40:00.000Z")}}, {QStringLiteral("2031-01-01T19:40:00.000Z")},
+         "422\nContent-Type: application/json\n" R"({"error":"show_starting","message":"This show starts too soon for a lease: leased seats go back on sale at 2031-01-01T19:40:00.000Z.","return_by":"2031-01-01T19:40:00.000Z"})"},
+        {ErrorCode::LeaseNeedsTill, QJsonObject(), QStringList(),
+         "422\nContent-Type: application/json\n" R"({"error":"lease_needs_till","message":"Seats are leased to a till: use the till's token or a session opened at a till."})"},
+        {ErrorCode::LeaseNotFound, QJsonObject(), QStringList(),
+         "404\nContent-Type: application/json\n" R"({"error":"lease_not_found","message":"There is no lease with this id for you."})"},
+        {ErrorCode::SaleConflict, QJsonObject{{QStringLiteral("device_seq"), 7}}, QStringList(),
+         "409\nContent-Type: application/json\n" R"({"device_seq":7,"error":"sale_conflict","message":"This device sequence number was already reported with a different sale; nothing was changed."})"},
+        {ErrorCode::LeaseReturned, QJsonObject(), QStringList(),
+         "409\nContent-Type: application/json\n" R"({"error":"lease_returned","message":"This lease was given back; no sale can be reported under it any more."})"},
+        {ErrorCode::SaleOutsideLease, QJsonObject{{QStringLiteral("created_at"), QStringLiteral("2031-01-01T10:00:00.000Z")}, {QStringLiteral("expires_at"), QStringLiteral("2031-01-01T20:30:00.000Z")}}, QStringList(),
+         "422\nContent-Type: application/json\n" R"({"created_at":"2031-01-01T10:00:00.000Z","error":"sale_outside_lease","expires_at":"2031-01-01T20:30:00.000Z","message":"The sale's time is outside the lease; nothing was changed."})"},
+        {ErrorCode::SeatsNotInLease, QJsonObject{{QStringLiteral("seats"), QJsonArray{QStringLiteral("B1")}}}, QStringList(),
+         "409\nContent-Type: application/json\n" R"({"error":"seats_not_in_lease","message":"Some seats of this sale are not in the lease; nothing was changed.","seats":["B1"]})"},
+        {ErrorCode::SeatsNotLeased, QJsonObject{{QStringLiteral("seats"), QJsonArray{QStringLiteral("A1")}}}, QStringList(),
+         "409\nContent-Type: application/json\n" R"({"error":"seats_not_leased","message":"Some seats of this sale are no longer leased to this lease; nothing was changed.","seats":["A1"]})"},
+        {ErrorCode::PriceMismatch, QJsonObject{{QStringLiteral("amount_minor"), 2500}, {QStringLiteral("currency"), QStringLiteral("EUR")}}, {QStringLiteral("2500")},
+         "422\nContent-Type: application/json\n" R"({"amount_minor":2500,"currency":"EUR","error":"price_mismatch","message":"These seats cost 2500 when they were sold, not the sale's amount; nothing was changed."})"},
+        {ErrorCode::SaleNotBooked, QJsonObject{{QStringLiteral("order_id"), QStringLiteral("4b7c3a4e-0000-4000-8000-0000000000c1")}, {QStringLiteral("state"), QStringLiteral("FAILED")}}, QStringList(),
+         "409\nContent-Type: application/json\n" R"({"error":"sale_not_booked","message":"This sale's order ended without a booking; a manager must settle it.","order_id":"4b7c3a4e-0000-4000-8000-0000000000c1","state":"FAILED"})"},
+        {ErrorCode::PaymentMethodNotAllowed, QJsonObject(), QStringList(),
+         "403\nContent-Type: application/json\n" R"({"error":"payment_method_not_allowed","message":"Kiosks take cards only; cash is for tills and cashiers."})"},
+        {ErrorCode::CardProviderNotConfigured, QJsonObject(), QStringList(),
+         "503\nContent-Type: application/json\n" R"({"error":"payment_provider_unavailable","message":"No card payment provider is configured; nothing was changed."})"},
+        {ErrorCode::PaymentProviderDown, QJsonObject(), QStringList(),
+         "502\nContent-Type: application/json\n" R"({"error":"payment_provider_unavailable","message":"The payment provider did not answer; no money was taken and the hold is still yours. Try again."})"},
+        {ErrorCode::PaymentNotStarted, QJsonObject(), QStringList(),
+         "502\nContent-Type: application/json\n" R"({"error":"payment_provider_unavailable","message":"The payment provider did not answer."})"},
+        {ErrorCode::OrderStoreUnavailable, QJsonObject(), QStringList(),
+         "503\nContent-Type: application/json\nRetry-After: 1\n" R"({"error":"unavailable","message":"The booking database is not answering; nothing was changed. Try again shortly."})"},
+        {ErrorCode::OrderNotFound, QJsonObject(), QStringList(),
+         "404\nContent-Type: application/json\n" R"({"error":"order_not_found","message":"There is no order with this id for you."})"},
+        {ErrorCode::IntentMismatch, QJsonObject(), QStringList(),
+         "409\nContent-Type: application/json\n" R"({"error":"intent_mismatch","message":"This payment intent does not belong to this order."})"},
+        {ErrorCode::PaymentPending, QJsonObject{{QStringLiteral("order_id"), QStringLiteral("4b7c3a4e-0000-4000-8000-0000000000c1")}, {QStringLiteral("state"), QStringLiteral("PENDING_PAYMENT")}}, QStringList(),
+         "409\nContent-Type: application/json\n" R"({"error":"payment_pending","message":"The payment has not completed yet; confirm again after paying.","order_id":"4b7c3a4e-0000-4000-8000-0000000000c1","state":"PENDING_PAYMENT"})"},
+        {ErrorCode::ConfirmInProgress, QJsonObject{{QStringLiteral("order_id"), QStringLiteral("4b7c3a4e-0000-4000-8000-0000000000c1")}, {QStringLiteral("state"), QStringLiteral("PAID")}}, QStringList(),
+         "503\nContent-Type: application/json\n" R"({"error":"confirm_in_progress","message":"The payment went through; the booking is being completed. Confirm again shortly.","order_id":"4b7c3a4e-0000-4000-8000-0000000000c1","state":"PAID"})"},
+        {ErrorCode::PaymentStatusUnknown, QJsonObject{{QStringLiteral("order_id"), QStringLiteral("4b7c3a4e-0000-4000-8000-0000000000c1")}, {QStringLiteral("state"), QStringLiteral("PENDING_PAYMENT")}}, QStringList(),
+         "503\nContent-Type: application/json\n" R"({"error":"payment_status_unknown","message":"The payment provider did not answer; nothing was changed. Confirm again shortly.","order_id":"4b7c3a4e-0000-4000-8000-0000000000c1","state":"PENDING_PAYMENT"})"},
+        {ErrorCode::PaymentMismatch, QJsonObject{{QStringLiteral("order_id"), QStringLiteral("4b7c3a4e-0000-4000-8000-0000000000c1")}, {QStringLiteral("state"), QStringLiteral("PENDING_PAYMENT")}}, QStringList(),
+         "503\nContent-Type: application/json\n" R"({"error":"payment_status_unknown","message":"The payment does not match the order; staff will resolve it.","order_id":"4b7c3a4e-0000-4000-8000-0000000000c1","state":"PENDING_PAYMENT"})"},
+        {ErrorCode::PaymentInconsistent, QJsonObject{{QStringLiteral("order_id"), QStringLiteral("4b7c3a4e-0000-4000-8000-0000000000c1")}, {QStringLiteral("state"), QStringLiteral("PENDING_PAYMENT")}}, QStringList(),
+         "503\nContent-Type: application/json\n" R"({"error":"payment_status_unknown","message":"The payment state is inconsistent; staff will resolve it.","order_id":"4b7c3a4e-0000-4000-8000-0000000000c1","state":"PENDING_PAYMENT"})"},
+        {ErrorCode::PaymentFailed, QJsonObject{{QStringLiteral("order_id"), QStringLiteral("4b7c3a4e-0000-4000-8000-0000000000c1")}, {QStringLiteral("reason"), QStringLiteral("card_declined")}, {QStringLiteral("state"), QStringLiteral("FAILED")}}, QStringList(),
+         "402\nContent-Type: application/json\n" R"({"error":"payment_failed","message":"The payment was declined; the seats were released.","order_id":"4b7c3a4e-0000-4000-8000-0000000000c1","reason":"card_declined","state":"FAILED"})"},
+        {ErrorCode::OrderExpired, QJsonObject{{QStringLiteral("order_id"), QStringLiteral("4b7c3a4e-0000-4000-8000-0000000000c1")}, {QStringLiteral("state"), QStringLiteral("EXPIRED")}}, QStringList(),
+         "409\nContent-Type: application/json\n" R"({"error":"order_expired","message":"Nobody paid within the payment window; the seats were released.","order_id":"4b7c3a4e-0000-4000-8000-0000000000c1","state":"EXPIRED"})"},
+        {ErrorCode::OrderCancelled, QJsonObject{{QStringLiteral("order_id"), QStringLiteral("4b7c3a4e-0000-4000-8000-0000000000c1")}, {QStringLiteral("state"), QStringLiteral("CANCELLED")}}, QStringList(),
+         "409\nContent-Type: application/json\n" R"({"error":"order_cancelled","message":"The hold was released before paying; the order was cancelled.","order_id":"4b7c3a4e-0000-4000-8000-0000000000c1","state":"CANCELLED"})"},
+        {ErrorCode::OrderFailed, QJsonObject{{QStringLiteral("state"), QStringLiteral("FAILED")}}, QStringList(),
+         "409\nContent-Type: application/json\n" R"({"error":"order_failed","message":"The payment could not be started.","state":"FAILED"})"},
+        {ErrorCode::HoldLost, QJsonObject{{QStringLiteral("order_id"), QStringLiteral("4b7c3a4e-0000-4000-8000-0000000000c1")}, {QStringLiteral("state"), QStringLiteral("REFUND_PENDING")}}, QStringList(),
+         "409\nContent-Type: application/json\n" R"({"error":"hold_lost","message":"The seats were released before the payment completed; the payment is being refunded.","order_id":"4b7c3a4e-0000-4000-8000-0000000000c1","state":"REFUND_PENDING"})"},
+        {ErrorCode::OrderIsConfirmed, QJsonObject{{QStringLiteral("order_id"), QStringLiteral("4b7c3a4e-0000-4000-8000-0000000000c1")}, {QStringLiteral("state"), QStringLiteral("CONFIRMED")}}, QStringList(),
+         "409\nContent-Type: application/json\n" R"({"error":"order_confirmed","message":"This order is CONFIRMED.","order_id":"4b7c3a4e-0000-4000-8000-0000000000c1","state":"CONFIRMED"})"},
+        {ErrorCode::OrderIsFailed, QJsonObject{{QStringLiteral("order_id"), QStringLiteral("4b7c3a4e-0000-4000-8000-0000000000c1")}, {QStringLiteral("state"), QStringLiteral("FAILED")}}, QStringList(),
+         "409\nContent-Type: application/json\n" R"({"error":"order_failed","message":"This order is FAILED.","order_id":"4b7c3a4e-0000-4000-8000-0000000000c1","state":"FAILED"})"},
+        {ErrorCode::OrderIsExpired, QJsonObject{{QStringLiteral("order_id"), QStringLiteral("4b7c3a4e-0000-4000-8000-0000000000c1")}, {QStringLiteral("state"), QStringLiteral("EXPIRED")}}, QStringList(),
+         "409\nContent-Type: application/json\n" R"({"error":"order_expired","message":"This order is EXPIRED.","order_id":"4b7c3a4e-0000-4000-8000-0000000000c1","state":"EXPIRED"})"},
+        {ErrorCode::OrderIsCancelled, QJsonObject{{QStringLiteral("order_id"), QStringLiteral("4b7c3a4e-0000-4000-8000-0000000000c1")}, {QStringLiteral("state"), QStringLiteral("CANCELLED")}}, QStringList(),
+         "409\nContent-Type: application/json\n" R"({"error":"order_cancelled","message":"This order is CANCELLED.","order_id":"4b7c3a4e-0000-4000-8000-0000000000c1","state":"CANCELLED"})"},
+        {ErrorCode::OrderIsRefundPending, QJsonObject{{QStringLiteral("order_id"), QStringLiteral("4b7c3a4e-0000-4000-8000-0000000000c1")}, {QStringLiteral("state"), QStringLiteral("REFUND_PENDING")}}, QStringList(),
+         "409\nContent-Type: application/json\n" R"({"error":"order_refund_pending","message":"This order is REFUND_PENDING.","order_id":"4b7c3a4e-0000-4000-8000-0000000000c1","state":"REFUND_PENDING"})"},
+        {ErrorCode::OrderIsRefunded, QJsonObject{{QStringLiteral("order_id"), QStringLiteral("4b7c3a4e-0000-4000-8000-0000000000c1")}, {QStringLiteral("state"), QStringLiteral("REFUNDED")}}, QStringList(),
+         "409\nContent-Type: application/json\n" R"({"error":"order_refunded","message":"This order is REFUNDED.","order_id":"4b7c3a4e-0000-4000-8000-0000000000c1","state":"REFUNDED"})"},
+        {ErrorCode::InvalidSignature, QJsonObject(), QStringList(),
+         "401\nContent-Type: application/json\nWWW-Authenticate: Bearer realm=\"marquee\"\n" R"({"error":"invalid_signature","message":"The X-Signature header does not match the body."})"},
+        {ErrorCode::InvalidPaymentEvent, QJsonObject(), QStringList(),
+         "400\nContent-Type: application/json\n" R"({"error":"invalid_event","message":"The event needs event_id, type and payment_intent_id."})"},
+        {ErrorCode::UnknownPaymentEvent, QJsonObject(), QStringList(),
+         "400\nContent-Type: application/json\n" R"({"error":"invalid_event","message":"Unknown event type."})"},
+        {ErrorCode::EventNotProcessed, QJsonObject(), QStringList(),
+         "503\nContent-Type: application/json\n" R"({"error":"payment_status_unknown","message":"The payment provider could not be asked about this intent; the event was not processed. Send it again."})"},
+        {ErrorCode::ReleaseStatusUnknown, QJsonObject{{QStringLiteral("order_id"), QStringLiteral("4b7c3a4e-0000-4000-8000-0000000000c1")}, {QStringLiteral("state"), QStringLiteral("PENDING_PAYMENT")}}, QStringList(),
+         "503\nContent-Type: application/json\n" R"({"error":"payment_status_unknown","message":"The payment provider did not answer, so the payment may still go through; the hold is kept. Try again shortly.","order_id":"4b7c3a4e-0000-4000-8000-0000000000c1","state":"PENDING_PAYMENT"})"},
+        {ErrorCode::PaymentInProgress, QJsonObject{{QStringLiteral("order_id"), QStringLiteral("4b7c3a4e-0000-4000-8000-0000000000c1")}, {QStringLiteral("order_state"), QStringLiteral("PENDING_PAYMENT")}}, QStringList(),
+         "409\nContent-Type: application/json\n" R"({"error":"payment_in_progress","message":"An order for this hold is being paid; the hold is kept until the payment is settled.","order_id":"4b7c3a4e-0000-4000-8000-0000000000c1","order_state":"PENDING_PAYMENT"})"},
+        {ErrorCode::OrderPaid, QJsonObject{{QStringLiteral("order_id"), QStringLiteral("4b7c3a4e-0000-4000-8000-0000000000c1")}, {QStringLiteral("order_state"), QStringLiteral("CONFIRMED")}}, QStringList(),
+         "409\nContent-Type: application/json\n" R"({"error":"order_paid","message":"The order of this hold was paid before the release; its seats stay with the booking. Confirm the order.","order_id":"4b7c3a4e-0000-4000-8000-0000000000c1","order_state":"CONFIRMED"})"},
+        {ErrorCode::BookingNotFound, QJsonObject(), QStringList(),
+         "404\nContent-Type: application/json\n" R"({"error":"booking_not_found","message":"There is no booking with this id for you."})"},
+        {ErrorCode::BookingNotFoundToCancel, QJsonObject(), QStringList(),
+         "404\nContent-Type: application/json\n" R"({"error":"booking_not_found","message":"There is no booking with this id."})"},
+        {ErrorCode::KioskMayNotCancel, QJsonObject(), QStringList(),
+         "403\nContent-Type: application/json\n" R"({"error":"forbidden","message":"Kiosks may not cancel bookings."})"},
+        {ErrorCode::StaffSessionRequired, QJsonObject(), QStringList(),
+         "403\nContent-Type: application/json\n" R"({"error":"staff_session_required","message":"A till cancels and refunds only in a staff session: sign in on the till and enter your password or PIN again."})"},
+        {ErrorCode::FeeWaiverNotAllowed, QJsonObject(), QStringList(),
+         "403\nContent-Type: application/json\n" R"({"error":"fee_waiver_not_allowed","message":"Only a manager may waive the cancellation fee."})"},
+        {ErrorCode::FeeWaiverNeedsReason, QJsonObject(), QStringList(),
+         "422\nContent-Type: application/json\n" R"({"error":"reason_required","message":"Waiving the cancellation fee needs a reason."})"},
+        {ErrorCode::OverrideNotAllowed, QJsonObject(), QStringList(),
+         "403\nContent-Type: application/json\n" R"({"error":"override_not_allowed","message":"Only a manager may refund a ticket already admitted at the door."})"},
+        {ErrorCode::OverrideNeedsReason, QJsonObject(), QStringList(),
+         "422\nContent-Type: application/json\n" R"({"error":"reason_required","message":"Refunding an admitted ticket needs a reason."})"},
+        {ErrorCode::TicketAdmitted, QJsonObject{{QStringLiteral("admitted_seats"), QJsonArray{QStringLiteral("A1")}}}, QStringList(),
+         "409\nContent-Type: application/json\n" R"({"admitted_seats":["A1"],"error":"ticket_admitted","message":"A ticket of this booking was already admitted at the door; only a manager may refund it."})"},
+        {ErrorCode::TicketAdmittedNeedsOverride, QJsonObject{{QStringLiteral("admitted_seats"), QJsonArray{QStringLiteral("A1")}}}, QStringList(),
+         "409\nContent-Type: application/json\n" R"({"admitted_seats":["A1"],"error":"ticket_admitted","message":"A ticket of this booking was already admitted at the door; refunding it needs admitted_override with a reason."})"},
+        {ErrorCode::OutsideCancelPolicy, QJsonObject{{QStringLiteral("cutoff_seconds"), 7200}}, QStringList(),
+         "422\nContent-Type: application/json\n" R"({"cutoff_seconds":7200,"error":"outside_cancel_policy","message":"Too close to the start to cancel; ask a manager."})"},
+        {ErrorCode::OutsideCancelPolicyNeedsReason, QJsonObject{{QStringLiteral("cutoff_seconds"), 7200}}, QStringList(),
+         "422\nContent-Type: application/json\n" R"({"cutoff_seconds":7200,"error":"outside_cancel_policy","message":"Too close to the start; a manager override needs a reason."})"},
+        {ErrorCode::MalformedTicketCode, QJsonObject(), QStringList(),
+         "400\nContent-Type: application/json\n" R"({"error":"malformed_qr","message":"This is not a Marquee ticket code (MQ1.<payload>.<signature>, or MQ2. for a ticket a till signed)."})"},
+        {ErrorCode::NonceReused, QJsonObject(), QStringList(),
+         "422\nContent-Type: application/json\n" R"({"error":"nonce_reused","message":"This nonce was already used for a different scan."})"},
+        {ErrorCode::TicketStoreUnavailable, QJsonObject(), QStringList(),
+         "503\nContent-Type: application/json\nRetry-After: 1\n" R"({"error":"unavailable","message":"The ticket database is not answering; keep the scan and upload it again."})"},
+        {ErrorCode::AdmissionStoreUnavailable, QJsonObject(), QStringList(),
+         "503\nContent-Type: application/json\nRetry-After: 1\n" R"({"error":"unavailable","message":"The booking database is not answering; try again shortly."})"},
+        {ErrorCode::BoxOfficeHoldLimit, QJsonObject(), {QStringLiteral("3"), QStringLiteral("42")},
+         "409\nContent-Type: application/json\n" R"({"error":"box_office_hold_limit","message":"This till or session already has 3 live holds on show 42, the most the box office may have while its waiting room is on; sell or release one first."})"},
+        {ErrorCode::AdmissionRequired, QJsonObject(), {QStringLiteral("42")},
+         "403\nContent-Type: application/json\n" R"({"error":"admission_required","message":"Show 42 sells through its waiting room: join it (POST /api/v1/queue/42/join) and send the admission token in the Admission-Token header."})"},
+        {ErrorCode::AdmissionInvalid, QJsonObject(), {QStringLiteral("42")},
+         "403\nContent-Type: application/json\n" R"({"error":"admission_invalid","message":"The admission token is not a valid admission to show 42."})"},
+        {ErrorCode::AdmissionGone, QJsonObject(), QStringList(),
+         "403\nContent-Type: application/json\n" R"({"error":"admission_invalid","message":"This admission no longer exists."})"},
+        {ErrorCode::AdmissionWrongHolder, QJsonObject(), QStringList(),
+         "403\nContent-Type: application/json\n" R"({"error":"admission_wrong_holder","message":"This admission token was issued to another device or session."})"},
+        {ErrorCode::AdmissionExpired, QJsonObject(), QStringList(),
+         "403\nContent-Type: application/json\n" R"({"error":"admission_expired","message":"This admission has expired; join the waiting room again."})"},
+        {ErrorCode::AdmissionHoldActive, QJsonObject{{QStringLiteral("hold_id"), QStringLiteral("4b7c3a4e-0000-4000-8000-0000000000c1")}}, QStringList(),
+         "409\nContent-Type: application/json\n" R"({"error":"admission_hold_active","hold_id":"4b7c3a4e-0000-4000-8000-0000000000c1","message":"This admission already has a live hold; release it or let it expire first."})"},
+        {ErrorCode::AdmissionHoldInProgress, QJsonObject(), QStringList(),
+         "409\nContent-Type: application/json\n" R"({"error":"admission_hold_in_progress","message":"Another hold with this admission is being placed right now."})"},
+
+    };
+    std::set<int> pinned;
+    for (const Pin &pin : pins) {
+        pinned.insert(int(pin.code));
+        const http::HttpResponse response = http::orderAnswer(Refusal{pin.code, pin.data, pin.arguments});
+        QByteArray wire = QByteArray::number(response.status) + "\nContent-Type: " + response.contentType + '\n';
+        for (const auto &[name, value] : response.headers)
+            wire += name + ": " + value + '\n';
+        EXPECT_EQ((wire + response.body).toStdString(), pin.wire) << errorEntry(pin.code).code;
+    }
+    // Every refusal of these services has its pin: the entries of the orders, holds, leases, check-in and the admission
+    // a hold on a show with a waiting room needs.
+    for (int code = int(ErrorCode::SeatsUnavailable); code <= int(ErrorCode::OutsideCancelPolicyNeedsReason); ++code)
+        EXPECT_TRUE(pinned.count(code)) << errorEntry(ErrorCode(code)).code << " (entry " << code << ") has no pin";
+    for (int code = int(ErrorCode::MalformedTicketCode); code <= int(ErrorCode::AdmissionHoldInProgress); ++code)
+        EXPECT_TRUE(pinned.count(code)) << errorEntry(ErrorCode(code)).code << " (entry " << code << ") has no pin";
+}

@@ -146,7 +146,7 @@ TEST(Desk, SalesReportTotalsMatchTheBookings)
 {
     DeskFixture f;
     if (!f.reportsExist())
-        GTEST_SKIP() << "this server has no GET /api/v1/reports/sales yet (issue 7 server part)";
+        GTEST_SKIP() << "this server has no GET /api/v1/reports/sales yet (the reports' server part)";
     const QString manager = f.server.staffToken(QStringLiteral("manager"));
     const QJsonObject a = sellForCash(f.server, manager, f.showId, {QStringLiteral("A1"), QStringLiteral("A2")});
     const QJsonObject b = sellForCash(f.server, manager, f.showId, {QStringLiteral("B1")});

@@ -95,13 +95,16 @@ QString TestServer::elevatedStaffToken(const QString &role)
     return token;
 }
 
-qint64 TestServer::createShow(int rows, int seatsPerRow, QDateTime startsAt, QDateTime salesOpenAt)
+TestShow createTestShow(const store::Database &database, int number, qint64 cityId, int rows, int seatsPerRow,
+    QDateTime startsAt, QDateTime salesOpenAt)
 {
-    store::ShowRepository shows(context().database);
-    const int n = ++m_counter;
-    if (!m_cityId)
-        m_cityId = *shows.addCity(QStringLiteral("Testville"), QStringLiteral("XX"), QStringLiteral("UTC"));
-    const qint64 venue = *shows.addVenue(m_cityId, QStringLiteral("Venue %1").arg(n), QStringLiteral("")); // empty, not NULL: the column is NOT NULL
+    store::ShowRepository shows(database);
+    const int n = number;
+    TestShow made;
+    made.cityId
+        = cityId ? cityId : *shows.addCity(QStringLiteral("Testville"), QStringLiteral("XX"), QStringLiteral("UTC"));
+    const qint64 venue = *shows.addVenue(
+        made.cityId, QStringLiteral("Venue %1").arg(n), QStringLiteral("")); // empty, not NULL: the column is NOT NULL
     store::NewLayout layout;
     layout.name = QStringLiteral("Test layout %1").arg(n);
     layout.width = seatsPerRow * 10 + 20;
@@ -126,10 +129,10 @@ qint64 TestServer::createShow(int rows, int seatsPerRow, QDateTime startsAt, QDa
     }
     const qint64 layoutId = *shows.addLayout(layout);
     const qint64 screen = *shows.addScreen(venue, QStringLiteral("Screen %1").arg(n), layoutId);
-    m_movieId = *shows.addMovie(QStringLiteral("Test Movie %1").arg(n), QStringLiteral("movie"), 100, QStringLiteral("U"),
-                                {QStringLiteral("Drama")}, QStringLiteral(""));
+    made.movieId = *shows.addMovie(QStringLiteral("Test Movie %1").arg(n), QStringLiteral("movie"), 100,
+        QStringLiteral("U"), {QStringLiteral("Drama")}, QStringLiteral(""));
     store::NewShow show;
-    show.movieId = m_movieId;
+    show.movieId = made.movieId;
     show.screenId = screen;
     show.startsAt = startsAt.isValid() ? startsAt : QDateTime::currentDateTimeUtc().addDays(1);
     show.salesOpenAt = salesOpenAt.isValid() ? salesOpenAt : QDateTime::currentDateTimeUtc().addSecs(-60);
@@ -143,7 +146,17 @@ qint64 TestServer::createShow(int rows, int seatsPerRow, QDateTime startsAt, QDa
         std::fprintf(stderr, "cannot create show: %s\n", qPrintable(error));
         std::abort();
     }
-    return *showId;
+    made.showId = *showId;
+    return made;
+}
+
+qint64 TestServer::createShow(int rows, int seatsPerRow, QDateTime startsAt, QDateTime salesOpenAt)
+{
+    const TestShow made
+        = createTestShow(context().database, ++m_counter, m_cityId, rows, seatsPerRow, startsAt, salesOpenAt);
+    m_cityId = made.cityId;
+    m_movieId = made.movieId;
+    return made.showId;
 }
 
 QVariant TestServer::scalar(const QString &sql)

@@ -13,6 +13,21 @@
 
 namespace marquee::test {
 
+/** @brief What createTestShow() made. */
+struct TestShow {
+    qint64 showId = 0;
+    qint64 cityId = 0;
+    qint64 movieId = 0;
+};
+
+/**
+ * @brief A show on a fresh @p rows × @p seatsPerRow layout in @p database (see TestServer::createShow), its venue,
+ * screen and movie numbered @p number, in the city @p cityId (0: a new one). For a database no server serves yet
+ * (an older schema an upgrade will find).
+ */
+TestShow createTestShow(const store::Database &database, int number, qint64 cityId, int rows, int seatsPerRow,
+    QDateTime startsAt = {}, QDateTime salesOpenAt = {});
+
 /**
  * @brief A real marquee-server in this process, on a loopback port, with its own migrated database in the
  * test cluster. Helpers enrol devices, add staff and create small shows.

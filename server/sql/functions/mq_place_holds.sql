@@ -12,7 +12,6 @@
 --   show_not_found  {}, sales_closed {}, sales_not_open {}
 --   hold_limit_reached {limit, held}: granting would give the owner more than p_seat_limits[i] live held seats
 --                   on the show (held: how many it has, this batch's earlier grants included)
---   stored          {status, body}: an answer an older server stored as HTTP, replayed as it was stored
 -- o_replayed: the decision is the one stored under the request's Idempotency-Key (made by an earlier request).
 -- Each request is its own all-or-nothing unit, decided in order, seeing the claims of the requests before it:
 --   - one statement locks every seat of the batch in canonical order and reads the rows it locked;
@@ -56,9 +55,8 @@ DECLARE
     v_key          text;
     v_id           text;
     v_locked       boolean[] := '{}';
-    v_stored       jsonb := '{}';   -- owner \x1f key -> {h: request hash, d: decision, x: data; or s, b: an older
-                                    -- server's status and body}, live in the table or stored by an earlier
-                                    -- request of this batch
+    v_stored       jsonb := '{}';   -- owner \x1f key -> {h: request hash, d: decision, x: data}, live in the
+                                    -- table or stored by an earlier request of this batch
     v_decisions    text[] := '{}';
     v_datas        jsonb[] := '{}';
     v_replays      boolean[] := '{}';
@@ -170,8 +168,7 @@ BEGIN
         v_key := nullif(p_keys[i], '');
         v_id := p_owners[i] || E'\x1f' || v_key;
         IF v_key IS NOT NULL AND v_locked[i] AND NOT v_stored ? v_id THEN -- the live decision stored under the key
-            SELECT jsonb_build_object('h', k.request_hash, 'd', k.decision, 'x', k.decision_data,
-                                      's', k.response_status, 'b', k.response_body) INTO v_answer
+            SELECT jsonb_build_object('h', k.request_hash, 'd', k.decision, 'x', k.decision_data) INTO v_answer
               FROM idempotency_keys k WHERE k.owner = p_owners[i] AND k.key = v_key AND k.expires_at > now();
             IF FOUND THEN
                 v_stored := v_stored || jsonb_build_object(v_id, v_answer);
@@ -185,13 +182,9 @@ BEGIN
         ELSIF v_key IS NOT NULL AND v_stored ? v_id THEN
             IF v_stored -> v_id ->> 'h' <> p_hashes[i] THEN
                 o_decision := 'key_reused';
-            ELSIF v_stored -> v_id ->> 'd' IS NOT NULL THEN
+            ELSE
                 o_decision := v_stored -> v_id ->> 'd';
                 o_data := v_stored -> v_id -> 'x';
-                o_replayed := true;
-            ELSE
-                o_decision := 'stored';
-                o_data := jsonb_build_object('status', v_stored -> v_id -> 's', 'body', v_stored -> v_id -> 'b');
                 o_replayed := true;
             END IF;
         ELSIF v_show.show_id IS NULL THEN
@@ -276,7 +269,7 @@ BEGIN
           FROM unnest(v_keep) AS k(i)
         ON CONFLICT (owner, key) DO UPDATE
            SET request_hash = EXCLUDED.request_hash, decision = EXCLUDED.decision, decision_data = EXCLUDED.decision_data,
-               response_status = NULL, response_body = NULL, created_at = now(), expires_at = EXCLUDED.expires_at;
+               created_at = now(), expires_at = EXCLUDED.expires_at;
     END IF;
 
     FOR i IN 1 .. v_count LOOP
