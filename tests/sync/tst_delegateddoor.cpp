@@ -223,14 +223,16 @@ TEST(DelegatedTicketsEndToEnd, TheDoorFollowsTheServersDelegationsAndItsRevocati
     OfflineCheckin checkin(doorStore); // deciding on its own, as when the link is down
     EXPECT_EQ(checkin.scan(sold.qr, showId).result, QStringLiteral("ok"));
 
-    // The till reports the first sale (with its ticket), then the manager revokes the lease.
+    // The till reports the first sale (with its ticket), then the manager revokes the lease. Both rows of a
+    // two-row test show are its premium tier, so A1 costs the premium price.
+    constexpr qint64 kPremiumPriceMinor = 1800;
     const ApiResult reported = tillApi.requestBlocking(
         QStringLiteral("POST"), QStringLiteral("/api/v1/leases/%1/sales").arg(leaseId),
         QJsonObject{{QStringLiteral("device_seq"), 1},
                     {QStringLiteral("seat_ids"), QJsonArray{QStringLiteral("A1")}},
-                    {QStringLiteral("amount_minor"), 1250},
+                    {QStringLiteral("amount_minor"), kPremiumPriceMinor},
                     {QStringLiteral("currency"), QStringLiteral("EUR")},
-                    {QStringLiteral("tendered_minor"), 1250},
+                    {QStringLiteral("tendered_minor"), kPremiumPriceMinor},
                     {QStringLiteral("sold_at"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)},
                     {QStringLiteral("tickets"), QJsonArray{QJsonObject{{QStringLiteral("ticket_id"), sold.ticketId},
                                                                        {QStringLiteral("seat_id"), QStringLiteral("A1")},
