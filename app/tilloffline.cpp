@@ -159,25 +159,16 @@ void TillOffline::followDelegations()
 {
     if (!m_signer || !m_signer->isOpen())
         return;
-    for (const sync::StoredLease &lease : m_store.leases()) {
-        const bool ended = lease.state == QLatin1String("returned") || lease.state == QLatin1String("revoked");
-        if (ended) {
-            if (m_signer->delegationForLease(lease.leaseId) && !m_signer->isRevoked(lease.leaseId))
-                m_signer->setRevoked(lease.leaseId);
-            continue;
+    bool askForKeys = false;
+    for (const QString &leaseId : m_signer->followLeases(m_store.leases())) {
+        // Signed by a venue key younger than the last keys feed: the feeds once more (then this runs again).
+        if (!m_keysAskedFor.contains(leaseId)) {
+            m_keysAskedFor.insert(leaseId);
+            askForKeys = true;
         }
-        const QJsonObject delegation = lease.lease.value(QStringLiteral("delegation")).toObject();
-        if (delegation.isEmpty() || m_signer->delegationForLease(lease.leaseId))
-            continue;
-        const sync::DelegationAcceptOutcome accepted = m_signer->accept(delegation);
-        if (accepted.result == sync::DelegationAcceptance::UnknownKey && !m_keysAskedFor.contains(lease.leaseId)) {
-            // Signed by a venue key younger than the last keys feed: the feeds once more (then this runs again).
-            m_keysAskedFor.insert(lease.leaseId);
-            m_engine->refreshFeeds();
-        }
-        if (!accepted.ok())
-            qCInfo(lcTill) << "delegation of lease" << lease.leaseId << "not kept yet:" << accepted.message;
     }
+    if (askForKeys)
+        m_engine->refreshFeeds();
 }
 
 void TillOffline::cacheLeasedShows()

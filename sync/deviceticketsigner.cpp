@@ -244,6 +244,30 @@ bool DeviceTicketSigner::setRevoked(const QString &leaseId, const QDateTime &at)
     return m_store.setDeviceDelegationRevoked(record->delegationId, at);
 }
 
+QStringList DeviceTicketSigner::followLeases(const QList<StoredLease> &leases)
+{
+    QStringList unknownKey;
+    if (!isOpen())
+        return unknownKey;
+    for (const StoredLease &lease : leases) {
+        const bool ended = lease.state == QLatin1String("returned") || lease.state == QLatin1String("revoked");
+        if (ended) {
+            if (delegationForLease(lease.leaseId) && !isRevoked(lease.leaseId))
+                setRevoked(lease.leaseId);
+            continue;
+        }
+        const QJsonObject delegation = lease.lease.value(QStringLiteral("delegation")).toObject();
+        if (delegation.isEmpty() || delegationForLease(lease.leaseId))
+            continue;
+        const DelegationAcceptOutcome accepted = accept(delegation);
+        if (accepted.result == DelegationAcceptance::UnknownKey)
+            unknownKey.append(lease.leaseId);
+        if (!accepted.ok())
+            qCInfo(lcSync) << "delegation of lease" << lease.leaseId << "not kept yet:" << accepted.message;
+    }
+    return unknownKey;
+}
+
 SignOutcome DeviceTicketSigner::sign(const QString &leaseId, qint64 showId, const QString &seatId, qint64 validFrom, qint64 validUntil,
                                      const QDateTime &now)
 {

@@ -110,6 +110,14 @@ public:
     bool setRevoked(const QString &leaseId, const QDateTime &at = {});
 
     /**
+     * @brief Bring the kept delegations in line with what the till knows of its leases (LocalStore::leases()): keep
+     * the delegation of every live lease not kept yet, stop signing under a lease that was revoked or given back.
+     * Returns the leases whose delegation a venue key signed that is not cached yet: the caller reads the keys feed
+     * again (once per lease) and calls this again.
+     */
+    QStringList followLeases(const QList<StoredLease> &leases);
+
+    /**
      * @brief Sign the ticket for @p seatId of @p showId under the delegation of @p leaseId, valid from @p validFrom
      * until @p validUntil (unix seconds; 0 for either takes the delegation's own bound, which is also the window of
      * a ticket the server would issue: doors open to the end of the show). @p now (default: the current time)

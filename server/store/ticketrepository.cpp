@@ -400,7 +400,9 @@ std::optional<TicketDelegation> TicketRepository::issueDelegation(QSqlDatabase &
     if (!isUuid(leaseId) || devicePublicKey.size() != TicketCodec::kKeyBytes)
         return std::nullopt;
     QSqlQuery lease(db);
-    prepareQuery(lease, QStringLiteral("SELECT show_id, device_id, seat_ids::text, extract(epoch FROM expires_at)::bigint "
+    // sell_until is the expiry rounded down to the second (a cast would round half up): a device must never sign a
+    // sale the server then refuses as sold after the lease ended.
+    prepareQuery(lease, QStringLiteral("SELECT show_id, device_id, seat_ids::text, floor(extract(epoch FROM expires_at))::bigint "
                                        "  FROM seat_leases WHERE lease_id = ?::uuid"));
     lease.addBindValue(leaseId);
     if (!run(lease, "read the lease to delegate") || !lease.next())

@@ -448,6 +448,11 @@ TEST(StaffUi, EveryFrequentTillActionHasAKeyAndSeatsAreClickedTappedOrTyped)
         // F3: the shift, opened with a float after the password; F1 back to selling.
         keys.press(Qt::Key_F3);
         ASSERT_EQ(till.screen(), QStringLiteral("shift"));
+        // The float field takes the focus once the shift page is shown (a frame later on a busy machine): type then.
+        ASSERT_TRUE(waitFor([&] {
+            QQuickItem *field = itemNamed(window, QStringLiteral("floatField"));
+            return field && field->hasActiveFocus();
+        }));
         keys.type(QStringLiteral("100"));
         keys.press(Qt::Key_Return);
         ASSERT_TRUE(waitFor([&] { return till.session()->reauthPending(); }));
