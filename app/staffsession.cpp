@@ -389,4 +389,15 @@ bool StaffSession::handleUnauthorized(const ApiReply &reply)
     return true;
 }
 
+QString StaffSession::roleLabel() const
+{
+    if (m_role == QLatin1String("cashier"))
+        return tr("Cashier");
+    if (m_role == QLatin1String("manager"))
+        return tr("Manager");
+    if (m_role == QLatin1String("admin"))
+        return tr("Administrator");
+    return m_role; // a role this app does not know yet: its code rather than nothing
+}
+
 } // namespace marquee::app

@@ -32,6 +32,8 @@ class StaffSession : public QObject
     Q_PROPERTY(QString name READ name NOTIFY signedInChanged)
     /** @brief cashier, manager or admin. */
     Q_PROPERTY(QString role READ role NOTIFY signedInChanged)
+    /// The role in the app's language (the header shows it under the member's name).
+    Q_PROPERTY(QString roleLabel READ roleLabel NOTIFY signedInChanged)
     /** @brief The screen is locked (inactivity or by hand) until the password is entered again. */
     Q_PROPERTY(bool locked READ locked NOTIFY lockedChanged)
     /** @brief A sensitive action waits for the password: the prompt shows reauthReason. */
@@ -50,6 +52,7 @@ public:
     bool signedIn() const { return m_api != nullptr; }
     QString name() const { return m_name; }
     QString role() const { return m_role; }
+    QString roleLabel() const;
     bool locked() const { return m_locked; }
     bool reauthPending() const { return bool(m_reauthAction); }
     QString reauthReason() const { return m_reauthReason; }

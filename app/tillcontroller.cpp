@@ -911,7 +911,7 @@ void TillController::payCashOffline(qint64 tenderedMinor)
     m_holdTick.stop();
     m_seatMap->setOwnHold(false);
     m_seatMap->clearSelection();
-    setMessage(tr("Sold offline; it is booked when the server is back."));
+    setMessage({}); // the done screen says itself that the sale was made offline and when it is booked
     Q_EMIT holdChanged();
     Q_EMIT saleChanged();
     setScreen(QStringLiteral("done"));

@@ -126,7 +126,7 @@ Window {
                             Column {
                                 Layout.fillWidth: true
                                 Text { width: parent.width; elide: Text.ElideRight; text: Desk.session.name; font.pixelSize: Pos.fontBody; font.bold: true; font.family: Theme.fontFamily; color: Theme.text }
-                                Text { width: parent.width; elide: Text.ElideRight; text: Desk.session.role; font.pixelSize: Pos.fontCaption; font.family: Theme.fontFamily; color: Theme.textMuted }
+                                Text { width: parent.width; elide: Text.ElideRight; text: Desk.session.roleLabel; font.pixelSize: Pos.fontCaption; font.family: Theme.fontFamily; color: Theme.textMuted }
                             }
                         }
                         SButton { Layout.fillWidth: true; quiet: true; text: qsTr("Sign out"); onClicked: Desk.session.signOut() }

@@ -94,7 +94,7 @@ Window {
             }
             Column {
                 Text { text: Till.session.name; font.pixelSize: Pos.fontBody; font.bold: true; font.family: Theme.fontFamily; color: Theme.text }
-                Text { text: Till.session.role; font.pixelSize: Pos.fontCaption; font.family: Theme.fontFamily; color: Theme.textMuted }
+                Text { text: Till.session.roleLabel; font.pixelSize: Pos.fontCaption; font.family: Theme.fontFamily; color: Theme.textMuted }
             }
             SButton { text: qsTr("Lock"); keyHint: "F9"; onClicked: Till.session.lock() }
             SButton { quiet: true; text: qsTr("Sign out"); onClicked: Till.session.signOut() }

@@ -2796,6 +2796,18 @@ Zahlungen: %6 bestätigt, %7 zu erstatten, %8 offen.</translation>
         <source>Your session has ended. Please sign in again.</source>
         <translation>Ihre Sitzung ist beendet. Bitte melden Sie sich erneut an.</translation>
     </message>
+    <message>
+        <source>Cashier</source>
+        <translation>Kassierer/in</translation>
+    </message>
+    <message>
+        <source>Manager</source>
+        <translation>Leitung</translation>
+    </message>
+    <message>
+        <source>Administrator</source>
+        <translation>Administrator/in</translation>
+    </message>
 </context>
 <context>
     <name>marquee::app::TillController</name>
@@ -3318,10 +3330,6 @@ Zahlungen: %6 bestätigt, %7 zu erstatten, %8 offen.</translation>
     <message>
         <source>Cash (offline)</source>
         <translation>Bar (offline)</translation>
-    </message>
-    <message>
-        <source>Sold offline; it is booked when the server is back.</source>
-        <translation>Offline verkauft; die Buchung folgt, sobald der Server wieder erreichbar ist.</translation>
     </message>
 </context>
 <context>
