@@ -6,7 +6,9 @@
 #include <QEvent>
 #include <QJsonObject>
 #include <QNetworkReply>
+#include <QPasswordDigestor>
 #include <QPointer>
+#include <QRandomGenerator>
 #include <QRegularExpression>
 
 namespace marquee::app {
@@ -133,7 +135,7 @@ void StaffSession::signIn(const QString &name, const QString &password)
     setBusy(true);
     setErrorString({});
     const QString trimmed = name.trimmed();
-    openSession(trimmed, password, [this, trimmed](const ApiReply &reply) {
+    openSession(trimmed, password, [this, trimmed, password](const ApiReply &reply) {
         setBusy(false);
         if (!reply.ok()) {
             setErrorString(signInError(reply));
@@ -151,6 +153,7 @@ void StaffSession::signIn(const QString &name, const QString &password)
         }
         m_name = trimmed;
         m_role = role;
+        rememberVerifier(password);
         adoptToken(token, QDateTime::fromString(object.value(QStringLiteral("expires_at")).toString(), Qt::ISODateWithMs));
         qCInfo(lcStaff) << "signed in" << m_name << "as" << m_role;
         Q_EMIT signedInChanged();
@@ -171,6 +174,7 @@ void StaffSession::signOut()
     m_token.clear();
     m_name.clear();
     m_role.clear();
+    forgetVerifier();
     m_reauthAction = nullptr;
     m_reauthReason.clear();
     m_idle.stop();
@@ -211,7 +215,7 @@ void StaffSession::reauthenticate(KioskApi *api, const QString &secret, bool asP
               });
 }
 
-void StaffSession::verifyPassword(const QString &password, std::function<void(bool ok)> done)
+void StaffSession::verifyPassword(const QString &password, std::function<void(bool ok)> done, bool offlineFallback)
 {
     if (password.isEmpty()) {
         setErrorString(tr("Enter your password."));
@@ -223,10 +227,16 @@ void StaffSession::verifyPassword(const QString &password, std::function<void(bo
     // The server is the only judge: POST /sessions/reauth unlocks the session and elevates it for refunds,
     // overrides and drawer operations. A server without that route proves the password with a fresh session
     // instead (which replaces the old one).
-    reauthenticate(m_api, password, false, [this, password, done](const ApiReply &reply) {
+    reauthenticate(m_api, password, false, [this, password, done, offlineFallback](const ApiReply &reply) {
         if (reply.ok()) {
             setBusy(false);
+            rememberVerifier(password);
             done(true);
+            return;
+        }
+        if (offlineFallback && reply.kind == ApiErrorKind::Offline && !m_verifier.isEmpty()) {
+            setBusy(false);
+            done(matchesVerifier(password));
             return;
         }
         if (reply.code == QLatin1String("session_ended")) {
@@ -244,7 +254,7 @@ void StaffSession::verifyPassword(const QString &password, std::function<void(bo
             done(false);
             return;
         }
-        openSession(m_name, password, [this, done](const ApiReply &fresh) {
+        openSession(m_name, password, [this, done, password](const ApiReply &fresh) {
             setBusy(false);
             if (!fresh.ok()) {
                 setErrorString(fresh.status == 401 ? tr("That password is not right.") : signInError(fresh));
@@ -259,6 +269,7 @@ void StaffSession::verifyPassword(const QString &password, std::function<void(bo
                 old->setParent(nullptr);
                 old->del(QStringLiteral("/api/v1/sessions/current"), old, [old](const ApiReply &) { old->deleteLater(); });
             }
+            rememberVerifier(password);
             done(true);
         });
     });
@@ -268,10 +279,13 @@ void StaffSession::unlock(const QString &password)
 {
     if (!m_locked || m_busy)
         return;
-    verifyPassword(password, [this](bool ok) {
-        if (ok)
-            setLocked(false);
-    });
+    verifyPassword(
+        password,
+        [this](bool ok) {
+            if (ok)
+                setLocked(false);
+        },
+        true);
 }
 
 void StaffSession::requireReauth(const QString &reason, std::function<void()> action)
@@ -398,6 +412,64 @@ QString StaffSession::roleLabel() const
     if (m_role == QLatin1String("admin"))
         return tr("Administrator");
     return m_role; // a role this app does not know yet: its code rather than nothing
+}
+
+namespace {
+// PBKDF2 with enough rounds that the in-memory verifier is no cheap oracle, few enough for an unlock to feel instant.
+constexpr int kVerifierRounds = 60000;
+constexpr int kVerifierBytes = 32;
+constexpr int kOfflineMissesBeforeSignOut = 5;
+
+QByteArray deriveVerifier(const QString &password, const QByteArray &salt)
+{
+    return QPasswordDigestor::deriveKeyPbkdf2(QCryptographicHash::Sha256, password.toUtf8(), salt, kVerifierRounds, kVerifierBytes);
+}
+
+bool sameBytes(const QByteArray &a, const QByteArray &b)
+{
+    if (a.size() != b.size())
+        return false;
+    unsigned char difference = 0; // every byte compared: the time says nothing about where they differ
+    for (qsizetype i = 0; i < a.size(); ++i)
+        difference |= static_cast<unsigned char>(a[i] ^ b[i]);
+    return difference == 0;
+}
+} // namespace
+
+void StaffSession::rememberVerifier(const QString &password)
+{
+    forgetVerifier();
+    m_verifierSalt.resize(16);
+    QRandomGenerator::system()->generate(m_verifierSalt.begin(), m_verifierSalt.end());
+    m_verifier = deriveVerifier(password, m_verifierSalt);
+    m_offlineMisses = 0;
+}
+
+void StaffSession::forgetVerifier()
+{
+    m_verifier.fill('\0');
+    m_verifier.clear();
+    m_verifierSalt.clear();
+    m_offlineMisses = 0;
+}
+
+bool StaffSession::matchesVerifier(const QString &password)
+{
+    if (sameBytes(deriveVerifier(password, m_verifierSalt), m_verifier)) {
+        m_offlineMisses = 0;
+        qCInfo(lcStaff) << m_name << "unlocked while the server cannot be reached (password checked on this till)";
+        return true;
+    }
+    ++m_offlineMisses;
+    qCWarning(lcStaff) << "wrong password at an offline unlock for" << m_name << "(" << m_offlineMisses << "of" << kOfflineMissesBeforeSignOut << ")";
+    if (m_offlineMisses >= kOfflineMissesBeforeSignOut) {
+        signOut();
+        setErrorString(tr("Too many wrong attempts: sign in again."));
+        return false;
+    }
+    setErrorString(tr("That password is not right (the server cannot be reached; checked on this till, %n attempt(s) left).", nullptr,
+                      kOfflineMissesBeforeSignOut - m_offlineMisses));
+    return false;
 }
 
 } // namespace marquee::app

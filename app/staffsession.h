@@ -20,7 +20,10 @@ namespace marquee::app {
  * before sensitive actions (refunds, overrides, the cash drawer). A 401 from the server (session expired or
  * ended) signs the member out.
  *
- * The password is checked by the server every time (sign-in, unlock, re-auth): the app never stores it.
+ * The server checks the password (sign-in, unlock, re-auth); the app never stores it. One exception keeps a box
+ * office selling through an outage: a locked screen unlocks while the server cannot be reached if the password
+ * matches a salted PBKDF2 verifier of the password the server last accepted in this session, kept in memory only
+ * (never on disk, gone at sign-out or restart). Five wrong offline tries sign the member out.
  */
 class StaffSession : public QObject
 {
@@ -116,8 +119,16 @@ protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
-    /** @brief The server checks @p password for the signed-in member; @p done(ok). */
-    void verifyPassword(const QString &password, std::function<void(bool ok)> done);
+    /**
+     * @brief The server checks @p password for the signed-in member; @p done(ok). With @p offlineFallback, a server
+     * that cannot be reached leaves the check to the in-memory verifier (unlock only: re-auth elevates on the server).
+     */
+    void verifyPassword(const QString &password, std::function<void(bool ok)> done, bool offlineFallback = false);
+    /** @brief The server accepted @p password: keep its verifier for an unlock while the server cannot be reached. */
+    void rememberVerifier(const QString &password);
+    void forgetVerifier();
+    /** @brief The offline unlock: @p password against the verifier; false (and the reason shown) otherwise. */
+    bool matchesVerifier(const QString &password);
     /** @brief POST /sessions/reauth on @p api with @p secret (as a PIN when it looks like one, unless @p asPassword). */
     void reauthenticate(KioskApi *api, const QString &secret, bool asPassword, std::function<void(const ApiReply &)> done);
     void openSession(const QString &name, const QString &password, std::function<void(const ApiReply &)> done);
@@ -143,6 +154,9 @@ private:
     std::function<void()> m_reauthAction;
     int m_lockAfterSeconds = 300;
     int m_timeoutMs = 8000;
+    QByteArray m_verifierSalt;   ///< random, per sign-in
+    QByteArray m_verifier;       ///< PBKDF2-HMAC-SHA256 of the password the server last accepted, memory only
+    int m_offlineMisses = 0;     ///< wrong passwords at an offline unlock since the last right one
     QTimer m_idle;
 };
 

@@ -2808,6 +2808,13 @@ Zahlungen: %6 bestätigt, %7 zu erstatten, %8 offen.</translation>
         <source>Administrator</source>
         <translation>Administrator/in</translation>
     </message>
+    <message numerus="yes">
+        <source>That password is not right (the server cannot be reached; checked on this till, %n attempt(s) left).</source>
+        <translation>
+            <numerusform>Das Passwort stimmt nicht (der Server ist nicht erreichbar; an dieser Kasse geprüft, noch %n Versuch).</numerusform>
+            <numerusform>Das Passwort stimmt nicht (der Server ist nicht erreichbar; an dieser Kasse geprüft, noch %n Versuche).</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>marquee::app::TillController</name>

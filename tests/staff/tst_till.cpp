@@ -2,6 +2,7 @@
 // StaffSession and TillController against a real in-process marquee-server: sign-in, lock, re-auth, a cash sale
 // with change and the drawer pulse, lookup, refund within policy and with a manager override, check-in, shift.
 #include "../server/paysimprocess.h"
+#include "faultproxy.h"
 #include "stafftesthelpers.h"
 #include "tillcontroller.h"
 #include "tillsupport.h"
@@ -45,6 +46,50 @@ TEST(StaffSession, SignsInLocksAndUnlocksOnlyWithThePassword)
     ASSERT_TRUE(waitFor([&] { return !session.locked(); }));
     // Whatever the server did to check the password (re-auth, or a fresh session), the session works.
     EXPECT_EQ(server.client(session.token())->get("/api/v1/cities").status, 200);
+}
+
+TEST(StaffSession, ALockedTillUnlocksWhileTheServerCannotBeReachedOnlyWithThePasswordTheServerLastAccepted)
+{
+    TestServer server;
+    addStaff(server, QStringLiteral("ana"), QStringLiteral("cashier"));
+    FaultProxy proxy(server.port());
+    StaffSession session(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(proxy.port())), {QStringLiteral("cashier")});
+    session.signIn(QStringLiteral("ana"), kStaffPassword);
+    ASSERT_TRUE(waitFor([&] { return session.signedIn(); }));
+
+    // The link goes while the screen is locked: the right password unlocks (checked on the till), a wrong one not.
+    session.lock();
+    proxy.setRefusing(true); // open connections reset, new ones refused
+    session.unlock(QStringLiteral("not-the-password"));
+    ASSERT_TRUE(waitFor([&] { return !session.busy(); }));
+    EXPECT_TRUE(session.locked());
+    EXPECT_TRUE(session.errorString().contains(QStringLiteral("cannot be reached"))) << qPrintable(session.errorString());
+    session.unlock(kStaffPassword);
+    ASSERT_TRUE(waitFor([&] { return !session.busy(); }));
+    EXPECT_FALSE(session.locked()) << qPrintable(session.errorString());
+    EXPECT_TRUE(session.signedIn());
+
+    // Back online, the server judges again.
+    proxy.setRefusing(false);
+    session.lock();
+    session.unlock(kStaffPassword);
+    ASSERT_TRUE(waitFor([&] { return !session.locked() && !session.busy(); }));
+    EXPECT_EQ(server.client(session.token())->get("/api/v1/cities").status, 200) << "the server's session works after the offline unlock";
+
+    // Offline again: five wrong passwords sign the member out; the screen then needs the server to sign in.
+    session.lock();
+    proxy.setRefusing(true); // open connections reset, new ones refused
+    for (int attempt = 1; attempt <= 5; ++attempt) {
+        session.unlock(QStringLiteral("guess-%1").arg(attempt));
+        ASSERT_TRUE(waitFor([&] { return !session.busy(); }));
+        if (attempt < 5)
+            EXPECT_TRUE(session.locked()) << attempt;
+    }
+    EXPECT_FALSE(session.signedIn());
+    EXPECT_TRUE(session.errorString().contains(QStringLiteral("sign in again"))) << qPrintable(session.errorString());
+    session.signIn(QStringLiteral("ana"), kStaffPassword);
+    ASSERT_TRUE(waitFor([&] { return !session.busy(); }));
+    EXPECT_FALSE(session.signedIn()) << "signing in needs the server";
 }
 
 TEST(StaffSession, LocksAfterInactivityAndRefusesRolesNotMeantForThisScreen)
