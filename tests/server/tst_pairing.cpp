@@ -179,15 +179,10 @@ namespace {
  *  a run decides masked (the token, the device id, the seconds a lockout has left). */
 std::string pairingWire(const HttpResult &result)
 {
-    QByteArray head = wireHead(result);
-    static const QRegularExpression retryHeader(QStringLiteral("Retry-After: \\d+"));
-    head = QString::fromUtf8(head).replace(retryHeader, QStringLiteral("Retry-After: <s>")).toUtf8();
-    QString body = QString::fromUtf8(result.body);
-    static const QRegularExpression token(QStringLiteral("\"token\":\"[^\"]+\""));
-    static const QRegularExpression numbers(QStringLiteral("\"(device_id|retry_after_s)\":\\d+"));
-    body.replace(token, QStringLiteral("\"token\":\"<token>\""));
-    body.replace(numbers, QStringLiteral("\"\\1\":<n>"));
-    return (head + body.toUtf8()).toStdString();
+    static const std::vector<WireMask> masks{{QRegularExpression(QStringLiteral("Retry-After: \\d+")), QStringLiteral("Retry-After: <s>")},
+                                             {QRegularExpression(QStringLiteral("\"token\":\"[^\"]+\"")), QStringLiteral("\"token\":\"<token>\"")},
+                                             {QRegularExpression(QStringLiteral("\"(device_id|retry_after_s)\":\\d+")), QStringLiteral("\"\\1\":<n>")}};
+    return maskedWire(result, masks);
 }
 std::string pairingAnswer(int status, const char *body)
 {

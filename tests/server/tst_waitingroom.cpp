@@ -716,15 +716,13 @@ namespace {
  *  a 0 stays). */
 std::string queueWire(const HttpResult &result, qint64 showId)
 {
-    QString body = QString::fromUtf8(result.body);
-    static const QRegularExpression token(QStringLiteral("\"(queue_token|admission_token)\":\"[^\"]+\""));
-    static const QRegularExpression instant(QStringLiteral("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?Z"));
-    static const QRegularExpression timing(QStringLiteral("\"(poll_after_ms|eta_s|position|queued|admitted)\":[1-9]\\d*"));
-    body.replace(token, QStringLiteral("\"\\1\":\"<token>\""));
-    body.replace(instant, QStringLiteral("<time>"));
-    body.replace(timing, QStringLiteral("\"\\1\":<n>"));
-    body.replace(QRegularExpression(QStringLiteral("(\"show_id\":|[Ss]how )%1\\b").arg(showId)), QStringLiteral("\\1<show>"));
-    return (wireHead(result) + body.toUtf8()).toStdString();
+    static const std::vector<WireMask> masks{
+        {QRegularExpression(QStringLiteral("\"(queue_token|admission_token)\":\"[^\"]+\"")), QStringLiteral("\"\\1\":\"<token>\"")},
+        {QRegularExpression(QStringLiteral("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?Z")), QStringLiteral("<time>")},
+        {QRegularExpression(QStringLiteral("\"(poll_after_ms|eta_s|position|queued|admitted)\":[1-9]\\d*")), QStringLiteral("\"\\1\":<n>")}};
+    std::vector<WireMask> all = masks;
+    all.emplace_back(QRegularExpression(QStringLiteral("(\"show_id\":|[Ss]how )%1\\b").arg(showId)), QStringLiteral("\\1<show>"));
+    return maskedWire(result, all);
 }
 std::string queueAnswer(int status, const char *body)
 {
