@@ -98,7 +98,7 @@ constexpr Row kCatalogue[] = {
     {ErrorCode::MalformedTicketCode, {400, "malformed_qr", "This is not a Marquee ticket code (MQ1.<payload>.<signature>, or MQ2. for a ticket a till signed)."}},
     {ErrorCode::NonceReused, {422, "nonce_reused", "This nonce was already used for a different scan."}},
     {ErrorCode::TicketStoreUnavailable, {503, "unavailable", "The ticket database is not answering; keep the scan and upload it again."}},
-    {ErrorCode::AdmissionStoreUnavailable, {503, "unavailable", "The booking database is not answering; try again shortly."}},
+    {ErrorCode::WaitingRoomStoreUnavailable, {503, "unavailable", "The booking database is not answering; try again shortly."}},
     {ErrorCode::BoxOfficeHoldLimit, {409, "box_office_hold_limit", "This till or session already has %1 live holds on show %2, the most the box office may have while its waiting room is on; sell or release one first."}},
     {ErrorCode::AdmissionRequired, {403, "admission_required", "Show %1 sells through its waiting room: join it (POST /api/v1/queue/%1/join) and send the admission token in the Admission-Token header."}},
     {ErrorCode::AdmissionInvalid, {403, "admission_invalid", "The admission token is not a valid admission to show %1."}},
@@ -107,6 +107,21 @@ constexpr Row kCatalogue[] = {
     {ErrorCode::AdmissionExpired, {403, "admission_expired", "This admission has expired; join the waiting room again."}},
     {ErrorCode::AdmissionHoldActive, {409, "admission_hold_active", "This admission already has a live hold; release it or let it expire first."}},
     {ErrorCode::AdmissionHoldInProgress, {409, "admission_hold_in_progress", "Another hold with this admission is being placed right now."}},
+    {ErrorCode::WaitingRoomNotFound, {404, "waiting_room_not_found", "Show %1 has no waiting room (the show is unknown or sells without one)."}},
+    {ErrorCode::ShowSoldOut, {409, "sold_out", "Show %1 is sold out."}},
+    {ErrorCode::WaitingRoomClosed, {409, "waiting_room_closed", "The waiting room of show %1 is closed."}},
+    {ErrorCode::InvalidQueueToken, {400, "invalid_queue_token", "This is not a queue token of show %1's waiting room."}},
+    {ErrorCode::QueueTokenWrongHolder, {403, "queue_token_wrong_holder", "This queue token belongs to another device or session."}},
+    {ErrorCode::QueueEntryNotFound, {404, "queue_entry_not_found", "This queue entry no longer exists."}},
+    {ErrorCode::QueueOwnerUnusable, {500, "internal_error", "Something went wrong on the server; nothing was changed."}},
+    {ErrorCode::InvalidPairingCode, {400, "invalid_pairing_code", "A pairing code is 8 letters and digits, like 7K3M-Q9TZ."}},
+    {ErrorCode::PairingCodeNotFound, {404, "pairing_code_not_found", "No such pairing code; check it and try again."}},
+    {ErrorCode::PairingCodeUsed, {409, "pairing_code_used", "This pairing code was used already; ask for a new one."}},
+    {ErrorCode::PairingCodeExpired, {410, "pairing_code_expired", "This pairing code has expired; ask for a new one."}},
+    {ErrorCode::PairingNameTaken, {409, "device_exists", "A device of this code's name was enrolled meanwhile; ask for a new code."}},
+    {ErrorCode::PairingLockedFleetWide, {429, "pairing_locked", "Too many wrong pairing codes lately: pairing is locked for a while."}},
+    {ErrorCode::PairingLockedForAddress, {429, "pairing_locked", "Too many wrong pairing codes from this address: pairing is locked for a while."}},
+    {ErrorCode::PairingStoreUnavailable, {503, "unavailable", "The booking database is not answering; the device is not paired. Try again."}},
 };
 
 constexpr bool inEnumOrder()
@@ -117,7 +132,7 @@ constexpr bool inEnumOrder()
     return true;
 }
 static_assert(inEnumOrder(), "kCatalogue must list the ErrorCode values in their order");
-static_assert(std::size(kCatalogue) == size_t(ErrorCode::AdmissionHoldInProgress) + 1, "every ErrorCode needs an entry");
+static_assert(std::size(kCatalogue) == size_t(ErrorCode::PairingStoreUnavailable) + 1, "every ErrorCode needs an entry");
 
 void writeString(QByteArray &out, const QString &text)
 {

@@ -10,7 +10,8 @@
 namespace marquee {
 
 /**
- * @brief Every error a hold, an order, its payment or a booking can end in, named once. The wire (HTTP status, the stable
+ * @brief Every error a hold, an order, its payment, a booking, a lease, a check-in, the waiting room or a device's
+ * pairing can end in, named once. The wire (HTTP status, the stable
  * code in "error" and the sentence in "message") is the catalogue's alone: SQL and services decide an ErrorCode, routes
  * send what errorEntry() says for it. Two entries may share a wire code when only the sentence differs (sales_closed).
  */
@@ -106,8 +107,8 @@ enum class ErrorCode {
     MalformedTicketCode,       ///< 400 malformed_qr: not a Marquee ticket code (MQ1.<payload>.<signature>)
     NonceReused,               ///< 422 nonce_reused: the scan's nonce was used for a different scan
     TicketStoreUnavailable,    ///< 503 unavailable: the database did not answer; the scanner keeps the scan and uploads it again
-    // A hold on a show whose waiting room is on (WaitingRoomService::admitHold):
-    AdmissionStoreUnavailable, ///< 503 unavailable: the database did not answer; nothing was held
+    // A hold on a show whose waiting room is on (WaitingRoomService::admitHold), and the waiting room itself:
+    WaitingRoomStoreUnavailable, ///< 503 unavailable: the database did not answer; nothing was held, joined or switched
     BoxOfficeHoldLimit,        ///< 409 box_office_hold_limit: a till or session has its most live holds (arguments: holds, show)
     AdmissionRequired,         ///< 403 admission_required: the show sells through its waiting room (argument: show)
     AdmissionInvalid,          ///< 403 admission_invalid: the token is no admission to this show (argument: show)
@@ -116,6 +117,23 @@ enum class ErrorCode {
     AdmissionExpired,          ///< 403 admission_expired: join the waiting room again
     AdmissionHoldActive,       ///< 409 admission_hold_active: the admission has a live hold (extra: hold_id)
     AdmissionHoldInProgress,   ///< 409 admission_hold_in_progress: another hold with the admission is being placed
+    // Joining the waiting room and polling its status (WaitingRoomService::join, status):
+    WaitingRoomNotFound,       ///< 404 waiting_room_not_found: the show is unknown or sells without a room (argument: show)
+    ShowSoldOut,               ///< 409 sold_out: the room stopped admitting, every seat is sold (argument: show)
+    WaitingRoomClosed,         ///< 409 waiting_room_closed: switched off or sold out since the last refresh (argument: show)
+    InvalidQueueToken,         ///< 400 invalid_queue_token: not a queue token of this show's room (argument: show)
+    QueueTokenWrongHolder,     ///< 403 queue_token_wrong_holder: the queue token was issued to another caller
+    QueueEntryNotFound,        ///< 404 queue_entry_not_found: the token's entry is gone
+    QueueOwnerUnusable,        ///< 500 internal_error: the caller's owner name cannot be written into a queue token
+    // Pairing a device with a one-time code (devices/PairingService; lockouts carry extra: retry_after_s):
+    InvalidPairingCode,        ///< 400 invalid_pairing_code: not 8 letters and digits of Crockford base32
+    PairingCodeNotFound,       ///< 404 pairing_code_not_found: no such code
+    PairingCodeUsed,           ///< 409 pairing_code_used: the code paired a device already
+    PairingCodeExpired,        ///< 410 pairing_code_expired: the code is past its time
+    PairingNameTaken,          ///< 409 device_exists: a device of the code's name was enrolled after the code was made
+    PairingLockedFleetWide,    ///< 429 pairing_locked: too many wrong codes from anywhere lately
+    PairingLockedForAddress,   ///< 429 pairing_locked: too many wrong codes from this address
+    PairingStoreUnavailable,   ///< 503 unavailable: the database did not answer; the device is not paired
 };
 
 /**

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 // The virtual waiting room of hot shows: join, status polls and the manager's switch.
+#include "core/errorcatalogue.h"
 #include "core/isotime.h"
 #include "core/jsonbody.h"
 #include "http/routes.h"
@@ -13,24 +14,88 @@ namespace marquee::http {
 using Method = QHttpServerRequest::Method;
 
 namespace {
-HttpResponse answer(const Result<QJsonObject> &result)
-{
-    return isError(result) ? HttpResponse::error(std::get<ApiError>(result)) : HttpResponse::json(200, std::get<QJsonObject>(result));
-}
-
 /// The longest a status request may wait for a change (`wait=`); below common proxy and client idle timeouts.
 constexpr int kMaxLongPollSeconds = 30;
 
-/** @brief A status that may still change into an admission or a sell-out: worth waiting for. */
-bool stillWaiting(const QJsonObject &status)
+QString stateName(QueueStanding::State state)
 {
-    const QString state = status.value(QStringLiteral("state")).toString();
-    return state == QLatin1String("waiting") || state == QLatin1String("queued") || state == QLatin1String("before_opening");
+    using State = QueueStanding::State;
+    switch (state) {
+    case State::BeforeOpening: return QStringLiteral("before_opening");
+    case State::Queued: return QStringLiteral("queued");
+    case State::Waiting: return QStringLiteral("waiting");
+    case State::Admitted: return QStringLiteral("admitted");
+    case State::Expired: return QStringLiteral("expired");
+    case State::SoldOut: return QStringLiteral("sold_out");
+    case State::Closed: return QStringLiteral("closed");
+    }
+    return {};
+}
+
+QJsonValue orNull(const std::optional<qint64> &value)
+{
+    return value ? QJsonValue(*value) : QJsonValue(QJsonValue::Null);
+}
+
+// The one place a waiting-room outcome (WaitingRoomService) becomes HTTP: each value with its status and body, each
+// Refusal through the catalogue.
+HttpResponse answer(const QueueStanding &standing)
+{
+    QJsonObject body{{QStringLiteral("state"), stateName(standing.state)},
+                     {QStringLiteral("admitted"), standing.state == QueueStanding::State::Admitted},
+                     {QStringLiteral("position"), orNull(standing.position)},
+                     {QStringLiteral("eta_s"), orNull(standing.etaSeconds)},
+                     {QStringLiteral("poll_after_ms"), standing.pollAfterMs}};
+    if (standing.opensAt)
+        body.insert(QStringLiteral("opens_at"), toIsoUtc(*standing.opensAt));
+    if (standing.state == QueueStanding::State::Admitted) {
+        body.insert(QStringLiteral("admission_token"), standing.admissionToken);
+        body.insert(QStringLiteral("admission_expires_at"), toIsoUtc(standing.admissionExpiresAt));
+    }
+    return HttpResponse::json(200, body);
+}
+HttpResponse answer(const QueueJoin &joined)
+{
+    const QueueStanding &standing = joined.standing;
+    return HttpResponse::json(200, QJsonObject{{QStringLiteral("queue_token"), joined.queueToken},
+                                               {QStringLiteral("position"), orNull(standing.position)},
+                                               {QStringLiteral("state"), stateName(standing.state)},
+                                               {QStringLiteral("opens_at"), standing.opensAt ? toIsoUtc(*standing.opensAt) : QString()},
+                                               {QStringLiteral("poll_after_ms"), standing.pollAfterMs}});
+}
+HttpResponse answer(const store::WaitingRoomRow &row)
+{
+    return HttpResponse::json(200, QJsonObject{{QStringLiteral("show_id"), row.showId},
+                                               {QStringLiteral("enabled"), row.enabled},
+                                               {QStringLiteral("automatic"), row.automatic},
+                                               {QStringLiteral("opens_at"), toIsoUtc(row.opensAt)},
+                                               {QStringLiteral("opened"), row.opened},
+                                               {QStringLiteral("sold_out"), row.soldOut},
+                                               {QStringLiteral("admission_ttl_s"), row.admissionTtlSeconds},
+                                               {QStringLiteral("min_admit_per_s"), row.minAdmitPerSecond},
+                                               {QStringLiteral("max_in_flight"), row.maxInFlight},
+                                               {QStringLiteral("queued"), row.rankedUpto},
+                                               {QStringLiteral("admitted"), row.admittedUpto}});
+}
+HttpResponse answer(const Refusal &refusal)
+{
+    return HttpResponse::error(apiError(refusal));
+}
+template<typename T> HttpResponse answer(const QueueOutcome<T> &outcome)
+{
+    return std::visit([](const auto &value) { return answer(value); }, outcome);
+}
+
+/** @brief A standing that may still change into an admission or a sell-out: worth waiting for. */
+bool stillWaiting(const QueueOutcome<QueueStanding> &status)
+{
+    const auto *standing = std::get_if<QueueStanding>(&status);
+    return standing && standing->stillWaiting();
 }
 
 HttpResponse invalidShow()
 {
-    return HttpResponse::error(ApiError::badRequest(QStringLiteral("invalid_id"), QStringLiteral("The show id must be a positive integer.")));
+    return HttpResponse::error(apiError(ErrorCode::InvalidShowId));
 }
 
 // A number field within [min, max], or the default when absent.
@@ -122,9 +187,9 @@ void registerQueueRoutes(Router &router, ServerContext &context)
                 return HttpResponse::error(ApiError::badRequest(
                     QStringLiteral("invalid_wait"), QStringLiteral("'wait' must be a whole number of seconds from 0 to %1.").arg(kMaxLongPollSeconds)));
         }
-        const Result<QJsonObject> now = context.waitingRoom.status(*showId, request.caller(), token);
+        const auto now = context.waitingRoom.status(*showId, request.caller(), token);
         HttpResponse response = answer(now);
-        if (waitSeconds == 0 || isError(now) || !stillWaiting(std::get<QJsonObject>(now)))
+        if (waitSeconds == 0 || !stillWaiting(now))
             return response;
         // Long poll: answered as soon as the caller is admitted (or the show sells out, or the room closes), else
         // with the current status after `wait` seconds. Asked again only when the room changed.
@@ -135,8 +200,8 @@ void registerQueueRoutes(Router &router, ServerContext &context)
             if (!timedOut && changes == seen)
                 return std::nullopt;
             seen = changes;
-            const Result<QJsonObject> later = context.waitingRoom.status(showId, caller, token);
-            if (!timedOut && !isError(later) && stillWaiting(std::get<QJsonObject>(later)))
+            const auto later = context.waitingRoom.status(showId, caller, token);
+            if (!timedOut && stillWaiting(later))
                 return std::nullopt;
             return answer(later);
         };

@@ -20,6 +20,9 @@ ServerContext::ServerContext(ServerConfig config_, store::DatabaseConfig databas
     , leases(database, tickets)
     , leaseService(store::LeaseDefaults{config.leaseSeatsPerDevice, config.leaseReturnBeforeSeconds, config.leaseGraceSeconds}, config.payments,
                    leases, orders, bookings)
+    , pairings(database)
+    , pairing(pairings, database,
+              PairingService::Limits{config.pairingFailuresFleetWide, config.pairingFailuresPerAddress, config.signInLockoutSeconds})
     , waitingRooms(database)
     , waitingRoom(waitingRooms, database, config.waitingRoomTickMs, config.waitingRoomThreshold)
     , holdService(HoldService::Settings{config.holdTtlSeconds, config.fastRefusals, config.fastRefusalMaxAgeMs, config.holdBatches,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "devices/pairingservice.h"
 #include "holds/holdservice.h"
 #include "leases/leaseservice.h"
 #include "orders/orderservice.h"
@@ -19,6 +20,7 @@
 #include "store/holdrepository.h"
 #include "store/leaserepository.h"
 #include "store/orderrepository.h"
+#include "store/pairingrepository.h"
 #include "store/paymentrepository.h"
 #include "store/ticketrepository.h"
 #include "store/waitingroomrepository.h"
@@ -51,6 +53,9 @@ struct ServerContext {
     store::LeaseRepository leases;
     /** @brief Seat-block leases and the sales tills report under them (server/leases). */
     LeaseService leaseService;
+    store::PairingRepository pairings;
+    /** @brief Devices trading a one-time pairing code for their token, throttled like sign-in (server/devices). */
+    PairingService pairing;
     store::WaitingRoomRepository waitingRooms;
     WaitingRoomService waitingRoom;
     /** @brief The hold use case (admission, refusals from memory, group commit, replay, seat-map notes). Declared

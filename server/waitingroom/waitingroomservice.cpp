@@ -75,20 +75,14 @@ std::optional<SignedToken> splitToken(const QByteArray &token, char kind, int fi
     return parsed;
 }
 
-ApiError refused(int status, const QString &code, const QString &message)
+Refusal refused(ErrorCode code, qint64 showId)
 {
-    return ApiError{status, code, message, {}};
+    return {code, {}, {QString::number(showId)}};
 }
 
-ApiError noRoom(qint64 showId)
+Refusal refused(ErrorCode code)
 {
-    return ApiError::notFound(QStringLiteral("waiting_room_not_found"),
-                              QStringLiteral("Show %1 has no waiting room (the show is unknown or sells without one).").arg(showId));
-}
-
-ApiError storeFailure()
-{
-    return ApiError::unavailable(QStringLiteral("The booking database is not answering; try again shortly."));
+    return {code, {}, {}};
 }
 } // namespace
 
@@ -275,22 +269,7 @@ std::optional<WaitingRoomService::Room> WaitingRoomService::room(qint64 showId) 
     return *it;
 }
 
-QJsonObject WaitingRoomService::roomJson(const store::WaitingRoomRow &row) const
-{
-    return QJsonObject{{QStringLiteral("show_id"), row.showId},
-                       {QStringLiteral("enabled"), row.enabled},
-                       {QStringLiteral("automatic"), row.automatic},
-                       {QStringLiteral("opens_at"), toIsoUtc(row.opensAt)},
-                       {QStringLiteral("opened"), row.opened},
-                       {QStringLiteral("sold_out"), row.soldOut},
-                       {QStringLiteral("admission_ttl_s"), row.admissionTtlSeconds},
-                       {QStringLiteral("min_admit_per_s"), row.minAdmitPerSecond},
-                       {QStringLiteral("max_in_flight"), row.maxInFlight},
-                       {QStringLiteral("queued"), row.rankedUpto},
-                       {QStringLiteral("admitted"), row.admittedUpto}};
-}
-
-Result<QJsonObject> WaitingRoomService::configure(qint64 showId, const store::WaitingRoomSettings &settings,
+QueueOutcome<store::WaitingRoomRow> WaitingRoomService::configure(qint64 showId, const store::WaitingRoomSettings &settings,
                                                   const store::Principal &caller, const QString &reason)
 {
     store::AuditEntry audit;
@@ -304,66 +283,62 @@ Result<QJsonObject> WaitingRoomService::configure(qint64 showId, const store::Wa
     store::WaitingRoomRow row;
     switch (m_repository.configure(showId, settings, newSecret(), caller, audit, &row)) {
     case store::WaitingRoomRepository::Configured::ShowNotFound:
-        return ApiError::notFound(QStringLiteral("show_not_found"), QStringLiteral("There is no show with this id."));
+        return refused(ErrorCode::ShowNotFound);
     case store::WaitingRoomRepository::Configured::Error:
-        return storeFailure();
+        return refused(ErrorCode::WaitingRoomStoreUnavailable);
     case store::WaitingRoomRepository::Configured::Ok:
         break;
     }
     reload(); // this instance answers with the new state at once; others within a tick
-    return roomJson(row);
+    return row;
 }
 
-Result<QJsonObject> WaitingRoomService::join(qint64 showId, const store::Principal &caller)
+QueueOutcome<QueueJoin> WaitingRoomService::join(qint64 showId, const store::Principal &caller)
 {
     const auto current = room(showId);
     if (!current || !current->row.enabled)
-        return noRoom(showId);
+        return refused(ErrorCode::WaitingRoomNotFound, showId);
     if (current->row.soldOut)
-        return ApiError::conflict(QStringLiteral("sold_out"), QStringLiteral("Show %1 is sold out.").arg(showId));
+        return refused(ErrorCode::ShowSoldOut, showId);
     const QString owner = caller.owner();
-    if (owner.contains(QLatin1Char('.')))
-        return ApiError::internal();
+    if (owner.contains(QLatin1Char('.'))) // the token's fields are split at dots: such an owner could not be told apart
+        return refused(ErrorCode::QueueOwnerUnusable);
     const qint64 entryId = m_joins.join(showId, owner); // answered once committed, with others joining at once
     if (entryId < 0)
-        return storeFailure();
+        return refused(ErrorCode::WaitingRoomStoreUnavailable);
     if (entryId == 0) // switched off or sold out since the last refresh
-        return ApiError::conflict(QStringLiteral("waiting_room_closed"), QStringLiteral("The waiting room of show %1 is closed.").arg(showId));
+        return refused(ErrorCode::WaitingRoomClosed, showId);
     const QByteArray payload = "q." + QByteArray::number(showId) + '.' + QByteArray::number(entryId) + '.' + owner.toUtf8();
-    const QString token = QString::fromLatin1(payload + '.' + mac(current->row.secret, payload));
+    QueueJoin joined;
+    joined.queueToken = QString::fromLatin1(payload + '.' + mac(current->row.secret, payload));
     // The rank comes with the next admission tick (or, before the opening, from the shuffle at the opening).
-    QJsonObject answer{{QStringLiteral("queue_token"), token},
-                       {QStringLiteral("position"), QJsonValue::Null},
-                       {QStringLiteral("state"), current->row.opened ? QStringLiteral("queued") : QStringLiteral("before_opening")},
-                       {QStringLiteral("opens_at"), toIsoUtc(current->row.opensAt)},
-                       {QStringLiteral("poll_after_ms"), unrankedPollMs(current->row)}};
-    return answer;
+    joined.standing.state = current->row.opened ? QueueStanding::State::Queued : QueueStanding::State::BeforeOpening;
+    joined.standing.opensAt = current->row.opensAt;
+    joined.standing.pollAfterMs = unrankedPollMs(current->row);
+    return joined;
 }
 
-Result<QJsonObject> WaitingRoomService::status(qint64 showId, const store::Principal &caller, const QString &queueToken)
+QueueOutcome<QueueStanding> WaitingRoomService::status(qint64 showId, const store::Principal &caller, const QString &queueToken)
 {
     const auto current = room(showId);
     if (!current)
-        return noRoom(showId);
+        return refused(ErrorCode::WaitingRoomNotFound, showId);
     const store::WaitingRoomRow &row = current->row;
     const auto parsed = splitToken(queueToken.toLatin1(), 'q', 4);
     bool numbers = parsed.has_value();
     const qint64 tokenShow = numbers ? parsed->fields[1].toLongLong(&numbers) : 0;
     const qint64 entryId = numbers ? parsed->fields[2].toLongLong(&numbers) : 0;
     if (!numbers || tokenShow != showId || !sameBytes(parsed->tag, mac(row.secret, parsed->signedPart)))
-        return ApiError::badRequest(QStringLiteral("invalid_queue_token"),
-                                    QStringLiteral("This is not a queue token of show %1's waiting room.").arg(showId));
+        return refused(ErrorCode::InvalidQueueToken, showId);
     if (QString::fromUtf8(parsed->fields[3]) != caller.owner())
-        return refused(403, QStringLiteral("queue_token_wrong_holder"), QStringLiteral("This queue token belongs to another device or session."));
+        return refused(ErrorCode::QueueTokenWrongHolder);
 
-    QJsonObject answer{{QStringLiteral("position"), QJsonValue::Null},
-                       {QStringLiteral("admitted"), false},
-                       {QStringLiteral("eta_s"), QJsonValue::Null},
-                       {QStringLiteral("poll_after_ms"), m_maxPollMs}};
+    QueueStanding standing;
+    standing.pollAfterMs = m_maxPollMs;
     if (row.soldOut || !row.enabled) {
         // Answered from memory: once the last seat is booked every poll says so without touching the database.
-        answer.insert(QStringLiteral("state"), row.soldOut ? QStringLiteral("sold_out") : QStringLiteral("closed"));
-        return answer;
+        standing.state = row.soldOut ? QueueStanding::State::SoldOut : QueueStanding::State::Closed;
+        return standing;
     }
 
     CachedEntry cached;
@@ -383,9 +358,9 @@ Result<QJsonObject> WaitingRoomService::status(qint64 showId, const store::Princ
         bool ok = false;
         const auto entry = m_repository.entry(entryId, &ok);
         if (!ok)
-            return storeFailure();
+            return refused(ErrorCode::WaitingRoomStoreUnavailable);
         if (!entry || entry->showId != showId)
-            return ApiError::notFound(QStringLiteral("queue_entry_not_found"), QStringLiteral("This queue entry no longer exists."));
+            return refused(ErrorCode::QueueEntryNotFound);
         if (entry->rank) {
             cached = CachedEntry{*entry->rank, entry->admittedAt.isValid() ? entry->admittedAt.toMSecsSinceEpoch() : 0};
             known = true;
@@ -398,35 +373,34 @@ Result<QJsonObject> WaitingRoomService::status(qint64 showId, const store::Princ
         }
     }
     if (!known) {
-        answer.insert(QStringLiteral("state"), row.opened ? QStringLiteral("queued") : QStringLiteral("before_opening"));
-        answer.insert(QStringLiteral("opens_at"), toIsoUtc(row.opensAt));
-        answer.insert(QStringLiteral("poll_after_ms"), unrankedPollMs(row));
-        return answer;
+        standing.state = row.opened ? QueueStanding::State::Queued : QueueStanding::State::BeforeOpening;
+        standing.opensAt = row.opensAt;
+        standing.pollAfterMs = unrankedPollMs(row);
+        return standing;
     }
     if (cached.rank > row.admittedUpto) {
         const qint64 position = cached.rank - row.admittedUpto;
         const double eta = etaSeconds(row, position);
-        answer.insert(QStringLiteral("state"), QStringLiteral("waiting"));
-        answer.insert(QStringLiteral("position"), position);
-        answer.insert(QStringLiteral("eta_s"), qint64(std::ceil(eta)));
+        standing.state = QueueStanding::State::Waiting;
+        standing.position = position;
+        standing.etaSeconds = qint64(std::ceil(eta));
         // Far back polls rarely; near the front often: the poll rate of a queue stays proportional to admissions.
-        answer.insert(QStringLiteral("poll_after_ms"), pollAfterMs(qint64(eta * 1000 / 3)));
-        return answer;
+        standing.pollAfterMs = pollAfterMs(qint64(eta * 1000 / 3));
+        return standing;
     }
     const qint64 expiresMs = cached.admittedAtMs + qint64(row.admissionTtlSeconds) * 1000;
     if (cached.admittedAtMs == 0 || expiresMs <= nowMs()) {
-        answer.insert(QStringLiteral("state"), QStringLiteral("expired"));
-        return answer;
+        standing.state = QueueStanding::State::Expired;
+        return standing;
     }
     const QByteArray payload = "a." + QByteArray::number(showId) + '.' + QByteArray::number(entryId) + '.' + QByteArray::number(expiresMs)
         + '.' + caller.owner().toUtf8();
-    answer.insert(QStringLiteral("state"), QStringLiteral("admitted"));
-    answer.insert(QStringLiteral("admitted"), true);
-    answer.insert(QStringLiteral("position"), 0);
-    answer.insert(QStringLiteral("eta_s"), 0);
-    answer.insert(QStringLiteral("admission_token"), QString::fromLatin1(payload + '.' + mac(row.secret, payload)));
-    answer.insert(QStringLiteral("admission_expires_at"), toIsoUtc(QDateTime::fromMSecsSinceEpoch(expiresMs, Qt::UTC)));
-    return answer;
+    standing.state = QueueStanding::State::Admitted;
+    standing.position = 0;
+    standing.etaSeconds = 0;
+    standing.admissionToken = QString::fromLatin1(payload + '.' + mac(row.secret, payload));
+    standing.admissionExpiresAt = QDateTime::fromMSecsSinceEpoch(expiresMs, Qt::UTC);
+    return standing;
 }
 
 AdmissionPass WaitingRoomService::admitHold(qint64 showId, const store::Principal &caller, const QByteArray &admissionToken)
@@ -446,7 +420,7 @@ AdmissionPass WaitingRoomService::admitHold(qint64 showId, const store::Principa
         // soft bound against abuse, not a rule about seats; those are PostgreSQL's).
         const std::optional<int> live = m_repository.liveHolds(caller.owner(), showId);
         if (!live)
-            pass.m_refusal = Refusal{ErrorCode::AdmissionStoreUnavailable, {}, {}};
+            pass.m_refusal = refused(ErrorCode::WaitingRoomStoreUnavailable);
         else if (*live >= m_boxOfficeHoldLimit)
             pass.m_refusal = Refusal{ErrorCode::BoxOfficeHoldLimit, {}, {QString::number(*live), QString::number(showId)}};
         return pass;
@@ -489,7 +463,7 @@ AdmissionPass WaitingRoomService::admitHold(qint64 showId, const store::Principa
         pass.m_refusal = Refusal{ErrorCode::AdmissionGone, {}, {}};
         break;
     case store::WaitingRoomRepository::Claim::Error:
-        pass.m_refusal = Refusal{ErrorCode::AdmissionStoreUnavailable, {}, {}};
+        pass.m_refusal = refused(ErrorCode::WaitingRoomStoreUnavailable);
         break;
     }
     return pass;

@@ -2,7 +2,6 @@
 #pragma once
 
 #include "core/errorcatalogue.h"
-#include "core/jsonbody.h"
 #include "store/authrepository.h"
 #include "store/waitingroomrepository.h"
 #include "waitingroom/joinbatcher.h"
@@ -15,10 +14,47 @@
 #include <algorithm>
 #include <atomic>
 #include <memory>
+#include <optional>
+#include <variant>
 
 namespace marquee {
 
 class WaitingRoomService;
+
+/**
+ * @brief What a join, a status poll or the manager's switch ends in: the value, or a Refusal (a catalogue code and
+ * its data). The queue routes alone turn either into HTTP (server/http/queueroutes.cpp).
+ */
+template<typename T> using QueueOutcome = std::variant<T, Refusal>;
+
+/** @brief Where a caller's entry stands in a show's waiting room: the decision of a status poll, and its data. */
+struct QueueStanding {
+    enum class State {
+        BeforeOpening, ///< joined before the opening: the place is drawn at the opening
+        Queued,        ///< joined after the opening: ranked at the next admission tick
+        Waiting,       ///< ranked, behind the admitted so far
+        Admitted,      ///< may hold until the admission expires
+        Expired,       ///< was admitted; the admission lapsed unused
+        SoldOut,       ///< every seat is sold: nobody more is admitted
+        Closed,        ///< the room was switched off
+    };
+    State state = State::Queued;
+    std::optional<qint64> position;   ///< places ahead of the caller plus one; none until ranked (0 once admitted)
+    std::optional<qint64> etaSeconds; ///< likewise
+    qint64 pollAfterMs = 0;           ///< when to ask again, spread so that callers who joined together do not poll together
+    std::optional<QDateTime> opensAt; ///< the opening, told while the entry has no rank yet
+    QString admissionToken;           ///< Admitted: the token a hold carries (Admission-Token)
+    QDateTime admissionExpiresAt;     ///< Admitted: until when it is valid
+
+    /** @brief The standing may still turn into an admission or a sell-out: worth a long poll's wait. */
+    bool stillWaiting() const { return state == State::Waiting || state == State::Queued || state == State::BeforeOpening; }
+};
+
+/** @brief A join: the queue token that proves the entry to later polls, and the entry's standing (not ranked yet). */
+struct QueueJoin {
+    QString queueToken;
+    QueueStanding standing; ///< BeforeOpening or Queued, with the opening and when to poll
+};
 
 /**
  * @brief The admission a hold request on a hot show carries, checked before the hold and settled after it.
@@ -82,13 +118,13 @@ public:
     void start();
     void stop();
 
-    /** @brief POST /api/v1/queue/{show}/join. */
-    Result<QJsonObject> join(qint64 showId, const store::Principal &caller);
-    /** @brief GET /api/v1/queue/{show}/status?token=. */
-    Result<QJsonObject> status(qint64 showId, const store::Principal &caller, const QString &queueToken);
-    /** @brief PUT /api/v1/shows/{show}/waiting-room (audited). */
-    Result<QJsonObject> configure(qint64 showId, const store::WaitingRoomSettings &settings, const store::Principal &caller,
-                                  const QString &reason);
+    /** @brief POST /api/v1/queue/{show}/join: the caller's new entry, answered once it is committed. */
+    QueueOutcome<QueueJoin> join(qint64 showId, const store::Principal &caller);
+    /** @brief GET /api/v1/queue/{show}/status?token=: where the entry of @p queueToken stands (from memory when it can). */
+    QueueOutcome<QueueStanding> status(qint64 showId, const store::Principal &caller, const QString &queueToken);
+    /** @brief PUT /api/v1/shows/{show}/waiting-room (audited): the room as configured. */
+    QueueOutcome<store::WaitingRoomRow> configure(qint64 showId, const store::WaitingRoomSettings &settings, const store::Principal &caller,
+                                                  const QString &reason);
     /**
      * @brief Check a hold on @p showId: shows without an active room pass at once (and count towards the demand
      * threshold); tills and staff sessions (the box office) pass at once too; kiosks need a valid admission token
@@ -122,7 +158,6 @@ private:
     };
     std::optional<Room> room(qint64 showId) const;
     void reload();
-    QJsonObject roomJson(const store::WaitingRoomRow &row) const;
     void noteDemand(qint64 showId);
     void loadRanks();
     qint64 pollAfterMs(qint64 ms) const;

@@ -455,9 +455,9 @@ TEST(OrderWireUpgrade, AStoredAnswerTheUpgradeCannotReplayStopsIt)
 }
 
 // Every refusal of the catalogue as a client reads it: the status, the headers and the body bytes, each with the data
-// and the arguments its service gives it. The order, hold, lease and check-in paths answer their refusals through
-// these entries (the wire tests above pin the common ones over HTTP), so a change of any sentence, code or status
-// fails here. (PostgreSQL's hold decisions are written in jsonb's form: tst_holdwire pins those.)
+// and the arguments its service gives it. The order, hold, lease, check-in, waiting-room and pairing paths answer
+// their refusals through these entries (the wire tests above and tst_waitingroom, tst_pairing pin the common ones
+// over HTTP), so a change of any sentence, code or status fails here. (PostgreSQL's hold decisions are written in jsonb's form: tst_holdwire pins those.)
 TEST(OrderWireCatalogue, EveryRefusalIsPinnedByteForByte)
 {
     struct Pin {
@@ -623,7 +623,7 @@ TEST(OrderWireCatalogue, EveryRefusalIsPinnedByteForByte)
          "422\nContent-Type: application/json\n" R"({"error":"nonce_reused","message":"This nonce was already used for a different scan."})"},
         {ErrorCode::TicketStoreUnavailable, QJsonObject(), QStringList(),
          "503\nContent-Type: application/json\nRetry-After: 1\n" R"({"error":"unavailable","message":"The ticket database is not answering; keep the scan and upload it again."})"},
-        {ErrorCode::AdmissionStoreUnavailable, QJsonObject(), QStringList(),
+        {ErrorCode::WaitingRoomStoreUnavailable, QJsonObject(), QStringList(),
          "503\nContent-Type: application/json\nRetry-After: 1\n" R"({"error":"unavailable","message":"The booking database is not answering; try again shortly."})"},
         {ErrorCode::BoxOfficeHoldLimit, QJsonObject(), {QStringLiteral("3"), QStringLiteral("42")},
          "409\nContent-Type: application/json\n" R"({"error":"box_office_hold_limit","message":"This till or session already has 3 live holds on show 42, the most the box office may have while its waiting room is on; sell or release one first."})"},
@@ -641,6 +641,36 @@ TEST(OrderWireCatalogue, EveryRefusalIsPinnedByteForByte)
          "409\nContent-Type: application/json\n" R"({"error":"admission_hold_active","hold_id":"4b7c3a4e-0000-4000-8000-0000000000c1","message":"This admission already has a live hold; release it or let it expire first."})"},
         {ErrorCode::AdmissionHoldInProgress, QJsonObject(), QStringList(),
          "409\nContent-Type: application/json\n" R"({"error":"admission_hold_in_progress","message":"Another hold with this admission is being placed right now."})"},
+        {ErrorCode::WaitingRoomNotFound, QJsonObject(), {QStringLiteral("42")},
+         "404\nContent-Type: application/json\n" R"({"error":"waiting_room_not_found","message":"Show 42 has no waiting room (the show is unknown or sells without one)."})"},
+        {ErrorCode::ShowSoldOut, QJsonObject(), {QStringLiteral("42")},
+         "409\nContent-Type: application/json\n" R"({"error":"sold_out","message":"Show 42 is sold out."})"},
+        {ErrorCode::WaitingRoomClosed, QJsonObject(), {QStringLiteral("42")},
+         "409\nContent-Type: application/json\n" R"({"error":"waiting_room_closed","message":"The waiting room of show 42 is closed."})"},
+        {ErrorCode::InvalidQueueToken, QJsonObject(), {QStringLiteral("42")},
+         "400\nContent-Type: application/json\n" R"({"error":"invalid_queue_token","message":"This is not a queue token of show 42's waiting room."})"},
+        {ErrorCode::QueueTokenWrongHolder, QJsonObject(), QStringList(),
+         "403\nContent-Type: application/json\n" R"({"error":"queue_token_wrong_holder","message":"This queue token belongs to another device or session."})"},
+        {ErrorCode::QueueEntryNotFound, QJsonObject(), QStringList(),
+         "404\nContent-Type: application/json\n" R"({"error":"queue_entry_not_found","message":"This queue entry no longer exists."})"},
+        {ErrorCode::QueueOwnerUnusable, QJsonObject(), QStringList(),
+         "500\nContent-Type: application/json\n" R"({"error":"internal_error","message":"Something went wrong on the server; nothing was changed."})"},
+        {ErrorCode::InvalidPairingCode, QJsonObject(), QStringList(),
+         "400\nContent-Type: application/json\n" R"({"error":"invalid_pairing_code","message":"A pairing code is 8 letters and digits, like 7K3M-Q9TZ."})"},
+        {ErrorCode::PairingCodeNotFound, QJsonObject(), QStringList(),
+         "404\nContent-Type: application/json\n" R"({"error":"pairing_code_not_found","message":"No such pairing code; check it and try again."})"},
+        {ErrorCode::PairingCodeUsed, QJsonObject(), QStringList(),
+         "409\nContent-Type: application/json\n" R"({"error":"pairing_code_used","message":"This pairing code was used already; ask for a new one."})"},
+        {ErrorCode::PairingCodeExpired, QJsonObject(), QStringList(),
+         "410\nContent-Type: application/json\n" R"({"error":"pairing_code_expired","message":"This pairing code has expired; ask for a new one."})"},
+        {ErrorCode::PairingNameTaken, QJsonObject(), QStringList(),
+         "409\nContent-Type: application/json\n" R"({"error":"device_exists","message":"A device of this code's name was enrolled meanwhile; ask for a new code."})"},
+        {ErrorCode::PairingLockedFleetWide, QJsonObject{{QStringLiteral("retry_after_s"), 300}}, QStringList(),
+         "429\nContent-Type: application/json\nRetry-After: 300\n" R"({"error":"pairing_locked","message":"Too many wrong pairing codes lately: pairing is locked for a while.","retry_after_s":300})"},
+        {ErrorCode::PairingLockedForAddress, QJsonObject{{QStringLiteral("retry_after_s"), 300}}, QStringList(),
+         "429\nContent-Type: application/json\nRetry-After: 300\n" R"({"error":"pairing_locked","message":"Too many wrong pairing codes from this address: pairing is locked for a while.","retry_after_s":300})"},
+        {ErrorCode::PairingStoreUnavailable, QJsonObject(), QStringList(),
+         "503\nContent-Type: application/json\nRetry-After: 1\n" R"({"error":"unavailable","message":"The booking database is not answering; the device is not paired. Try again."})"},
 
     };
     std::set<int> pinned;
@@ -652,10 +682,10 @@ TEST(OrderWireCatalogue, EveryRefusalIsPinnedByteForByte)
             wire += name + ": " + value + '\n';
         EXPECT_EQ((wire + response.body).toStdString(), pin.wire) << errorEntry(pin.code).code;
     }
-    // Every refusal of these services has its pin: the entries of the orders, holds, leases, check-in and the admission
-    // a hold on a show with a waiting room needs.
+    // Every refusal of these services has its pin: the entries of the orders, holds, leases, check-in, the waiting room
+    // (the admission a hold on its show needs, joins and status polls) and device pairing.
     for (int code = int(ErrorCode::SeatsUnavailable); code <= int(ErrorCode::OutsideCancelPolicyNeedsReason); ++code)
         EXPECT_TRUE(pinned.count(code)) << errorEntry(ErrorCode(code)).code << " (entry " << code << ") has no pin";
-    for (int code = int(ErrorCode::MalformedTicketCode); code <= int(ErrorCode::AdmissionHoldInProgress); ++code)
+    for (int code = int(ErrorCode::MalformedTicketCode); code <= int(ErrorCode::PairingStoreUnavailable); ++code)
         EXPECT_TRUE(pinned.count(code)) << errorEntry(ErrorCode(code)).code << " (entry " << code << ") has no pin";
 }

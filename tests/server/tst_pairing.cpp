@@ -2,6 +2,7 @@
 // Device pairing: marquee-admin device add --pairing prints a one-time code, POST /api/v1/devices/pair trades it
 // for the device's token once; used, expired, wrong codes are refused, audited and throttled.
 #include "servertesthelpers.h"
+#include "wiretext.h"
 
 #include "runtime/venuetls.h"
 #include "store/pairingrepository.h"
@@ -171,4 +172,60 @@ TEST(Pairing, ConcurrentRedeemsOfOneCodePairOneDevice)
     EXPECT_EQ(paired.load(), 1);
     EXPECT_EQ(used.load(), 7);
     EXPECT_EQ(count(server, QStringLiteral("SELECT count(*) FROM devices WHERE name = 'lobby-race'")), 1);
+}
+
+namespace {
+/** @brief A pairing answer as the wire carries it: status, the headers a client reads and the body, with the values
+ *  a run decides masked (the token, the device id, the seconds a lockout has left). */
+std::string pairingWire(const HttpResult &result)
+{
+    static const std::vector<WireMask> masks{{QRegularExpression(QStringLiteral("Retry-After: \\d+")), QStringLiteral("Retry-After: <s>")},
+                                             {QRegularExpression(QStringLiteral("\"token\":\"[^\"]+\"")), QStringLiteral("\"token\":\"<token>\"")},
+                                             {QRegularExpression(QStringLiteral("\"(device_id|retry_after_s)\":\\d+")), QStringLiteral("\"\\1\":<n>")}};
+    return maskedWire(result, masks);
+}
+std::string pairingAnswer(int status, const char *body)
+{
+    return std::to_string(status) + "\nContent-Type: application/json\n" + body;
+}
+} // namespace
+
+// Every answer of the pairing route, byte for byte: a device's first start parses these, so the insides may move
+// (the route, its service, the catalogue) but not this. Each is provoked for real.
+TEST(Pairing, EveryAnswerIsPinnedByteForByte)
+{
+    TestServer server(TestServer::Options::withConfig([](ServerConfig &config) { config.pairingFailuresPerAddress = 3; }));
+    EXPECT_EQ(pairingWire(pair(server, QStringLiteral("1234"))),
+              pairingAnswer(400, R"({"error":"invalid_pairing_code","message":"A pairing code is 8 letters and digits, like 7K3M-Q9TZ."})"));
+    EXPECT_EQ(pairingWire(pair(server, QStringLiteral("0000-0000"))),
+              pairingAnswer(404, R"({"error":"pairing_code_not_found","message":"No such pairing code; check it and try again."})"));
+
+    const QString code = newCode(server, QStringLiteral("lobby-pin"));
+    EXPECT_EQ(pairingWire(pair(server, code)),
+              pairingAnswer(201, R"({"device_id":<n>,"name":"lobby-pin","role":"kiosk","token":"<token>"})"));
+    EXPECT_EQ(pairingWire(pair(server, code)),
+              pairingAnswer(409, R"({"error":"pairing_code_used","message":"This pairing code was used already; ask for a new one."})"));
+
+    const QString late = newCode(server, QStringLiteral("till-pin"), Role::Till);
+    server.scalar(QStringLiteral("UPDATE pairing_codes SET expires_at = now() - interval '1 second' WHERE device_name = 'till-pin' RETURNING 1"));
+    server.scalar(QStringLiteral("DELETE FROM sign_in_throttle RETURNING 1")); // three wrong codes so far: not yet locked
+    EXPECT_EQ(pairingWire(pair(server, late)),
+              pairingAnswer(410, R"({"error":"pairing_code_expired","message":"This pairing code has expired; ask for a new one."})"));
+
+    const QString taken = newCode(server, QStringLiteral("lobby-taken"));
+    server.scalar(QStringLiteral("INSERT INTO devices (name, role, token_hash) VALUES ('lobby-taken', 'kiosk', 'pin-taken') RETURNING 1"));
+    EXPECT_EQ(pairingWire(pair(server, taken)),
+              pairingAnswer(409, R"({"error":"device_exists","message":"A device of this code's name was enrolled meanwhile; ask for a new code."})"));
+
+    // The third wrong code from this address locks it; then the fleet-wide lock (no address of its own) says so.
+    EXPECT_EQ(pairingWire(pair(server, QStringLiteral("0000-0001"))),
+              "429\nContent-Type: application/json\nRetry-After: <s>\n"
+              R"({"error":"pairing_locked","message":"Too many wrong pairing codes from this address: pairing is locked for a while.","retry_after_s":<n>})");
+    EXPECT_EQ(pairingWire(pair(server, QStringLiteral("0000-0002"))),
+              "429\nContent-Type: application/json\nRetry-After: <s>\n"
+              R"({"error":"pairing_locked","message":"Too many wrong pairing codes from this address: pairing is locked for a while.","retry_after_s":<n>})");
+    server.scalar(QStringLiteral("UPDATE sign_in_throttle SET locked_until = CASE scope WHEN 'name' THEN now() + interval '5 minutes' END RETURNING 1"));
+    EXPECT_EQ(pairingWire(pair(server, QStringLiteral("0000-0003"))),
+              "429\nContent-Type: application/json\nRetry-After: <s>\n"
+              R"({"error":"pairing_locked","message":"Too many wrong pairing codes lately: pairing is locked for a while.","retry_after_s":<n>})");
 }

@@ -4,8 +4,10 @@
 #include "instances.h"
 #include "serverprocess.h"
 #include "servertesthelpers.h"
+#include "wiretext.h"
 
 #include <QMessageAuthenticationCode>
+#include <QRegularExpression>
 #include <QDeadlineTimer>
 #include <QSet>
 #include <QThread>
@@ -706,4 +708,103 @@ TEST(WaitingRoomCrash, JoinsAnsweredBeforeAKillAreAllInTheQueueAfterTheRestartIn
     client.setToken(deviceTokens[size_t(firstClient)]);
     const HttpResult admitted = pollUntil(client, statusPath(showId, firstToken), isAdmitted, 30000);
     EXPECT_TRUE(isAdmitted(admitted.json())) << admitted.body.constData();
+}
+
+namespace {
+/** @brief A waiting-room answer as the wire carries it: status, the headers a client reads and the body, with what a
+ *  run decides masked: tokens, instants, the show's id and the numbers a queue's timing decides (positive ones only:
+ *  a 0 stays). */
+std::string queueWire(const HttpResult &result, qint64 showId)
+{
+    static const std::vector<WireMask> masks{
+        {QRegularExpression(QStringLiteral("\"(queue_token|admission_token)\":\"[^\"]+\"")), QStringLiteral("\"\\1\":\"<token>\"")},
+        {QRegularExpression(QStringLiteral("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?Z")), QStringLiteral("<time>")},
+        {QRegularExpression(QStringLiteral("\"(poll_after_ms|eta_s|position|queued|admitted)\":[1-9]\\d*")), QStringLiteral("\"\\1\":<n>")}};
+    std::vector<WireMask> all = masks;
+    all.emplace_back(QRegularExpression(QStringLiteral("(\"show_id\":|[Ss]how )%1\\b").arg(showId)), QStringLiteral("\\1<show>"));
+    return maskedWire(result, all);
+}
+std::string queueAnswer(int status, const char *body)
+{
+    return std::to_string(status) + "\nContent-Type: application/json\n" + body;
+}
+} // namespace
+
+// Every answer of the waiting room's routes, byte for byte: kiosks parse these (and long-poll on them), so the
+// insides of WaitingRoomService may change but not this. Each is provoked for real.
+TEST_F(WaitingRoom, EveryAnswerIsPinnedByteForByte)
+{
+    const auto pin = [this](const HttpResult &result) { return queueWire(result, showId); };
+    const auto state = [](const char *wanted) {
+        return [wanted](const QJsonObject &s) { return s.value(QStringLiteral("state")).toString() == QLatin1String(wanted); };
+    };
+    const char *noRoom = R"({"error":"waiting_room_not_found","message":"Show <show> has no waiting room (the show is unknown or sells without one)."})";
+    EXPECT_EQ(pin(kiosk->post(joinPath(showId), {})), queueAnswer(404, noRoom));
+    EXPECT_EQ(pin(kiosk->get(statusPath(showId, QStringLiteral("q.1.2.device:3.AAAA")))), queueAnswer(404, noRoom));
+    EXPECT_EQ(pin(manager->request("PUT", roomPath(987654), R"({"enabled": true})")),
+              queueAnswer(404, R"({"error":"show_not_found","message":"There is no show with this id."})"));
+
+    // Before the opening.
+    EXPECT_EQ(pin(manager->request("PUT", roomPath(showId), QJsonDocument(QJsonObject{{QStringLiteral("enabled"), true}, {QStringLiteral("opens_at"), isoIn(3600 * 1000)}}).toJson())),
+              queueAnswer(200, R"({"admission_ttl_s":600,"admitted":0,"automatic":false,"enabled":true,"max_in_flight":2000,"min_admit_per_s":20,"opened":false,"opens_at":"<time>","queued":0,"show_id":<show>,"sold_out":false})"));
+    const HttpResult early = kiosk->post(joinPath(showId), {});
+    EXPECT_EQ(pin(early), queueAnswer(200, R"({"opens_at":"<time>","poll_after_ms":<n>,"position":null,"queue_token":"<token>","state":"before_opening"})"));
+    const QString token = early.json().value(QStringLiteral("queue_token")).toString();
+    EXPECT_EQ(pin(kiosk->get(statusPath(showId, token))),
+              queueAnswer(200, R"({"admitted":false,"eta_s":null,"opens_at":"<time>","poll_after_ms":<n>,"position":null,"state":"before_opening"})"));
+    EXPECT_EQ(pin(kiosk->get(statusPath(showId, token + QLatin1Char('x')))),
+              queueAnswer(400, R"({"error":"invalid_queue_token","message":"This is not a queue token of show <show>'s waiting room."})"));
+    EXPECT_EQ(pin(server.client(server.deviceToken())->get(statusPath(showId, token))),
+              queueAnswer(403, R"({"error":"queue_token_wrong_holder","message":"This queue token belongs to another device or session."})"));
+    EXPECT_EQ(pin(kiosk->get("/api/v1/queue/" + QByteArray::number(showId) + "/status")),
+              queueAnswer(400, R"({"error":"missing_token","message":"Pass the queue token from the join as ?token=."})"));
+    EXPECT_EQ(pin(kiosk->get(statusPath(showId, token) + "&wait=31")),
+              queueAnswer(400, R"({"error":"invalid_wait","message":"'wait' must be a whole number of seconds from 0 to 30."})"));
+    EXPECT_EQ(pin(kiosk->post("/api/v1/queue/abc/join", {})),
+              queueAnswer(400, R"({"error":"invalid_id","message":"The show id must be a positive integer."})"));
+
+    // Opened now: the early entry is ranked at the opening and admitted.
+    ASSERT_EQ(manager->request("PUT", roomPath(showId), R"({"enabled": true})").status, 200);
+    EXPECT_EQ(pin(pollUntil(*kiosk, statusPath(showId, token), isAdmitted)),
+              queueAnswer(200, R"({"admission_expires_at":"<time>","admission_token":"<token>","admitted":true,"eta_s":0,"poll_after_ms":<n>,"position":0,"state":"admitted"})"));
+    // A correctly signed token of an entry the database does not have.
+    const QByteArray secret = QByteArray::fromHex(scalar(QStringLiteral("SELECT encode(secret, 'hex') FROM waiting_rooms WHERE show_id = %1")).toString().toLatin1());
+    const QByteArray payload = "q." + QByteArray::number(showId) + ".987654321." + token.split(QLatin1Char('.')).at(3).toUtf8();
+    const QByteArray mac = QMessageAuthenticationCode::hash(payload, secret, QCryptographicHash::Sha256)
+                               .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals);
+    EXPECT_EQ(pin(kiosk->get(statusPath(showId, QString::fromLatin1(payload + '.' + mac)))),
+              queueAnswer(404, R"({"error":"queue_entry_not_found","message":"This queue entry no longer exists."})"));
+
+    // An admission past its time: its entry admitted, then aged in the database before anyone asked about it.
+    auto late = server.client(server.deviceToken());
+    const HttpResult lateJoin = late->post(joinPath(showId), {});
+    EXPECT_EQ(pin(lateJoin), queueAnswer(200, R"({"opens_at":"<time>","poll_after_ms":<n>,"position":null,"queue_token":"<token>","state":"queued"})"));
+    const QString lateToken = lateJoin.json().value(QStringLiteral("queue_token")).toString();
+    const QString lateEntry = lateToken.split(QLatin1Char('.')).at(2);
+    QDeadlineTimer admittedBy(10000);
+    while (server.scalar(QStringLiteral("SELECT count(*) FROM waiting_room_entries WHERE entry_id = %1 AND admitted_at IS NOT NULL").arg(lateEntry)).toInt() == 0
+           && !admittedBy.hasExpired())
+        QThread::msleep(50);
+    server.scalar(QStringLiteral("UPDATE waiting_room_entries SET admitted_at = now() - interval '1 day' WHERE entry_id = %1 RETURNING 1").arg(lateEntry));
+    EXPECT_EQ(pin(pollUntil(*late, statusPath(showId, lateToken), state("expired"))),
+              queueAnswer(200, R"({"admitted":false,"eta_s":null,"poll_after_ms":<n>,"position":null,"state":"expired"})"));
+
+    // Behind a full room (the first admission still in flight): waiting, with a place and an estimate.
+    ASSERT_EQ(manager->request("PUT", roomPath(showId), R"({"enabled": true, "max_in_flight": 1, "min_admit_per_s": 0.01})").status, 200);
+    auto behind = server.client(server.deviceToken());
+    const QString behindToken = join(*behind);
+    EXPECT_EQ(pin(pollUntil(*behind, statusPath(showId, behindToken), state("waiting"))),
+              queueAnswer(200, R"({"admitted":false,"eta_s":<n>,"poll_after_ms":<n>,"position":<n>,"state":"waiting"})"));
+
+    // Switched off: the room is gone for polls and joins alike.
+    ASSERT_EQ(manager->request("PUT", roomPath(showId), R"({"enabled": false})").status, 200);
+    EXPECT_EQ(pin(behind->get(statusPath(showId, behindToken))), queueAnswer(404, noRoom));
+    EXPECT_EQ(pin(kiosk->post(joinPath(showId), {})), queueAnswer(404, noRoom));
+
+    // Sold out: polls say so, joins are refused.
+    ASSERT_EQ(manager->request("PUT", roomPath(showId), R"({"enabled": true})").status, 200);
+    server.scalar(QStringLiteral("UPDATE show_seats SET status = 'booked', booking_id = gen_random_uuid() WHERE show_id = %1 RETURNING 1").arg(showId));
+    EXPECT_EQ(pin(pollUntil(*behind, statusPath(showId, behindToken), state("sold_out"))),
+              queueAnswer(200, R"({"admitted":false,"eta_s":null,"poll_after_ms":<n>,"position":null,"state":"sold_out"})"));
+    EXPECT_EQ(pin(kiosk->post(joinPath(showId), {})), queueAnswer(409, R"({"error":"sold_out","message":"Show <show> is sold out."})"));
 }

@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
-// The head of an answer as the wire tests (tst_holdwire, tst_orderwire) pin it. Header-only.
+// An answer as the wire tests (tst_holdwire, tst_orderwire, tst_waitingroom, tst_pairing) pin it. Header-only.
 #pragma once
 
 #include "httpclient.h"
 
 #include <QByteArray>
+#include <QRegularExpression>
+#include <QString>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace marquee::test {
 
@@ -18,6 +23,22 @@ inline QByteArray wireHead(const HttpResult &result)
             out += QByteArray(name) + ": " + value + '\n';
     }
     return out;
+}
+
+/** @brief A pattern of what a run decides (an id, a token, an instant) and the placeholder a pin writes for it. */
+using WireMask = std::pair<QRegularExpression, QString>;
+
+/** @brief @p result as a pin compares it: wireHead() then the body, each of @p masks replaced in order, first on the
+ *  head (a Retry-After that counts down) and then on the body. */
+inline std::string maskedWire(const HttpResult &result, const std::vector<WireMask> &masks)
+{
+    QString head = QString::fromUtf8(wireHead(result));
+    QString body = QString::fromUtf8(result.body);
+    for (const auto &[pattern, placeholder] : masks) {
+        head.replace(pattern, placeholder);
+        body.replace(pattern, placeholder);
+    }
+    return (head + body).toStdString();
 }
 
 } // namespace marquee::test
