@@ -16,6 +16,7 @@
 #include "store/pairingrepository.h"
 #include "sync/apiclient.h"
 
+#include <QDir>
 #include <QFile>
 #include <QProcess>
 #include <QQmlApplicationEngine>
@@ -188,7 +189,8 @@ public:
     {
         QTest::qWait(50); // the layout of what just changed
         const QImage image = m_window->grabWindow();
-        image.save(kShots + QStringLiteral("/") + name);
+        QDir().mkpath(kShots);
+        EXPECT_TRUE(image.save(kShots + QStringLiteral("/") + name)) << (kShots + QStringLiteral("/") + name).toStdString();
         return image;
     }
     QStringList texts() const
