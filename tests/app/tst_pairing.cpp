@@ -326,7 +326,32 @@ TEST(AppPairing, HeadlessPairsWithTheCodeFromStandardInputOnceAndTheAppStartsFro
     Venue venue;
     test::TestServer server(venue.serverOptions());
     TlsFront front(venue.tls, server.port());
-    const QString code = newCode(server, QStringLiteral("till-pair"), Role::Till);
+    // The code as the installer gets it: marquee-admin prints the venue CA's fingerprint, and the code last.
+    QProcess admin;
+    admin.start(QCoreApplication::applicationDirPath() + QStringLiteral("/marquee-admin"),
+                {QStringLiteral("--database-url"), server.databaseUrl(), QStringLiteral("--data-dir"), server.dataDirectory(), QStringLiteral("device"),
+                 QStringLiteral("add"), QStringLiteral("--name"), QStringLiteral("till-pair"), QStringLiteral("--role"), QStringLiteral("till"),
+                 QStringLiteral("--pairing"), QStringLiteral("--venue-ca-file"), VenueTls::caCertificateFile(venue.tls)});
+    ASSERT_TRUE(admin.waitForFinished(60000));
+    ASSERT_EQ(admin.exitCode(), 0) << admin.readAllStandardError().constData();
+    const QStringList printed = QString::fromUtf8(admin.readAllStandardOutput()).trimmed().split(QLatin1Char('\n'));
+    const QString code = printed.last();
+    ASSERT_TRUE(printed.first().startsWith(QStringLiteral("venue CA SHA-256 fingerprint"))) << printed.join(QLatin1Char('\n')).toStdString();
+    EXPECT_TRUE(printed.first().endsWith(fingerprint(venue.tls))) << printed.first().toStdString();
+    // A file that holds no certificate: refused before a code is made.
+    QProcess badAdmin;
+    badAdmin.start(QCoreApplication::applicationDirPath() + QStringLiteral("/marquee-admin"),
+                   {QStringLiteral("--database-url"), server.databaseUrl(), QStringLiteral("--data-dir"), server.dataDirectory(), QStringLiteral("device"),
+                    QStringLiteral("add"), QStringLiteral("--name"), QStringLiteral("till-other"), QStringLiteral("--role"), QStringLiteral("till"),
+                    QStringLiteral("--pairing"), QStringLiteral("--venue-ca-file"), VenueTls::serverKeyFile(venue.tls)});
+    ASSERT_TRUE(badAdmin.waitForFinished(60000));
+    EXPECT_EQ(badAdmin.exitCode(), 2);
+    EXPECT_EQ(server.scalar(QStringLiteral("SELECT count(*) FROM pairing_codes WHERE device_name = 'till-other'")).toInt(), 0);
+
+    // The venue CA the device fetches: the PEM of --venue-ca-file, to anyone.
+    const auto ca = server.client()->get("/api/v1/venue-ca");
+    EXPECT_EQ(ca.status, 200);
+    EXPECT_EQ(ca.body, contents(VenueTls::caCertificateFile(venue.tls)));
     QTemporaryDir home;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert(QStringLiteral("XDG_DATA_HOME"), home.filePath(QStringLiteral("data")));
@@ -403,6 +428,9 @@ TEST(AppPairing, WrongExpiredAndLockedCodesAndAnUnreachableServerSayWhatToDo)
     Venue venue;
     test::TestServer server(test::TestServer::Options::withConfig([](ServerConfig &config) { config.pairingFailuresPerAddress = 3; }));
     const QString base = QStringLiteral("http://127.0.0.1:%1").arg(server.port());
+    const auto noCa = server.client()->get("/api/v1/venue-ca");
+    EXPECT_EQ(noCa.status, 404);
+    EXPECT_EQ(noCa.json().value(QStringLiteral("error")).toString(), QStringLiteral("venue_ca_not_configured"));
     QTemporaryDir state;
     DevicePairing pairing(optionsIn(state));
 
