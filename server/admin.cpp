@@ -304,12 +304,16 @@ int main(int argc, char *argv[])
         const QString caFile = pairing ? optionValue(args, QStringLiteral("--venue-ca-file")) : QString();
         // Read before the code is made: a wrong path must not leave a code behind that nobody was shown.
         QString caFingerprint;
+        QString caProblem = QStringLiteral("needs a file");
         if (!caFile.isEmpty()) {
             QFile ca(caFile);
-            caFingerprint = ca.open(QIODevice::ReadOnly) ? VenueTls::fingerprint(ca.readAll()) : QString();
+            if (!ca.open(QIODevice::ReadOnly))
+                caProblem = QStringLiteral("cannot be read: ") + ca.errorString();
+            else if ((caFingerprint = VenueTls::fingerprint(ca.readAll())).isEmpty())
+                caProblem = QStringLiteral("holds no PEM certificate (tls init writes the venue CA as ca.crt)");
         }
         if (pairing && caGiven && caFingerprint.isEmpty()) {
-            err << "marquee-admin: --venue-ca-file " << caFile << " holds no PEM certificate (tls init writes the venue CA as ca.crt)\n";
+            err << "marquee-admin: --venue-ca-file " << caFile << " " << caProblem << "\n";
             rc = 2;
         } else if (pairing && venueId > 0) {
             // A pairing code does not carry a venue yet: the paired device takes the only venue, or none.
