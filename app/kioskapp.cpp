@@ -38,7 +38,8 @@ void nameApplication()
     QCoreApplication::setApplicationVersion(QStringLiteral(MARQUEE_VERSION));
 }
 
-/** @brief The first-run screen until the device is paired and the screen is left; nothing when it was closed. */
+} // namespace
+
 std::optional<DeviceCredentials> runPairingScreen(const AppConfig &config)
 {
     QTranslator translator;
@@ -66,7 +67,6 @@ std::optional<DeviceCredentials> runPairingScreen(const AppConfig &config)
     QCoreApplication::removeTranslator(&translator);
     return paired;
 }
-} // namespace
 
 int runApp(int argc, char **argv)
 {

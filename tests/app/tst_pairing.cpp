@@ -8,6 +8,7 @@
 #include "appconfig.h"
 #include "devicecredentials.h"
 #include "devicepairing.h"
+#include "kioskapp.h"
 #include "quickitems.h"
 #include "screenshots.h"
 #include "testserver.h"
@@ -27,6 +28,7 @@
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QTranslator>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -475,4 +477,57 @@ TEST(AppPairing, WrongExpiredAndLockedCodesAndAnUnreachableServerSayWhatToDo)
     TlsFront front(venue.tls, server.port());
     ASSERT_TRUE(attempt(pairing, front.url(), good, {}));
     EXPECT_EQ(pairing.errorKind(), QStringLiteral("untrusted")) << pairing.errorString().toStdString();
+}
+
+TEST(AppPairing, TheAppsFirstRunScreenHandsTheStoredCredentialsOnWhenItIsLeft)
+{
+    // What runApp does for a kiosk without a token or credentials: the screen runs in the app's own event loop, and
+    // "Start the kiosk" ends it with the saved credentials, which the kiosk's screens then start from.
+    test::TestServer server;
+    const QString code = newCode(server, QStringLiteral("lobby-first"));
+    QTemporaryDir state;
+    AppConfig config;
+    config.server = QUrl(QStringLiteral("http://127.0.0.1:%1").arg(server.port()));
+    config.credentialsPath = state.filePath(QStringLiteral("device.json"));
+    int step = 0;
+    QTimer driver;
+    driver.setInterval(50);
+    QObject::connect(&driver, &QTimer::timeout, [&] {
+        QQuickWindow *window = nullptr;
+        for (QWindow *candidate : QGuiApplication::topLevelWindows())
+            if (auto *quick = qobject_cast<QQuickWindow *>(candidate); quick && test::itemNamed(quick, QStringLiteral("pairingCode")))
+                window = quick;
+        if (!window)
+            return;
+        // The button's own signal (the screen test above clicks with the mouse): this test is about the app's loop.
+        const auto click = [window](const QString &name) {
+            QQuickItem *button = test::itemNamed(window, name);
+            const bool enabled = button && button->isEnabled();
+            if (enabled)
+                QMetaObject::invokeMethod(button, "clicked");
+            return enabled;
+        };
+        if (step == 0) {
+            window->grabWindow(); // laid out
+            test::itemNamed(window, QStringLiteral("pairingCode"))->setProperty("text", code);
+            if (click(QStringLiteral("pairButton")))
+                step = 1;
+        } else if (step == 1 && test::itemNamed(window, QStringLiteral("continueButton")) && click(QStringLiteral("continueButton"))) {
+            step = 2;
+        }
+    });
+    driver.start();
+    QTimer::singleShot(60000, [] { QCoreApplication::exit(3); }); // a screen that never finished
+    const std::optional<DeviceCredentials> paired = runPairingScreen(config);
+    driver.stop();
+    ASSERT_TRUE(paired) << "step " << step;
+    EXPECT_EQ(step, 2);
+    EXPECT_EQ(paired->deviceName, QStringLiteral("lobby-first"));
+    EXPECT_TRUE(paired->caPem.isEmpty()); // loopback http: nothing to pin
+    EXPECT_EQ(mode(config.credentialsPath), 0600);
+    AppConfig started = config;
+    applyCredentials(started, *paired);
+    EXPECT_EQ(started.role, QStringLiteral("kiosk"));
+    EXPECT_EQ(started.token, paired->token);
+    EXPECT_EQ(server.client(started.token)->get("/api/v1/cities").status, 200);
 }
