@@ -121,7 +121,7 @@ void DevicePairing::fail(const QString &kind, const QString &message, int retryA
     m_errorString = message;
     m_retryAfterSeconds = retryAfterSeconds;
     m_client.reset();
-    qCInfo(lcKiosk) << "pairing failed:" << kind << message;
+    qCInfo(lcPairing) << "pairing failed:" << kind << message;
     setState(QStringLiteral("failed"));
     Q_EMIT finished(false);
 }
@@ -290,7 +290,7 @@ void DevicePairing::redeem(const QByteArray &caPem)
             fail(QStringLiteral("storage"), tr("Paired, but the credentials could not be saved (%1). Ask the manager for a new code.").arg(error));
             return;
         }
-        qCInfo(lcKiosk) << "paired as" << credentials.deviceName << credentials.role << "with" << m_url.toDisplayString();
+        qCInfo(lcPairing) << "paired as" << credentials.deviceName << credentials.role << "with" << m_url.toDisplayString();
         m_client.reset();
         m_credentials = credentials;
         setState(QStringLiteral("paired"));
@@ -319,7 +319,7 @@ int pairHeadless(const DevicePairing::Options &options)
         return 2;
     }
     // One line of its own, not the app's log lines too (QT_LOGGING_RULES can still turn them on).
-    QLoggingCategory::setFilterRules(QStringLiteral("marquee.app.kiosk.info=false"));
+    QLoggingCategory::setFilterRules(QStringLiteral("marquee.app.pairing.info=false"));
     DevicePairing pairing(options);
     QEventLoop loop;
     QObject::connect(&pairing, &DevicePairing::finished, &loop, &QEventLoop::quit);
