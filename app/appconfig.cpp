@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "appconfig.h"
 #include "applogging.h"
+#include "devicecredentials.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -35,7 +36,18 @@ std::optional<AppConfig> parseArguments(const QStringList &arguments, QString *e
                                     QStringLiteral("The venue CA (ca.crt of marquee-admin tls init): HTTPS and WSS trust it alone."), QStringLiteral("PATH"));
     const QCommandLineOption allowInsecure(QStringLiteral("allow-insecure-http"),
                                            QStringLiteral("Allow plain http:// to another machine (a warning stays on screen)."));
-    parser.addOptions({role, server, token, paysim, fullscreen, language, config, headless, idle, escpos, printDir, journal, caFile, allowInsecure});
+    const QCommandLineOption pair(QStringLiteral("pair"),
+                                  QStringLiteral("Pair this kiosk or till with the one-time code read from standard input (marquee-admin device add "
+                                                 "--pairing prints it), store its credentials, and exit."));
+    const QCommandLineOption caFingerprint(QStringLiteral("ca-fingerprint"),
+                                           QStringLiteral("With --pair: the venue CA's SHA-256 fingerprint; the server is trusted only through "
+                                                          "that CA from then on."),
+                                           QStringLiteral("HEX"));
+    const QCommandLineOption credentials(QStringLiteral("credentials"),
+                                         QStringLiteral("The paired device's credentials file (default: device.json in the app's data directory)."),
+                                         QStringLiteral("FILE"));
+    parser.addOptions({role, server, token, paysim, fullscreen, language, config, headless, idle, escpos, printDir, journal, caFile, allowInsecure,
+                       pair, caFingerprint, credentials});
     if (!parser.parse(arguments)) {
         *error = parser.errorText();
         return std::nullopt;
@@ -63,7 +75,11 @@ std::optional<AppConfig> parseArguments(const QStringList &arguments, QString *e
             return parser.value(option);
         return file ? file->value(key, fallback).toString() : fallback;
     };
+    result.roleGiven = parser.isSet(role) || (file && file->contains(QStringLiteral("role")));
     result.role = value(role, QStringLiteral("role"), result.role);
+    result.pair = parser.isSet(pair);
+    result.caFingerprint = value(caFingerprint, QStringLiteral("ca_fingerprint"), QString());
+    result.credentialsPath = value(credentials, QStringLiteral("credentials"), QString());
     result.server = QUrl(value(server, QStringLiteral("server"), QString()));
     result.token = value(token, QStringLiteral("token"), QString());
     result.paysim = QUrl(value(paysim, QStringLiteral("paysim"), QString()));
@@ -90,13 +106,12 @@ std::optional<AppConfig> parseArguments(const QStringList &arguments, QString *e
         *error = QStringLiteral("--role must be kiosk, cashier or manager.");
         return std::nullopt;
     }
-    if (!result.server.isValid() || result.server.scheme().isEmpty() || result.server.host().isEmpty()) {
-        *error = QStringLiteral("--server URL is required, for example --server http://127.0.0.1:8080");
-        return std::nullopt;
-    }
-    // Staff sign in with name and password; only the kiosk runs on a device token alone.
-    if (result.token.isEmpty() && result.role == QLatin1String("kiosk")) {
-        *error = QStringLiteral("--token is required (marquee-admin device add --name NAME --role kiosk prints one).");
+    // A kiosk or till without a token takes server and token from its stored credentials, or pairs (the pairing
+    // screen asks for the server); the desk, and any device given a token, needs the server here.
+    const bool serverOptional = !result.pair && startupNeed(result) == StartupNeed::Credentials && result.server.isEmpty();
+    if (!serverOptional && (!result.server.isValid() || result.server.scheme().isEmpty() || result.server.host().isEmpty())) {
+        *error = result.pair ? QStringLiteral("--pair needs --server URL, the address of the venue's server (https://…)")
+                             : QStringLiteral("--server URL is required, for example --server http://127.0.0.1:8080");
         return std::nullopt;
     }
     if (result.language != QStringLiteral("en") && result.language != QStringLiteral("de")) {
@@ -113,12 +128,40 @@ std::optional<AppConfig> parseArguments(const QStringList &arguments, QString *e
     return result;
 }
 
+StartupNeed startupNeed(const AppConfig &config)
+{
+    if (!config.token.isEmpty() || config.role == QLatin1String("manager"))
+        return StartupNeed::Ready;
+    return StartupNeed::Credentials;
+}
+
+QString credentialsPath(const AppConfig &config)
+{
+    return config.credentialsPath.isEmpty() ? DeviceCredentials::defaultPath() : config.credentialsPath;
+}
+
+void applyCredentials(AppConfig &config, const DeviceCredentials &credentials)
+{
+    if (config.roleGiven && config.role != credentials.appRole())
+        qCWarning(lcKiosk) << "this device is paired as" << credentials.role << "- starting as" << credentials.appRole() << "not" << config.role;
+    config.role = credentials.appRole();
+    config.server = credentials.server;
+    config.token = credentials.token;
+    config.caPem = credentials.caPem;
+    config.deviceName = credentials.deviceName;
+}
+
 std::optional<sync::TransportPolicy> transportPolicy(const AppConfig &config, QString *error)
 {
     sync::TransportPolicy policy;
     policy.allowInsecureHttp = config.allowInsecureHttp;
     if (!config.caFile.isEmpty()) {
         policy.tls = sync::TransportPolicy::venueTls(config.caFile, error);
+        if (!policy.tls)
+            return std::nullopt;
+    } else if (!config.caPem.isEmpty()) {
+        // The venue CA verified at pairing: the only anchor from then on.
+        policy.tls = sync::TransportPolicy::venueTlsFromPem(config.caPem, error);
         if (!policy.tls)
             return std::nullopt;
     }

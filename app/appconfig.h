@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include <QByteArray>
 #include <QString>
 #include <QStringList>
 #include <QUrl>
@@ -34,7 +35,29 @@ struct AppConfig {
     QString cityName;                       ///< the kiosk's city; empty = the first city
     QString caFile;                         ///< --ca-file: the venue CA (marquee-admin tls init's ca.crt) HTTPS trusts, alone
     bool allowInsecureHttp = false;         ///< --allow-insecure-http: plain http:// to another machine, with a warning banner
+    bool roleGiven = false;                 ///< --role (or role=) was given, not defaulted
+    bool pair = false;                      ///< --pair: pair headless with the code on standard input, then exit
+    QString caFingerprint;                  ///< --ca-fingerprint: the venue CA's SHA-256 the pairing checks the server against
+    QString credentialsPath;                ///< --credentials: the paired device's credentials file; empty = <app data>/device.json
+    QByteArray caPem;                       ///< the venue CA stored at pairing (HTTPS trusts it alone unless --ca-file is given)
+    QString deviceName;                     ///< the paired device's name (from the credentials file)
 };
+
+/** @brief What the app does first with @p config (after parseArguments). */
+enum class StartupNeed {
+    Ready,        ///< it has what its role needs (a token, or staff sign-in for the desk)
+    Credentials,  ///< a kiosk or till without a token: the stored credentials, or pairing when there are none
+};
+
+/** @brief Kiosks and tills without a token on the command line or in the config file use stored credentials. */
+StartupNeed startupNeed(const AppConfig &config);
+
+/** @brief credentialsPath, or the default <app data>/device.json. */
+QString credentialsPath(const AppConfig &config);
+
+struct DeviceCredentials;
+/** @brief Take server, token, role and venue CA from @p credentials (the stored role wins over --role). */
+void applyCredentials(AppConfig &config, const DeviceCredentials &credentials);
 
 /**
  * @brief Parse @p arguments (argv, including the program name). On failure returns std::nullopt and puts a

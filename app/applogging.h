@@ -13,3 +13,4 @@ Q_DECLARE_LOGGING_CATEGORY(lcDesk)    ///< marquee.app.desk: the manager desk
 Q_DECLARE_LOGGING_CATEGORY(lcStaff)   ///< marquee.app.staff: staff sign-in and sessions
 Q_DECLARE_LOGGING_CATEGORY(lcSeatMap) ///< marquee.app.seatmap: seat map loading
 Q_DECLARE_LOGGING_CATEGORY(lcLive)    ///< marquee.app.live: the live seat feed's WebSocket
+Q_DECLARE_LOGGING_CATEGORY(lcPairing) ///< marquee.app.pairing: pairing the device with a one-time code (never the token)

@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #pragma once
 
+#include "appconfig.h"
+#include "devicecredentials.h"
+
+#include <optional>
+
 namespace marquee::app {
 
 /**
@@ -13,6 +18,12 @@ namespace marquee::app {
  * small allocations still go through each thread's lock-free cache. MALLOC_ARENA_MAX in the environment wins.
  */
 void limitMallocArenas();
+
+/**
+ * @brief The first-run pairing screen (Pairing/PairingMain.qml) for @p config, run until the device is paired and the
+ * screen is left (or the window is closed: then std::nullopt). The credentials are saved by then.
+ */
+std::optional<DeviceCredentials> runPairingScreen(const AppConfig &config);
 
 /** @brief The whole app: parse options, load Marquee.Ui/Main, run (or walk the flow with --headless). */
 int runApp(int argc, char **argv);

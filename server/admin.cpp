@@ -16,6 +16,7 @@
 #include "tickets/keyencryptionkey.h"
 
 #include <QCoreApplication>
+#include <QFile>
 #include <QElapsedTimer>
 #include <QTextStream>
 
@@ -30,11 +31,13 @@ QString usage()
         "  migrate                                         apply pending schema migrations\n"
         "  seed-demo                                       load demo cities, cinemas, movies, a week of shows, a stadium\n"
         "  seed-stadium --seats N                          a stand-alone stadium show of N seats (multiple of 1000); prints its id last\n"
-        "  device add --name NAME --role kiosk|till [--venue ID] [--pairing]\n"
+        "  device add --name NAME --role kiosk|till [--venue ID] [--pairing [--venue-ca-file FILE]]\n"
         "                                                  enrol a device of that venue (default: the only venue, if the\n"
         "                                                  database has one); prints its bearer token last, or with\n"
         "                                                  --pairing a one-time code (15 minutes) the device trades for\n"
-        "                                                  its token (POST /api/v1/devices/pair)\n"
+        "                                                  its token (POST /api/v1/devices/pair), and with\n"
+        "                                                  --venue-ca-file the venue CA's SHA-256 fingerprint the device\n"
+        "                                                  checks the server against (the code stays the last line)\n"
         "  device venue --name NAME --venue ID             move a device to a venue: its ticket keys and the tickets its\n"
         "                                                  door admits follow, on every running server at once\n"
         "  staff add --name NAME --role cashier|manager|admin   add staff; password from standard input\n"
@@ -297,7 +300,22 @@ int main(int argc, char *argv[])
         bool venueOk = true;
         const qint64 venueId = venueText.isEmpty() ? 0 : venueText.toLongLong(&venueOk);
         const bool pairing = command == QLatin1String("device") && args.removeAll(QStringLiteral("--pairing")) > 0;
-        if (pairing && venueId > 0) {
+        const bool caGiven = args.contains(QStringLiteral("--venue-ca-file"));
+        const QString caFile = pairing ? optionValue(args, QStringLiteral("--venue-ca-file")) : QString();
+        // Read before the code is made: a wrong path must not leave a code behind that nobody was shown.
+        QString caFingerprint;
+        QString caProblem = QStringLiteral("needs a file");
+        if (!caFile.isEmpty()) {
+            QFile ca(caFile);
+            if (!ca.open(QIODevice::ReadOnly))
+                caProblem = QStringLiteral("cannot be read: ") + ca.errorString();
+            else if ((caFingerprint = VenueTls::fingerprint(ca.readAll())).isEmpty())
+                caProblem = QStringLiteral("holds no PEM certificate (tls init writes the venue CA as ca.crt)");
+        }
+        if (pairing && caGiven && caFingerprint.isEmpty()) {
+            err << "marquee-admin: --venue-ca-file " << caFile << " " << caProblem << "\n";
+            rc = 2;
+        } else if (pairing && venueId > 0) {
             // A pairing code does not carry a venue yet: the paired device takes the only venue, or none.
             err << "marquee-admin: device add --pairing takes no --venue yet; pair it, then run device venue --name NAME --venue ID\n";
             rc = 2;
@@ -307,6 +325,8 @@ int main(int argc, char *argv[])
                 err << "marquee-admin: " << error << "\n";
                 rc = 1;
             } else {
+                if (!caFingerprint.isEmpty())
+                    out << "venue CA SHA-256 fingerprint (the device checks the server against it): " << caFingerprint << "\n";
                 out << "device '" << name << "' (" << toString(*role) << ") pairs with this code until "
                     << code->expiresAt.toUTC().toString(Qt::ISODate) << ", once:\n"
                     << store::PairingRepository::display(code->code) << Qt::endl;

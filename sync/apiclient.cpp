@@ -163,6 +163,7 @@ void ApiClient::finish(QNetworkReply *reply, bool timedOut)
         result.status = 0;
         result.body.clear();
         result.networkError = timedOut ? QStringLiteral("timed out after %1 ms").arg(m_timeoutMs) : reply->errorString();
+        result.tlsFailed = !timedOut && error == QNetworkReply::SslHandshakeFailedError;
     } else {
         result.status = statusAttribute.toInt();
         result.etag = reply->rawHeader("ETag");

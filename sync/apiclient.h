@@ -32,6 +32,7 @@ struct ApiResult {
     ApiError error;         ///< parsed error body for HttpError
     QString networkError;   ///< what went wrong for NetworkError
     bool timedOut = false;  ///< the request ran into the client's deadline
+    bool tlsFailed = false; ///< a network error because the TLS handshake failed (the server's certificate was not trusted)
     QByteArray etag;        ///< the response's ETag header, if any (seat-map polling sends it back as If-None-Match)
     qint64 venueId = 0;     ///< the response's Marquee-Venue-Id header (GET /api/v1/keys: this device's venue), or 0
 

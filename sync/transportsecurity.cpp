@@ -50,9 +50,17 @@ std::optional<QSslConfiguration> TransportPolicy::venueTls(const QString &caFile
         *error = QStringLiteral("cannot read the CA file %1: %2").arg(caFile, file.errorString());
         return std::nullopt;
     }
-    const QList<QSslCertificate> authorities = QSslCertificate::fromData(file.readAll(), QSsl::Pem);
-    if (authorities.isEmpty()) {
+    const auto tls = venueTlsFromPem(file.readAll(), error);
+    if (!tls)
         *error = QStringLiteral("%1 holds no PEM certificate (marquee-admin tls init writes the venue CA as ca.crt)").arg(caFile);
+    return tls;
+}
+
+std::optional<QSslConfiguration> TransportPolicy::venueTlsFromPem(const QByteArray &pem, QString *error)
+{
+    const QList<QSslCertificate> authorities = QSslCertificate::fromData(pem, QSsl::Pem);
+    if (authorities.isEmpty()) {
+        *error = QStringLiteral("no PEM certificate in the venue CA");
         return std::nullopt;
     }
     QSslConfiguration tls = QSslConfiguration::defaultConfiguration();

@@ -33,6 +33,8 @@ struct TransportPolicy {
      * and its host name, and speaks TLS 1.2 or later. std::nullopt and @p error when the file holds no certificate.
      */
     static std::optional<QSslConfiguration> venueTls(const QString &caFile, QString *error);
+    /** @brief The same for the CA certificates in @p pem (a venue CA stored at pairing). */
+    static std::optional<QSslConfiguration> venueTlsFromPem(const QByteArray &pem, QString *error);
 
     /** @brief The process's policy (the default: no insecure http, the system's CAs). */
     static const TransportPolicy &current();

@@ -681,6 +681,137 @@
     </message>
 </context>
 <context>
+    <name>PairingMain</name>
+    <message>
+        <source>Marquee: pair this device</source>
+        <translation>Marquee: Gerät koppeln</translation>
+    </message>
+    <message>
+        <source>Wrong pairing code</source>
+        <translation>Falscher Kopplungscode</translation>
+    </message>
+    <message>
+        <source>This code was used already</source>
+        <translation>Dieser Code wurde schon verwendet</translation>
+    </message>
+    <message>
+        <source>This code has expired</source>
+        <translation>Dieser Code ist abgelaufen</translation>
+    </message>
+    <message>
+        <source>This code is no longer valid</source>
+        <translation>Dieser Code gilt nicht mehr</translation>
+    </message>
+    <message>
+        <source>Pairing is locked for a while</source>
+        <translation>Koppeln ist eine Weile gesperrt</translation>
+    </message>
+    <message>
+        <source>The server cannot be reached</source>
+        <translation>Der Server ist nicht erreichbar</translation>
+    </message>
+    <message>
+        <source>The venue certificate does not match</source>
+        <translation>Das Zertifikat des Hauses stimmt nicht überein</translation>
+    </message>
+    <message>
+        <source>The server is not trusted</source>
+        <translation>Dem Server wird nicht vertraut</translation>
+    </message>
+    <message>
+        <source>Check the server address</source>
+        <translation>Prüfen Sie die Serveradresse</translation>
+    </message>
+    <message>
+        <source>Check the fingerprint</source>
+        <translation>Prüfen Sie den Fingerabdruck</translation>
+    </message>
+    <message>
+        <source>The device is not paired</source>
+        <translation>Das Gerät ist nicht gekoppelt</translation>
+    </message>
+    <message>
+        <source>This device is paired</source>
+        <translation>Dieses Gerät ist gekoppelt</translation>
+    </message>
+    <message>
+        <source>Pair this device</source>
+        <translation>Dieses Gerät koppeln</translation>
+    </message>
+    <message>
+        <source>Ask the manager for a pairing code for this kiosk or till (marquee-admin device add --pairing). It is valid for 15 minutes and pairs once. Type the server&apos;s address, the code and the venue certificate fingerprint printed with it.</source>
+        <translation>Bitten Sie die Leitung um einen Kopplungscode für diesen Automaten oder diese Kasse (marquee-admin device add --pairing). Er gilt 15 Minuten und koppelt einmal. Geben Sie die Adresse des Servers, den Code und den mit ihm gedruckten Fingerabdruck des Zertifikats des Hauses ein.</translation>
+    </message>
+    <message>
+        <source>Server address</source>
+        <translation>Serveradresse</translation>
+    </message>
+    <message>
+        <source>Like https://tickets.venue.example</source>
+        <translation>Etwa https://tickets.venue.example</translation>
+    </message>
+    <message>
+        <source>Pairing code</source>
+        <translation>Kopplungscode</translation>
+    </message>
+    <message>
+        <source>8 letters and digits, like 7K3M-Q9TZ</source>
+        <translation>8 Buchstaben und Ziffern, etwa 7K3M-Q9TZ</translation>
+    </message>
+    <message>
+        <source>Venue certificate fingerprint (SHA-256)</source>
+        <translation>Fingerabdruck des Zertifikats des Hauses (SHA-256)</translation>
+    </message>
+    <message>
+        <source>Printed with the code and by marquee-admin tls show. Needed for https unless the server has a public certificate.</source>
+        <translation>Mit dem Code gedruckt und von marquee-admin tls show. Für https nötig, außer der Server hat ein öffentliches Zertifikat.</translation>
+    </message>
+    <message>
+        <source>Venue certificate fingerprint</source>
+        <translation>Fingerabdruck des Zertifikats des Hauses</translation>
+    </message>
+    <message>
+        <source>Paired as the till “%1”.</source>
+        <translation>Als Kasse „%1“ gekoppelt.</translation>
+    </message>
+    <message>
+        <source>Paired as the kiosk “%1”.</source>
+        <translation>Als Automat „%1“ gekoppelt.</translation>
+    </message>
+    <message>
+        <source>From now on it trusts the server only through the venue certificate.</source>
+        <translation>Ab jetzt vertraut es dem Server nur über das Zertifikat des Hauses.</translation>
+    </message>
+    <message>
+        <source>No venue certificate was stored.</source>
+        <translation>Es wurde kein Zertifikat des Hauses gespeichert.</translation>
+    </message>
+    <message>
+        <source>Checking the venue certificate…</source>
+        <translation>Zertifikat des Hauses wird geprüft…</translation>
+    </message>
+    <message>
+        <source>Pairing…</source>
+        <translation>Wird gekoppelt…</translation>
+    </message>
+    <message>
+        <source>Try again</source>
+        <translation>Noch einmal</translation>
+    </message>
+    <message>
+        <source>Pair</source>
+        <translation>Koppeln</translation>
+    </message>
+    <message>
+        <source>Open the till</source>
+        <translation>Kasse öffnen</translation>
+    </message>
+    <message>
+        <source>Start the kiosk</source>
+        <translation>Automat starten</translation>
+    </message>
+</context>
+<context>
     <name>PasswordPrompt</name>
     <message>
         <source>Confirm</source>
@@ -2440,6 +2571,92 @@ Zahlungen: %6 bestätigt, %7 zu erstatten, %8 offen.</translation>
             <numerusform>Das Kontingent ist geschlossen; %n Platz ist wieder im Verkauf.</numerusform>
             <numerusform>Das Kontingent ist geschlossen; %n Plätze sind wieder im Verkauf.</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>marquee::app::DevicePairing</name>
+    <message>
+        <source>The server at %1 cannot be reached (%2). Check the address and the network, then try again.</source>
+        <translation>Der Server unter %1 ist nicht erreichbar (%2). Prüfen Sie Adresse und Netzwerk und versuchen Sie es dann noch einmal.</translation>
+    </message>
+    <message>
+        <source>“%1” is not a server address. Type it like https://tickets.venue.example.</source>
+        <translation>„%1“ ist keine Serveradresse. Geben Sie sie etwa als https://tickets.venue.example ein.</translation>
+    </message>
+    <message>
+        <source>Plain http:// to another machine is refused: anyone on the network could read the code and the token. Use https:// and the venue certificate fingerprint.</source>
+        <translation>Unverschlüsseltes http:// zu einem anderen Rechner wird abgelehnt: Jeder im Netzwerk könnte Code und Token mitlesen. Verwenden Sie https:// und den Fingerabdruck des Zertifikats des Hauses.</translation>
+    </message>
+    <message>
+        <source>A pairing code is 8 letters and digits, like 7K3M-Q9TZ.</source>
+        <translation>Ein Kopplungscode besteht aus 8 Buchstaben und Ziffern, etwa 7K3M-Q9TZ.</translation>
+    </message>
+    <message>
+        <source>A certificate fingerprint is 64 hexadecimal digits (SHA-256), pairs may be separated by colons, as marquee-admin prints it.</source>
+        <translation>Ein Zertifikats-Fingerabdruck besteht aus 64 Hexadezimalziffern (SHA-256), paarweise durch Doppelpunkte getrennt, wie marquee-admin ihn druckt.</translation>
+    </message>
+    <message>
+        <source>The venue CA file %1 cannot be read or holds no certificate.</source>
+        <translation>Die CA-Datei des Hauses %1 ist nicht lesbar oder enthält kein Zertifikat.</translation>
+    </message>
+    <message>
+        <source>The venue CA file %1 does not have the fingerprint you typed. Do not pair: check both with the manager (marquee-admin tls show).</source>
+        <translation>Die CA-Datei des Hauses %1 hat nicht den eingegebenen Fingerabdruck. Nicht koppeln: Prüfen Sie beides mit der Leitung (marquee-admin tls show).</translation>
+    </message>
+    <message>
+        <source>This server has no venue certificate to check the fingerprint against (marquee-server --venue-ca-file). Ask the manager.</source>
+        <translation>Dieser Server hat kein Zertifikat des Hauses, mit dem der Fingerabdruck verglichen werden kann (marquee-server --venue-ca-file). Fragen Sie die Leitung.</translation>
+    </message>
+    <message>
+        <source>The server did not send its venue certificate (%1). Check the address.</source>
+        <translation>Der Server hat sein Zertifikat des Hauses nicht gesendet (%1). Prüfen Sie die Adresse.</translation>
+    </message>
+    <message>
+        <source>The server&apos;s venue certificate does not have the fingerprint you typed. Do not pair: check the fingerprint with the manager (marquee-admin tls show) and the server address.</source>
+        <translation>Das Zertifikat des Hauses, das der Server sendet, hat nicht den eingegebenen Fingerabdruck. Nicht koppeln: Prüfen Sie den Fingerabdruck mit der Leitung (marquee-admin tls show) und die Serveradresse.</translation>
+    </message>
+    <message>
+        <source>The server&apos;s certificate is not trusted by this device. Type the venue certificate fingerprint (printed with the code, and by marquee-admin tls show) and try again.</source>
+        <translation>Dieses Gerät vertraut dem Zertifikat des Servers nicht. Geben Sie den Fingerabdruck des Zertifikats des Hauses ein (mit dem Code gedruckt und von marquee-admin tls show) und versuchen Sie es noch einmal.</translation>
+    </message>
+    <message>
+        <source>The server at %1 does not prove that it belongs to the venue certificate (its certificate is not signed by it, or not for this address). Check the address with the manager.</source>
+        <translation>Der Server unter %1 weist nicht nach, dass er zum Zertifikat des Hauses gehört (sein Zertifikat ist nicht davon signiert oder nicht für diese Adresse). Prüfen Sie die Adresse mit der Leitung.</translation>
+    </message>
+    <message>
+        <source>This pairing code is not known. Check it (letters and digits as printed) or ask for a new one.</source>
+        <translation>Dieser Kopplungscode ist unbekannt. Prüfen Sie ihn (Buchstaben und Ziffern wie gedruckt) oder fragen Sie nach einem neuen.</translation>
+    </message>
+    <message>
+        <source>This pairing code was used already. Ask the manager for a new code.</source>
+        <translation>Dieser Kopplungscode wurde schon verwendet. Bitten Sie die Leitung um einen neuen Code.</translation>
+    </message>
+    <message>
+        <source>This pairing code has expired (codes are valid for 15 minutes). Ask the manager for a new code.</source>
+        <translation>Dieser Kopplungscode ist abgelaufen (Codes gelten 15 Minuten). Bitten Sie die Leitung um einen neuen Code.</translation>
+    </message>
+    <message>
+        <source>A device of this code&apos;s name was enrolled meanwhile. Ask the manager for a new code.</source>
+        <translation>Inzwischen wurde ein Gerät mit dem Namen dieses Codes angemeldet. Bitten Sie die Leitung um einen neuen Code.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Too many wrong pairing codes lately: pairing is locked for %n more minute(s). Wait, then try again.</source>
+        <translation>
+            <numerusform>Zu viele falsche Kopplungscodes in letzter Zeit: Koppeln ist noch %n Minute gesperrt. Warten Sie und versuchen Sie es dann noch einmal.</numerusform>
+            <numerusform>Zu viele falsche Kopplungscodes in letzter Zeit: Koppeln ist noch %n Minuten gesperrt. Warten Sie und versuchen Sie es dann noch einmal.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The server could not pair this device now (%1). Try again with the same code.</source>
+        <translation>Der Server konnte dieses Gerät gerade nicht koppeln (%1). Versuchen Sie es mit demselben Code noch einmal.</translation>
+    </message>
+    <message>
+        <source>The server paired a device this app cannot be (role “%1”). Ask the manager.</source>
+        <translation>Der Server hat ein Gerät gekoppelt, das diese App nicht sein kann (Rolle „%1“). Fragen Sie die Leitung.</translation>
+    </message>
+    <message>
+        <source>Paired, but the credentials could not be saved (%1). Ask the manager for a new code.</source>
+        <translation>Gekoppelt, aber die Zugangsdaten konnten nicht gespeichert werden (%1). Bitten Sie die Leitung um einen neuen Code.</translation>
     </message>
 </context>
 <context>

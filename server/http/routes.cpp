@@ -31,6 +31,7 @@ void registerAllRoutes(Router &router, ServerContext &context)
     registerEventRoutes(router, context);
     registerDeviceRoutes(router, context);
     registerPairingRoutes(router, context);
+    registerVenueCaRoutes(router, context);
     registerQueueRoutes(router, context);
     registerReportRoutes(router, context);
     registerAuditRoutes(router, context);

@@ -27,6 +27,8 @@ void registerShowRoutes(Router &router, ServerContext &context);
 void registerDeviceRoutes(Router &router, ServerContext &context);
 /** @brief POST /api/v1/devices/pair (public, throttled): a one-time pairing code for the device's token. */
 void registerPairingRoutes(Router &router, ServerContext &context);
+/** @brief GET /api/v1/venue-ca (public): the venue CA's PEM, which a pairing device checks against its fingerprint. */
+void registerVenueCaRoutes(Router &router, ServerContext &context);
 /** @brief GET /api/v1/reports/audit, the audit log page by page (manager and admin). */
 void registerAuditRoutes(Router &router, ServerContext &context);
 

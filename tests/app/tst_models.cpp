@@ -49,8 +49,19 @@ TEST(AppConfig, ParsesTheCommandLineAndRefusesBadInput)
     EXPECT_EQ(config->language, QStringLiteral("de"));
     EXPECT_TRUE(config->fullscreen);
     EXPECT_FALSE(parseArguments({"marquee", "--role", "janitor", "--server", "http://x", "--token", "t"}, &error));
-    EXPECT_FALSE(parseArguments({"marquee", "--server", "http://x"}, &error));
-    EXPECT_TRUE(error.contains(QStringLiteral("--token")));
+    // A kiosk without a token takes its stored credentials, or pairs; the desk and a device with a token need --server.
+    const auto unpaired = parseArguments({"marquee", "--server", "http://127.0.0.1:8080"}, &error);
+    ASSERT_TRUE(unpaired) << error.toStdString();
+    EXPECT_EQ(startupNeed(*unpaired), StartupNeed::Credentials);
+    const auto bare = parseArguments({"marquee"}, &error);
+    ASSERT_TRUE(bare) << error.toStdString();
+    EXPECT_EQ(startupNeed(*bare), StartupNeed::Credentials);
+    EXPECT_FALSE(parseArguments({"marquee", "--token", "t"}, &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("--server")));
+    EXPECT_FALSE(parseArguments({"marquee", "--role", "manager"}, &error));
+    EXPECT_FALSE(parseArguments({"marquee", "--pair"}, &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("--pair needs --server")));
+    EXPECT_EQ(startupNeed(*parseArguments({"marquee", "--role", "manager", "--server", "http://127.0.0.1:8080"}, &error)), StartupNeed::Ready);
     EXPECT_FALSE(parseArguments({"marquee", "--server", "http://x", "--token", "t", "--language", "fr"}, &error));
 }
 

@@ -22,6 +22,7 @@ const QHash<QString, QString> kDeclaredAccess = {
     {QStringLiteral("GET /readyz"), QStringLiteral("public")},
     {QStringLiteral("POST /api/v1/sessions"), QStringLiteral("public")},
     {QStringLiteral("POST /api/v1/devices/pair"), QStringLiteral("public")},
+    {QStringLiteral("GET /api/v1/venue-ca"), QStringLiteral("public")},
     {QStringLiteral("DELETE /api/v1/sessions/current"), QStringLiteral("C M A")},
     {QStringLiteral("POST /api/v1/sessions/reauth"), QStringLiteral("C M A")},
     {QStringLiteral("PUT /api/v1/sessions/current/pin"), QStringLiteral("C M A")},
