@@ -148,7 +148,7 @@ LeaseOutcome<EndedLease> LeaseService::end(const store::Principal &caller, const
     const qint64 till = m_leases.tillOf(caller);
     if (till < 0)
         return storeDown();
-    const store::LeaseEnd ended = m_leases.end(leaseId, caller.owner(), till, isManager(caller));
+    const store::LeaseEnd ended = m_leases.end(leaseId, caller, till, isManager(caller));
     if (!ended.ok)
         return storeDown();
     if (ended.decision == QLatin1String("lease_not_found"))
@@ -278,7 +278,7 @@ LeaseOutcome<LeaseSettings> LeaseService::setSettings(const store::Principal &ca
     std::optional<int> seatsPerDevice, std::optional<int> returnBeforeSeconds, std::optional<int> graceSeconds)
 {
     bool known = true;
-    if (!m_leases.setSettings(showId, seatsPerDevice, returnBeforeSeconds, graceSeconds, caller.owner(), &known))
+    if (!m_leases.setSettings(showId, seatsPerDevice, returnBeforeSeconds, graceSeconds, caller, &known))
         return storeDown();
     if (!known)
         return refused(ErrorCode::ShowNotFound);

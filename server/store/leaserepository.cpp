@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "store/leaserepository.h"
+#include "store/staffrepository.h"
 #include "store/ticketrepository.h"
 
 #include "core/isotime.h"
 #include "core/ticketcodec.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QSqlQuery>
 #include <QUuid>
@@ -146,7 +148,7 @@ std::optional<QJsonArray> LeaseRepository::leasesOfShow(qint64 showId, qint64 de
     return QJsonDocument::fromJson(query.value(0).toString().toUtf8()).array();
 }
 
-LeaseEnd LeaseRepository::end(const QString &leaseId, const QString &actor, qint64 deviceId, bool manager)
+LeaseEnd LeaseRepository::end(const QString &leaseId, const Principal &caller, qint64 deviceId, bool manager)
 {
     LeaseEnd out;
     if (!isUuid(leaseId)) {
@@ -162,7 +164,7 @@ LeaseEnd LeaseRepository::end(const QString &leaseId, const QString &actor, qint
     QSqlQuery query(db);
     prepareQuery(query, QStringLiteral("SELECT o_decision, o_data::text, coalesce(o_show, 0), o_freed FROM mq_return_lease(?::uuid, ?, ?, ?)"));
     query.addBindValue(leaseId);
-    query.addBindValue(actor);
+    query.addBindValue(caller.owner());
     query.addBindValue(deviceId);
     query.addBindValue(manager);
     if (!execQuery(query, "end lease") || !query.next())
@@ -171,8 +173,16 @@ LeaseEnd LeaseRepository::end(const QString &leaseId, const QString &actor, qint
     out.lease = object(query.value(1));
     out.showId = query.value(2).toLongLong();
     out.freed = fromPgTextArray(query.value(3).toString());
-    if ((out.decision == QLatin1String("returned") || out.decision == QLatin1String("revoked"))
-        && !m_tickets.delegations().revokeOfLease(db, leaseId, out.decision))
+    const bool ended = out.decision == QLatin1String("returned") || out.decision == QLatin1String("revoked");
+    if (ended && !m_tickets.delegations().revokeOfLease(db, leaseId, out.decision))
+        return out;
+    // A manager taking seats away from a till (or back after an expiry) is a money action: on the record.
+    if (ended && manager
+        && !StaffRepository::appendAudit(db, caller,
+                                         {out.decision == QLatin1String("revoked") ? QStringLiteral("lease.revoke") : QStringLiteral("lease.return"),
+                                          QStringLiteral("lease:%1").arg(leaseId), QString(),
+                                          QJsonObject{{QStringLiteral("show_id"), out.showId},
+                                                      {QStringLiteral("seats_back_on_sale"), QJsonArray::fromStringList(out.freed)}}}))
         return out;
     if (!tx.commit())
         return out;
@@ -316,10 +326,14 @@ std::optional<QJsonObject> LeaseRepository::settings(qint64 showId, const LeaseD
 }
 
 bool LeaseRepository::setSettings(qint64 showId, std::optional<int> seatsPerDevice, std::optional<int> returnBeforeSeconds,
-                                  std::optional<int> graceSeconds, const QString &actor, bool *showKnown)
+                                  std::optional<int> graceSeconds, const Principal &caller, bool *showKnown)
 {
     *showKnown = true;
-    QSqlQuery query(m_database.connection());
+    QSqlDatabase db = m_database.connection();
+    Transaction tx(db);
+    if (!tx.isActive())
+        return false;
+    QSqlQuery query(db);
     prepareQuery(query, QStringLiteral(
         "INSERT INTO show_lease_settings (show_id, seats_per_device, return_before_s, grace_s, updated_by) "
         "SELECT show_id, ?, ?, ?, ? FROM shows WHERE show_id = ? "
@@ -328,12 +342,20 @@ bool LeaseRepository::setSettings(qint64 showId, std::optional<int> seatsPerDevi
     query.addBindValue(nullableInt(seatsPerDevice));
     query.addBindValue(nullableInt(returnBeforeSeconds));
     query.addBindValue(nullableInt(graceSeconds));
-    query.addBindValue(actor);
+    query.addBindValue(caller.owner());
     query.addBindValue(showId);
     if (!execQuery(query, "store lease settings"))
         return false;
     *showKnown = query.numRowsAffected() == 1;
-    return true;
+    if (!*showKnown)
+        return true;
+    auto setting = [](std::optional<int> value) { return value ? QJsonValue(*value) : QJsonValue(QJsonValue::Null); };
+    return StaffRepository::appendAudit(db, caller,
+                                        {QStringLiteral("lease.settings"), QStringLiteral("show:%1").arg(showId), QString(),
+                                         QJsonObject{{QStringLiteral("seats_per_device"), setting(seatsPerDevice)},
+                                                     {QStringLiteral("return_before_seconds"), setting(returnBeforeSeconds)},
+                                                     {QStringLiteral("grace_seconds"), setting(graceSeconds)}}})
+           && tx.commit();
 }
 
 } // namespace marquee::store

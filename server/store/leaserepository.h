@@ -83,8 +83,9 @@ public:
     /**
      * @brief mq_return_lease: give back (the lease's device, or a manager after expiry) or revoke (a manager before);
      * either revokes the lease's delegation in the same transaction (its device signs nothing more that a door admits).
+     * What a manager ends is audited in that transaction (lease.revoke, or lease.return after the expiry).
      */
-    LeaseEnd end(const QString &leaseId, const QString &actor, qint64 deviceId, bool manager);
+    LeaseEnd end(const QString &leaseId, const Principal &caller, qint64 deviceId, bool manager);
     /**
      * @brief Check the device-signed tickets (`MQ2.` codes) of a sale of @p deviceId under lease @p leaseId before it
      * is recorded (DelegationRepository::checkSaleTickets, and no ticket id already on record for anything else):
@@ -100,9 +101,12 @@ public:
     int sweep(int batch);
     /** @brief A show's lease settings ({seats_per_device, return_before_seconds, grace_seconds}, the defaults filled in). */
     std::optional<QJsonObject> settings(qint64 showId, const LeaseDefaults &defaults);
-    /** @brief Store a show's lease settings (std::nullopt: the default); false on error or an unknown show. */
+    /**
+     * @brief Store a show's lease settings (std::nullopt: the default), audited (lease.settings) in the same
+     * transaction; false on error or an unknown show.
+     */
     bool setSettings(qint64 showId, std::optional<int> seatsPerDevice, std::optional<int> returnBeforeSeconds,
-                     std::optional<int> graceSeconds, const QString &actor, bool *showKnown);
+                     std::optional<int> graceSeconds, const Principal &caller, bool *showKnown);
 
 private:
     const Database &m_database;

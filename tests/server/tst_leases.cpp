@@ -180,6 +180,10 @@ TEST_F(Leases, BestLeasesFreeSeatsNearTheMiddleAndAKeyReplaysTheLease)
     EXPECT_EQ(tooMany.status, 403); // a till is no manager
     auto manager = server.client(server.staffToken(QStringLiteral("manager")));
     ASSERT_EQ(putJson(*manager, "/api/v1/shows/" + QByteArray::number(showId) + "/lease-settings", QJsonObject{{QStringLiteral("seats_per_device"), 100}}).status, 200);
+    EXPECT_EQ(server.scalar(QStringLiteral("SELECT details->>'seats_per_device' FROM audit_log WHERE action = 'lease.settings' AND target = 'show:%1'")
+                                .arg(showId)).toString(),
+              QStringLiteral("100"))
+        << "a manager's lease settings are audited";
     const QString before = leaseState(server);
     const HttpResult short_ = other->post(leasesPath(showId), bestBody(22));
     EXPECT_API_ERROR(short_, 409, "not_enough_seats");
@@ -251,6 +255,10 @@ TEST_F(Leases, TheTillGivesSeatsBackAndAManagerRevokesWithoutFreeingThem)
     EXPECT_EQ(revoked.json().value(QStringLiteral("state")).toString(), QStringLiteral("revoked"));
     EXPECT_TRUE(revoked.json().value(QStringLiteral("freed_seats")).toArray().isEmpty());
     EXPECT_EQ(status(QStringLiteral("C1")), QStringLiteral("leased"));
+    // The manager's revocation is on the record (the till's own return is not a manager's action).
+    EXPECT_EQ(server.scalar(QStringLiteral("SELECT count(*) FROM audit_log WHERE action = 'lease.revoke' AND target = 'lease:%1' "
+                                           "AND actor_role = 'manager'").arg(second)).toInt(), 1);
+    EXPECT_EQ(server.scalar(QStringLiteral("SELECT count(*) FROM audit_log WHERE action LIKE 'lease.%' AND target = 'lease:%1'").arg(id)).toInt(), 0);
     // ... until it reports what it sold and gives back the rest.
     const HttpResult sold = till->post(salesPath(second), saleBody(1, {QStringLiteral("C1")}, kPremium, 2000));
     ASSERT_EQ(sold.status, 201) << sold.body.toStdString();
