@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: AGPL-3.0-or-later
 #include "devicepairing.h"
 #include "applogging.h"
+#include "core/pairingscan.h"
 
 #include "sync/apiclient.h"
 #include "sync/transportsecurity.h"
@@ -131,10 +132,32 @@ QString DevicePairing::unreachable(const QString &detail) const
     return tr("The server at %1 cannot be reached (%2). Check the address and the network, then try again.").arg(m_url.toDisplayString(), detail);
 }
 
-void DevicePairing::pair(const QString &server, const QString &code, const QString &fingerprint)
+QVariantMap DevicePairing::scanned(const QString &text) const
+{
+    const std::optional<PairingScan> scan = parsePairingScan(text);
+    if (!scan)
+        return {};
+    return QVariantMap{{QStringLiteral("code"), scan->code}, {QStringLiteral("fingerprint"), scan->fingerprint}};
+}
+
+void DevicePairing::pair(const QString &server, const QString &codeOrScan, const QString &typedFingerprint)
 {
     if (busy())
         return;
+    // The pairing QR (scanned into the code field, or piped to --pair) brings the fingerprint along; one typed as
+    // well must be the same.
+    QString code = codeOrScan;
+    QString fingerprint = typedFingerprint;
+    if (const std::optional<PairingScan> scan = parsePairingScan(codeOrScan)) {
+        code = scan->code;
+        if (fingerprint.trimmed().isEmpty())
+            fingerprint = scan->fingerprint;
+        else if (!scan->fingerprint.isEmpty() && normalizedFingerprint(fingerprint) != normalizedFingerprint(scan->fingerprint)) {
+            m_errorKind.clear();
+            fail(QStringLiteral("fingerprint_format"), tr("The fingerprint typed is not the one in the scanned pairing code: check which is the venue's."));
+            return;
+        }
+    }
     m_errorKind.clear();
     m_errorString.clear();
     m_retryAfterSeconds = 0;

@@ -6,6 +6,7 @@
 
 #include <QByteArray>
 #include <QObject>
+#include <QVariantMap>
 #include <QString>
 #include <QUrl>
 #include <QtQml/qqmlregistration.h>
@@ -97,6 +98,11 @@ public:
 
     /** @brief Pair with @p code at @p server (no scheme: https://), checking the venue CA against @p fingerprint. */
     Q_INVOKABLE void pair(const QString &server, const QString &code, const QString &fingerprint);
+    /**
+     * @brief What a scanner typed into the code field, read as the pairing QR of marquee-admin: {code, fingerprint}
+     * (fingerprint empty when the QR has none), or an empty object when @p text is no such QR (a typed code).
+     */
+    Q_INVOKABLE QVariantMap scanned(const QString &text) const;
     /** @brief Leave the screen for the role's screens (after pairing). */
     Q_INVOKABLE void proceed();
 

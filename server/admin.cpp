@@ -14,15 +14,49 @@
 #include "store/staffrepository.h"
 #include "store/ticketrepository.h"
 #include "tickets/keyencryptionkey.h"
+#include "core/pairingscan.h"
 
 #include <QCoreApplication>
 #include <QFile>
 #include <QElapsedTimer>
 #include <QTextStream>
+#include <qrencode.h>
 
 using namespace marquee;
 
 namespace {
+
+/**
+ * @brief @p text as a QR code for a terminal, two module rows per line in half blocks, with the four-module quiet
+ * zone. The blocks draw the light modules (as `qrencode -t UTF8` does), so on a dark terminal the code is dark on
+ * light, as scanners expect. Empty if the text cannot be encoded.
+ */
+QString terminalQr(const QString &text)
+{
+    const QByteArray bytes = text.toUtf8();
+    QRcode *code = QRcode_encodeString8bit(bytes.constData(), 0, QR_ECLEVEL_M);
+    if (!code)
+        return {};
+    constexpr int kQuiet = 4;
+    const int width = code->width;
+    const int size = width + 2 * kQuiet;
+    auto light = [&](int x, int y) {
+        x -= kQuiet;
+        y -= kQuiet;
+        return x < 0 || y < 0 || x >= width || y >= width || !(code->data[y * width + x] & 1);
+    };
+    QString out;
+    for (int y = 0; y < size; y += 2) {
+        for (int x = 0; x < size; ++x) {
+            const bool top = light(x, y);
+            const bool bottom = y + 1 < size ? light(x, y + 1) : false;
+            out += top && bottom ? QChar(0x2588) : top ? QChar(0x2580) : bottom ? QChar(0x2584) : QChar(u' ');
+        }
+        out += QLatin1Char('\n');
+    }
+    QRcode_free(code);
+    return out;
+}
 QString usage()
 {
     return QStringLiteral(
@@ -327,9 +361,13 @@ int main(int argc, char *argv[])
             } else {
                 if (!caFingerprint.isEmpty())
                     out << "venue CA SHA-256 fingerprint (the device checks the server against it): " << caFingerprint << "\n";
+                const QString shown = store::PairingRepository::display(code->code);
+                // The QR carries code and fingerprint: a device's scanner fills in both on the pairing screen.
+                out << "the code" << (caFingerprint.isEmpty() ? "" : " and the fingerprint") << " as a QR for the device's scanner:\n"
+                    << terminalQr(pairingScanText(shown, caFingerprint));
                 out << "device '" << name << "' (" << toString(*role) << ") pairs with this code until "
                     << code->expiresAt.toUTC().toString(Qt::ISODate) << ", once:\n"
-                    << store::PairingRepository::display(code->code) << Qt::endl;
+                    << shown << Qt::endl;
             }
         } else if (name.isEmpty() || !role || !args.isEmpty() || !venueOk || venueId < 0) {
             err << "marquee-admin: " << command << " add needs --name NAME and a valid --role"

@@ -126,7 +126,22 @@ Window {
                     Accessible.name: qsTr("Pairing code")
                     enabled: !Pairing.busy && !window.paired
                     focus: true
-                    onAccepted: fingerprintField.forceActiveFocus()
+                    onAccepted: {
+                        // A scanner reading marquee-admin's pairing QR types code and fingerprint at once: both
+                        // fields are filled, and the device pairs if the server's address is there.
+                        const scan = Pairing.scanned(text)
+                        if (scan.code === undefined) {
+                            fingerprintField.forceActiveFocus()
+                            return
+                        }
+                        text = scan.code
+                        if (scan.fingerprint)
+                            fingerprintField.text = scan.fingerprint
+                        if (serverField.text.length > 0)
+                            window.pair()
+                        else
+                            serverField.forceActiveFocus()
+                    }
                 }
             }
             Field {

@@ -2658,6 +2658,10 @@ Zahlungen: %6 bestätigt, %7 zu erstatten, %8 offen.</translation>
         <source>Paired, but the credentials could not be saved (%1). Ask the manager for a new code.</source>
         <translation>Gekoppelt, aber die Zugangsdaten konnten nicht gespeichert werden (%1). Bitten Sie die Leitung um einen neuen Code.</translation>
     </message>
+    <message>
+        <source>The fingerprint typed is not the one in the scanned pairing code: check which is the venue&apos;s.</source>
+        <translation>Der eingegebene Fingerabdruck ist nicht der aus dem gescannten Kopplungscode: Prüfen Sie, welcher der des Veranstaltungsorts ist.</translation>
+    </message>
 </context>
 <context>
     <name>marquee::app::JsonTableModel</name>

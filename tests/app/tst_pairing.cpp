@@ -8,6 +8,7 @@
 #include "appconfig.h"
 #include "devicecredentials.h"
 #include "devicepairing.h"
+#include "printedqr.h"
 #include "kioskapp.h"
 #include "quickitems.h"
 #include "screenshots.h"
@@ -18,6 +19,7 @@
 #include "sync/apiclient.h"
 
 #include <QDir>
+#include <QImage>
 #include <QFile>
 #include <QProcess>
 #include <QQmlApplicationEngine>
@@ -322,6 +324,74 @@ HeadlessRun pairWithTheApp(const QStringList &arguments, const QString &code, co
     return run;
 }
 } // namespace
+
+/**
+ * @brief The QR marquee-admin drew on the terminal (half blocks, the blocks being the light modules) as an image a
+ * scanner would see: 8 pixels a module, light white, dark black.
+ */
+QImage terminalQrImage(const QStringList &lines)
+{
+    constexpr int kModule = 8;
+    const int width = lines.isEmpty() ? 0 : int(lines.first().size());
+    QImage image(width * kModule, int(lines.size()) * 2 * kModule, QImage::Format_Grayscale8);
+    image.fill(0);
+    for (int row = 0; row < lines.size(); ++row)
+        for (int x = 0; x < lines.at(row).size() && x < width; ++x) {
+            const QChar c = lines.at(row).at(x);
+            const bool top = c == QChar(0x2588) || c == QChar(0x2580);
+            const bool bottom = c == QChar(0x2588) || c == QChar(0x2584);
+            for (int dy = 0; dy < kModule; ++dy)
+                for (int dx = 0; dx < kModule; ++dx) {
+                    if (top)
+                        image.setPixel(x * kModule + dx, row * 2 * kModule + dy, qRgb(255, 255, 255));
+                    if (bottom)
+                        image.setPixel(x * kModule + dx, (row * 2 + 1) * kModule + dy, qRgb(255, 255, 255));
+                }
+        }
+    return image;
+}
+
+TEST(AppPairing, ThePairingQrOfMarqueeAdminCarriesCodeAndFingerprintSoAScannerPairsWithoutTypingEither)
+{
+    Venue venue;
+    test::TestServer server(venue.serverOptions());
+    TlsFront front(venue.tls, server.port());
+    QProcess admin;
+    admin.start(QCoreApplication::applicationDirPath() + QStringLiteral("/marquee-admin"),
+                {QStringLiteral("--database-url"), server.databaseUrl(), QStringLiteral("--data-dir"), server.dataDirectory(), QStringLiteral("device"),
+                 QStringLiteral("add"), QStringLiteral("--name"), QStringLiteral("kiosk-qr"), QStringLiteral("--role"), QStringLiteral("kiosk"),
+                 QStringLiteral("--pairing"), QStringLiteral("--venue-ca-file"), VenueTls::caCertificateFile(venue.tls)});
+    ASSERT_TRUE(admin.waitForFinished(60000));
+    ASSERT_EQ(admin.exitCode(), 0) << admin.readAllStandardError().constData();
+    const QStringList printed = QString::fromUtf8(admin.readAllStandardOutput()).split(QLatin1Char('\n'));
+    const qsizetype qrStart = printed.indexOf(QRegularExpression(QStringLiteral(".* as a QR for the device's scanner:"))) + 1;
+    const qsizetype qrEnd = printed.indexOf(QRegularExpression(QStringLiteral("device 'kiosk-qr' .*")));
+    ASSERT_GT(qrStart, 0) << printed.join(QLatin1Char('\n')).toStdString();
+    ASSERT_GT(qrEnd, qrStart + 10) << printed.join(QLatin1Char('\n')).toStdString();
+    const QString code = printed.at(qrEnd + 1).trimmed();
+
+    // An independent decoder (zxing-cpp) reads what the terminal shows.
+    const QString scanned = apptest::decodeQr(terminalQrImage(printed.mid(qrStart, qrEnd - qrStart)));
+    EXPECT_EQ(scanned, QStringLiteral("MQPAIR1/%1/%2").arg(code, fingerprint(venue.tls)));
+
+    QTemporaryDir home;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("XDG_DATA_HOME"), home.filePath(QStringLiteral("data")));
+    environment.remove(QStringLiteral("DISPLAY"));
+    environment.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    environment.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    // A fingerprint typed as well must be the scanned one: another venue's is refused, the code stays unused.
+    const HeadlessRun contradicted
+        = pairWithTheApp({QStringLiteral("--server"), front.url(), QStringLiteral("--ca-fingerprint"), fingerprint(venue.otherTls)}, scanned, environment);
+    EXPECT_EQ(contradicted.exitCode, 1) << contradicted.err.toStdString();
+    EXPECT_TRUE(contradicted.err.contains(QStringLiteral("fingerprint_format"))) << contradicted.err.toStdString();
+    EXPECT_EQ(server.scalar(QStringLiteral("SELECT count(*) FROM pairing_codes WHERE device_name = 'kiosk-qr' AND used_at IS NULL")).toInt(), 1);
+    // The scan alone pairs, the venue CA checked against the fingerprint it carries.
+    const HeadlessRun paired = pairWithTheApp({QStringLiteral("--server"), front.url()}, scanned, environment);
+    ASSERT_EQ(paired.exitCode, 0) << paired.err.toStdString();
+    EXPECT_TRUE(paired.out.contains(QStringLiteral("(venue CA verified)"))) << paired.out.toStdString();
+    EXPECT_EQ(server.scalar(QStringLiteral("SELECT count(*) FROM devices WHERE name = 'kiosk-qr'")).toInt(), 1);
+}
 
 TEST(AppPairing, HeadlessPairsWithTheCodeFromStandardInputOnceAndTheAppStartsFromTheFile)
 {
