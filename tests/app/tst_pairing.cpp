@@ -326,6 +326,25 @@ HeadlessRun pairWithTheApp(const QStringList &arguments, const QString &code, co
 } // namespace
 
 /**
+ * @brief `marquee-admin device add --pairing --venue-ca-file` for @p name as @p role, as an installer runs it:
+ * what it printed, line by line (the code is the last line); false (and why, as a test failure) if it failed.
+ */
+bool addPairingCode(test::TestServer &server, const Venue &venue, const QString &name, const QString &role, QStringList *printed)
+{
+    QProcess admin;
+    admin.start(QCoreApplication::applicationDirPath() + QStringLiteral("/marquee-admin"),
+                {QStringLiteral("--database-url"), server.databaseUrl(), QStringLiteral("--data-dir"), server.dataDirectory(), QStringLiteral("device"),
+                 QStringLiteral("add"), QStringLiteral("--name"), name, QStringLiteral("--role"), role, QStringLiteral("--pairing"),
+                 QStringLiteral("--venue-ca-file"), VenueTls::caCertificateFile(venue.tls)});
+    if (!admin.waitForFinished(60000) || admin.exitCode() != 0) {
+        ADD_FAILURE() << "marquee-admin device add --pairing: " << admin.readAllStandardError().constData();
+        return false;
+    }
+    *printed = QString::fromUtf8(admin.readAllStandardOutput()).trimmed().split(QLatin1Char('\n'));
+    return true;
+}
+
+/**
  * @brief The QR marquee-admin drew on the terminal (half blocks, the blocks being the light modules) as an image a
  * scanner would see: 8 pixels a module, light white, dark black.
  */
@@ -356,14 +375,8 @@ TEST(AppPairing, ThePairingQrOfMarqueeAdminCarriesCodeAndFingerprintSoAScannerPa
     Venue venue;
     test::TestServer server(venue.serverOptions());
     TlsFront front(venue.tls, server.port());
-    QProcess admin;
-    admin.start(QCoreApplication::applicationDirPath() + QStringLiteral("/marquee-admin"),
-                {QStringLiteral("--database-url"), server.databaseUrl(), QStringLiteral("--data-dir"), server.dataDirectory(), QStringLiteral("device"),
-                 QStringLiteral("add"), QStringLiteral("--name"), QStringLiteral("kiosk-qr"), QStringLiteral("--role"), QStringLiteral("kiosk"),
-                 QStringLiteral("--pairing"), QStringLiteral("--venue-ca-file"), VenueTls::caCertificateFile(venue.tls)});
-    ASSERT_TRUE(admin.waitForFinished(60000));
-    ASSERT_EQ(admin.exitCode(), 0) << admin.readAllStandardError().constData();
-    const QStringList printed = QString::fromUtf8(admin.readAllStandardOutput()).split(QLatin1Char('\n'));
+    QStringList printed;
+    ASSERT_TRUE(addPairingCode(server, venue, QStringLiteral("kiosk-qr"), QStringLiteral("kiosk"), &printed));
     const qsizetype qrStart = printed.indexOf(QRegularExpression(QStringLiteral(".* as a QR for the device's scanner:"))) + 1;
     const qsizetype qrEnd = printed.indexOf(QRegularExpression(QStringLiteral("device 'kiosk-qr' .*")));
     ASSERT_GT(qrStart, 0) << printed.join(QLatin1Char('\n')).toStdString();
@@ -399,14 +412,8 @@ TEST(AppPairing, HeadlessPairsWithTheCodeFromStandardInputOnceAndTheAppStartsFro
     test::TestServer server(venue.serverOptions());
     TlsFront front(venue.tls, server.port());
     // The code as the installer gets it: marquee-admin prints the venue CA's fingerprint, and the code last.
-    QProcess admin;
-    admin.start(QCoreApplication::applicationDirPath() + QStringLiteral("/marquee-admin"),
-                {QStringLiteral("--database-url"), server.databaseUrl(), QStringLiteral("--data-dir"), server.dataDirectory(), QStringLiteral("device"),
-                 QStringLiteral("add"), QStringLiteral("--name"), QStringLiteral("till-pair"), QStringLiteral("--role"), QStringLiteral("till"),
-                 QStringLiteral("--pairing"), QStringLiteral("--venue-ca-file"), VenueTls::caCertificateFile(venue.tls)});
-    ASSERT_TRUE(admin.waitForFinished(60000));
-    ASSERT_EQ(admin.exitCode(), 0) << admin.readAllStandardError().constData();
-    const QStringList printed = QString::fromUtf8(admin.readAllStandardOutput()).trimmed().split(QLatin1Char('\n'));
+    QStringList printed;
+    ASSERT_TRUE(addPairingCode(server, venue, QStringLiteral("till-pair"), QStringLiteral("till"), &printed));
     const QString code = printed.last();
     ASSERT_TRUE(printed.first().startsWith(QStringLiteral("venue CA SHA-256 fingerprint"))) << printed.join(QLatin1Char('\n')).toStdString();
     EXPECT_TRUE(printed.first().endsWith(fingerprint(venue.tls))) << printed.first().toStdString();
