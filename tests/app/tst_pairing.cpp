@@ -9,6 +9,7 @@
 #include "devicecredentials.h"
 #include "devicepairing.h"
 #include "printedqr.h"
+#include "core/pairingscan.h"
 #include "kioskapp.h"
 #include "quickitems.h"
 #include "screenshots.h"
@@ -278,11 +279,17 @@ TEST(PairingUi, TheScreenPairsOverHttpsOnlyThroughTheVenueCertificateItWasToldOf
     {
         PairingWindow second(again, QSize(1920, 1080));
         ASSERT_NE(second.window(), nullptr);
-        second.type(QStringLiteral("pairingCode"), code);
-        second.type(QStringLiteral("pairingFingerprint"), fingerprint(venue.tls));
-        second.click(QStringLiteral("pairButton"));
+        // This one reads marquee-admin's pairing QR with its scanner: the scanner types it into the code field and
+        // presses Enter; code and fingerprint land in their fields and the device pairs (the venue CA checked, so
+        // the refusal is the server's: the code was used).
+        second.item(QStringLiteral("pairingCode"))->forceActiveFocus();
+        for (const QChar c : pairingScanText(code, fingerprint(venue.tls)))
+            QTest::keyClick(second.window(), c.toLatin1());
+        QTest::keyClick(second.window(), Qt::Key_Return);
         ASSERT_TRUE(QTest::qWaitFor([&] { return again.state() == QLatin1String("failed"); }, 30000));
         EXPECT_EQ(again.errorKind(), QStringLiteral("code_used")) << again.errorString().toStdString();
+        EXPECT_EQ(second.item(QStringLiteral("pairingCode"))->property("text").toString(), code);
+        EXPECT_EQ(second.item(QStringLiteral("pairingFingerprint"))->property("text").toString(), fingerprint(venue.tls));
         EXPECT_TRUE(second.texts().join(QLatin1Char('\n')).contains(test::shown("PairingMain", "This code was used already")));
         second.save(QStringLiteral("pairing-error-used.png"));
     }
