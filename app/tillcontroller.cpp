@@ -823,10 +823,24 @@ void TillController::printAgain()
     if (!api || m_busy || bookingId.isEmpty() || m_print.tickets.isEmpty())
         return;
     // The first print may have come out (jammed, torn, or fine): a second copy of the same codes would admit twice,
-    // so printing again is a reprint like the lookup screen's.
+    // so printing again is a reprint like the lookup screen's — and the tickets the customer may already hold stop
+    // admitting. So it asks first, naming them.
     QStringList ticketIds;
-    for (const PrintedTicket &ticket : std::as_const(m_print.tickets))
+    QStringList seats;
+    for (const PrintedTicket &ticket : std::as_const(m_print.tickets)) {
         ticketIds.append(ticket.ticketId);
+        seats.append(ticket.seatId);
+    }
+    if (m_reprintQuestion.isEmpty()) {
+        m_reprintQuestion = tr("Print the %n ticket(s) for %1 again? The ones printed now stop admitting; the customer gets new ones. "
+                               "P again to print, Esc to keep them.",
+                               nullptr, int(seats.size()))
+                                .arg(seats.join(QStringLiteral(", ")));
+        Q_EMIT printChanged();
+        return;
+    }
+    m_reprintQuestion.clear();
+    Q_EMIT printChanged();
     setBusy(true);
     setMessage({});
     reissueTickets(bookingId, ticketIds, [this](const QJsonObject &booking) {
@@ -841,10 +855,19 @@ void TillController::printAgain()
     });
 }
 
+void TillController::cancelReprint()
+{
+    if (m_reprintQuestion.isEmpty())
+        return;
+    m_reprintQuestion.clear();
+    Q_EMIT printChanged();
+}
+
 void TillController::newSale()
 {
     m_lastSale.clear();
     m_printMessage.clear();
+    m_reprintQuestion.clear();
     Q_EMIT saleChanged();
     Q_EMIT printChanged();
     setMessage({});

@@ -74,6 +74,11 @@ class TillController : public QObject
     Q_PROPERTY(QString printMessage READ printMessage NOTIFY printChanged)
     Q_PROPERTY(QString lastPdfPath READ lastPdfPath NOTIFY printChanged)
     /**
+     * @brief Printing a sale again revokes the codes the customer holds, so it asks first: the question, naming the
+     * tickets, while it waits for printAgain() once more or cancelReprint(); empty otherwise.
+     */
+    Q_PROPERTY(QString reprintQuestion READ reprintQuestion NOTIFY printChanged)
+    /**
      * @brief The caller's open shift as the server counts it (`GET /api/v1/shifts/current`), as display text:
      * open, opened_at, float, cash_sales, card_sales, total_sales, cash_refunds, card_refunds, cash_in, cash_out,
      * sales_count, refund_count, void_count, split_count, expected_cash (and the *_minor amounts). Empty when
@@ -117,6 +122,7 @@ public:
     QString customerContact() const { return m_customerContact; }
     void setCustomerContact(const QString &contact);
     QString printMessage() const { return m_printMessage; }
+    QString reprintQuestion() const { return m_reprintQuestion; }
     QString lastPdfPath() const { return m_lastPdfPath; }
     QVariantMap shift() const;
     bool shiftOpen() const { return !m_shiftReport.isEmpty(); }
@@ -167,8 +173,13 @@ public:
     Q_INVOKABLE void abortCard();
     /** @brief Done → a fresh sale on the same show. */
     Q_INVOKABLE void newSale();
-    /** @brief Done screen: print the sale's tickets again — a reprint, so each ticket is reissued first (audited). */
+    /**
+     * @brief Done screen: print the sale's tickets again — a reprint, so each ticket is reissued first (audited). The
+     * first call only asks (reprintQuestion); the second prints.
+     */
     Q_INVOKABLE void printAgain();
+    /** @brief The cashier keeps the printed tickets: the question goes, nothing is reissued. */
+    Q_INVOKABLE void cancelReprint();
 
     Q_INVOKABLE void openLookup();
     /**
@@ -293,6 +304,7 @@ private:
     QVariantMap m_lastSale;
     BookingPrint m_print;
     QString m_printMessage;
+    QString m_reprintQuestion;
     QString m_lastPdfPath;
     QJsonObject m_booking;      // the looked-up booking as the server sent it
     QJsonObject m_bookingShow;  // its show

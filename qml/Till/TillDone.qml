@@ -5,14 +5,21 @@ import Marquee.App
 import Marquee.Ui
 
 /*! The sale is booked: change due in big type, the booking reference, what printed. Enter starts the next sale;
-    P prints the tickets again (reissued: the first codes stop admitting). */
+    P asks to print the tickets again and P once more prints them (reissued: the first codes stop admitting);
+    Esc or Enter while it asks keeps them. */
 Item {
     id: screen
     focus: true
     readonly property var sale: Till.lastSale
     Keys.onPressed: event => {
+        const asking = Till.reprintQuestion.length > 0
         if (event.key === Qt.Key_Return || event.key === Qt.Key_Enter || event.key === Qt.Key_Escape || event.key === Qt.Key_Space) {
-            Till.newSale(); event.accepted = true
+            // While it asks, these keep the printed tickets: never a reprint by a key meant for the next sale.
+            if (asking)
+                Till.cancelReprint()
+            else
+                Till.newSale()
+            event.accepted = true
         } else if (event.key === Qt.Key_P) {
             Till.printAgain(); event.accepted = true
         }
@@ -94,6 +101,22 @@ Item {
                 objectName: "doneOffline"
                 Layout.fillWidth: true
                 text: screen.sale.offline ? qsTr("Sold offline from this till's leased seats (sale %1): it is reported to the server, and booked, when the link is back.").arg(screen.sale.device_seq) : ""
+            }
+            // Printing again revokes the customer's codes: asked first, naming the tickets.
+            StatusBar {
+                objectName: "reprintQuestion"
+                Layout.fillWidth: true
+                visible: Till.reprintQuestion.length > 0
+                text: Till.reprintQuestion
+                error: true
+            }
+            RowLayout {
+                Layout.fillWidth: true
+                visible: Till.reprintQuestion.length > 0
+                spacing: 12
+                Item { Layout.fillWidth: true }
+                SButton { objectName: "keepTicketsButton"; text: qsTr("Keep the tickets"); keyHint: "Esc"; onClicked: Till.cancelReprint() }
+                SButton { objectName: "confirmReprintButton"; primary: true; text: qsTr("Print again"); keyHint: "P"; enabled: !Till.busy; onClicked: Till.printAgain() }
             }
             // What printing again did: a reprint reissues the tickets, so the first codes stop admitting.
             StatusBar { objectName: "doneMessage"; Layout.fillWidth: true; text: Till.message; error: Till.messageIsError }

@@ -1473,6 +1473,10 @@ Zahlungen: %6 bestätigt, %7 zu erstatten, %8 offen.</translation>
         <source>Sold offline from this till&apos;s leased seats (sale %1): it is reported to the server, and booked, when the link is back.</source>
         <translation>Offline aus den zugeteilten Plätzen dieser Kasse verkauft (Verkauf %1): Er wird dem Server gemeldet und gebucht, sobald die Verbindung wieder steht.</translation>
     </message>
+    <message>
+        <source>Keep the tickets</source>
+        <translation>Tickets behalten</translation>
+    </message>
 </context>
 <context>
     <name>TillLookup</name>
@@ -3558,6 +3562,13 @@ Zahlungen: %6 bestätigt, %7 zu erstatten, %8 offen.</translation>
     <message>
         <source>Cash (offline)</source>
         <translation>Bar (offline)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Print the %n ticket(s) for %1 again? The ones printed now stop admitting; the customer gets new ones. P again to print, Esc to keep them.</source>
+        <translation>
+            <numerusform>Das Ticket für %1 erneut drucken? Das jetzt gedruckte gilt dann nicht mehr; der Kunde bekommt ein neues. P noch einmal zum Drucken, Esc zum Behalten.</numerusform>
+            <numerusform>Die %n Tickets für %1 erneut drucken? Die jetzt gedruckten gelten dann nicht mehr; der Kunde bekommt neue. P noch einmal zum Drucken, Esc zum Behalten.</numerusform>
+        </translation>
     </message>
 </context>
 <context>

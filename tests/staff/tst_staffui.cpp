@@ -429,6 +429,11 @@ TEST(StaffUi, EveryFrequentTillActionHasAKeyAndSeatsAreClickedTappedOrTyped)
         ASSERT_TRUE(waitFor([&] { return till.screen() == QLatin1String("done") && !till.busy(); }, 20000)) << qPrintable(till.message());
         EXPECT_EQ(till.lastSale().value(QStringLiteral("method")).toString(), QStringLiteral("card"));
         EXPECT_EQ(reissues(), 0);
+        // P asks first (the customer's codes would stop admitting); P again prints.
+        keys.press(Qt::Key_P);
+        ASSERT_TRUE(waitFor([&] { return !till.reprintQuestion().isEmpty(); }));
+        EXPECT_EQ(reissues(), 0);
+        shoot(window, QStringLiteral("till-15a-print-again-asks"));
         keys.press(Qt::Key_P);
         const QString reissued = shown("marquee::app::TillController", "%n ticket(s) reissued and printed again; the first codes no longer admit.", 2);
         ASSERT_TRUE(waitFor([&] { return !till.busy() && till.message() == reissued; })) << qPrintable(till.message());

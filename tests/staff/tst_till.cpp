@@ -658,7 +658,7 @@ TEST(Till, ReprintReissuesEveryTicketSoTheOldCodesNoLongerAdmit)
     EXPECT_EQ(f.till->checkin().value(QStringLiteral("result")).toString(), QStringLiteral("ok"));
 }
 
-TEST(Till, PrintingASaleAgainReissuesItsTicketsSoTheFirstCodesNoLongerAdmit)
+TEST(Till, PrintingASaleAgainAsksNamingTheTicketsThenReissuesThemSoTheFirstCodesNoLongerAdmit)
 {
     TillFixture f(QDateTime::currentDateTimeUtc().addSecs(3600));
     ASSERT_TRUE(f.signIn());
@@ -673,7 +673,21 @@ TEST(Till, PrintingASaleAgainReissuesItsTicketsSoTheFirstCodesNoLongerAdmit)
     ASSERT_EQ(firstCodes.size(), 2);
     const qsizetype printedBefore = f.printerBytes().size();
 
-    // P on the done screen: the customer gets fresh codes, the first print's codes are revoked and it is audited.
+    // P on the done screen asks first, naming the tickets it would revoke; keeping them reissues nothing.
+    f.till->printAgain();
+    EXPECT_FALSE(f.till->busy());
+    QStringList seats;
+    for (const PrintedTicket &ticket : f.till->lastPrint().tickets)
+        seats.append(ticket.seatId);
+    EXPECT_TRUE(f.till->reprintQuestion().contains(seats.join(QStringLiteral(", ")))) << qPrintable(f.till->reprintQuestion());
+    f.till->cancelReprint();
+    EXPECT_TRUE(f.till->reprintQuestion().isEmpty());
+    EXPECT_EQ(f.server.scalar(QStringLiteral("SELECT count(*) FROM audit_log WHERE action = 'ticket.reissue'")).toInt(), 0);
+    EXPECT_EQ(f.printerBytes().size(), printedBefore);
+
+    // Asked and confirmed: the customer gets fresh codes, the first print's codes are revoked and it is audited.
+    f.till->printAgain();
+    ASSERT_FALSE(f.till->reprintQuestion().isEmpty());
     f.till->printAgain();
     ASSERT_TRUE(waitFor([&] { return !f.till->busy() && f.till->message().contains(QStringLiteral("reissued")); })) << qPrintable(f.till->message());
     EXPECT_FALSE(f.till->messageIsError());
