@@ -179,7 +179,12 @@ TEST_F(Delegation, ARetriedLeaseRequestGetsTheSameDelegationAndABadKeyIsRefused)
                      422, "idempotency_key_reused");
 
     const QString before = state();
-    for (const QJsonValue &bad : {QJsonValue(QStringLiteral("AAAA")), QJsonValue(QString::fromLatin1(device.publicKey.toBase64(QByteArray::Base64UrlEncoding))),
+    // The url-safe alphabet is not standard base64: a key with a '-' (the url-safe 62nd digit) in it. Always one,
+    // so the case never passes by chance (a key's url-safe encoding often has neither '-' nor '_' and is then
+    // the standard one too).
+    QString urlSafe = QString::fromLatin1(device.publicKey.toBase64(QByteArray::Base64UrlEncoding));
+    urlSafe[0] = QLatin1Char('-');
+    for (const QJsonValue &bad : {QJsonValue(QStringLiteral("AAAA")), QJsonValue(urlSafe),
                                   QJsonValue(QString::fromLatin1(QByteArray(33, 'k').toBase64())), QJsonValue(42)}) {
         QJsonObject body = seatsBody({QStringLiteral("B2")});
         body.insert(QStringLiteral("device_public_key"), bad);
