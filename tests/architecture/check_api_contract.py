@@ -6,8 +6,9 @@
 - the operations of the contract, docs/openapi.yaml;
 - the `### METHOD /path` headings of the reference, docs/api.md.
 
-Each set must equal the others, and every error code of the contract's ErrorCode catalogue must be explained
-somewhere in docs/api.md (written as `code`). A mismatch fails with the list of what is missing where.
+Each set must equal the others, every code the server's error catalogue (core/errorcatalogue.cpp) can send must
+be in the contract's ErrorCode enum, and every code of that enum must be explained somewhere in docs/api.md
+(written as `code`). A mismatch fails with the list of what is missing where.
 Needs python3-yaml (scripts/common.sh installs it).
 """
 import glob
@@ -27,6 +28,13 @@ ROUTE = re.compile(r'router\.add(?:Json)?\(\s*Method::(\w+)\s*,\s*QStringLiteral
 # checked to be still served where it is said to be.
 WEBSOCKET_ROUTES = {('GET', '/api/v1/shows/{show_id}/live'): ('server/http/livehub.cpp', '/api/v1/shows/([^/]+)/live')}
 HEADING = re.compile(r'^### (GET|PUT|POST|DELETE|PATCH) (/\S*)\s*$', re.M)
+# An entry of the catalogue: {ErrorCode::Name, {status, "code", "message"}}.
+CATALOGUE_ENTRY = re.compile(r'\{ErrorCode::\w+,\s*\{\s*\d+,\s*"([a-z_]+)"')
+
+
+def catalogue_codes():
+    with open(os.path.join(ROOT, 'core', 'errorcatalogue.cpp'), encoding='utf-8') as source:
+        return set(CATALOGUE_ENTRY.findall(source.read()))
 
 
 def registered_routes():
@@ -77,6 +85,13 @@ def main():
                                      (headings - operations, 'docs/openapi.yaml', 'docs/api.md documents')):
         if missing:
             problems.append(f'{found_in} these, missing in {where}:\n{show(missing)}')
+    catalogue = catalogue_codes()
+    if not catalogue:
+        problems.append('no entry found in core/errorcatalogue.cpp: has its shape changed? (update CATALOGUE_ENTRY)')
+    undeclared = sorted(catalogue - set(codes))
+    if undeclared:
+        problems.append("codes the server's error catalogue sends that the contract's ErrorCode enum lacks "
+                        '(a response carrying one fails openapi_responses):\n' + '\n'.join(f'    {code}' for code in undeclared))
     unexplained = [code for code in codes if f'`{code}`' not in text]
     if unexplained:
         problems.append('error codes of the ErrorCode catalogue that docs/api.md never explains:\n'
@@ -85,7 +100,7 @@ def main():
         print('check_api_contract: the API descriptions disagree\n' + '\n'.join(problems))
         return 1
     print(f'check_api_contract: {len(routes)} routes, {len(operations)} operations, {len(headings)} headings agree; '
-          f'{len(codes)} error codes explained')
+          f'{len(codes)} error codes explained, the catalogue\'s {len(catalogue)} among them')
     return 0
 
 
