@@ -144,6 +144,10 @@ void DevicePairing::pair(const QString &server, const QString &codeOrScan, const
 {
     if (busy())
         return;
+    m_errorKind.clear();
+    m_errorString.clear();
+    m_retryAfterSeconds = 0;
+    m_credentials.reset();
     // The pairing QR (scanned into the code field, or piped to --pair) brings the fingerprint along; one typed as
     // well must be the same.
     QString code = codeOrScan;
@@ -153,15 +157,10 @@ void DevicePairing::pair(const QString &server, const QString &codeOrScan, const
         if (fingerprint.trimmed().isEmpty())
             fingerprint = scan->fingerprint;
         else if (!scan->fingerprint.isEmpty() && normalizedFingerprint(fingerprint) != normalizedFingerprint(scan->fingerprint)) {
-            m_errorKind.clear();
             fail(QStringLiteral("fingerprint_format"), tr("The fingerprint typed is not the one in the scanned pairing code: check which is the venue's."));
             return;
         }
     }
-    m_errorKind.clear();
-    m_errorString.clear();
-    m_retryAfterSeconds = 0;
-    m_credentials.reset();
     m_url = serverUrl(server);
     if (m_url.isEmpty()) {
         fail(QStringLiteral("address"), tr("“%1” is not a server address. Type it like https://tickets.venue.example.").arg(server.trimmed()));

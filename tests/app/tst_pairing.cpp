@@ -332,6 +332,17 @@ HeadlessRun pairWithTheApp(const QStringList &arguments, const QString &code, co
 }
 } // namespace
 
+/** @brief The environment of a headless `marquee --pair`: its data under @p home, and no display at all. */
+QProcessEnvironment headlessEnvironment(const QTemporaryDir &home)
+{
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("XDG_DATA_HOME"), home.filePath(QStringLiteral("data")));
+    environment.remove(QStringLiteral("DISPLAY"));
+    environment.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    environment.remove(QStringLiteral("QT_QPA_PLATFORM")); // it needs none
+    return environment;
+}
+
 /**
  * @brief `marquee-admin device add --pairing --venue-ca-file` for @p name as @p role, as an installer runs it:
  * what it printed, line by line (the code is the last line); false (and why, as a test failure) if it failed.
@@ -395,11 +406,7 @@ TEST(AppPairing, ThePairingQrOfMarqueeAdminCarriesCodeAndFingerprintSoAScannerPa
     EXPECT_EQ(scanned, QStringLiteral("MQPAIR1/%1/%2").arg(code, fingerprint(venue.tls)));
 
     QTemporaryDir home;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("XDG_DATA_HOME"), home.filePath(QStringLiteral("data")));
-    environment.remove(QStringLiteral("DISPLAY"));
-    environment.remove(QStringLiteral("WAYLAND_DISPLAY"));
-    environment.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    const QProcessEnvironment environment = headlessEnvironment(home);
     // A fingerprint typed as well must be the scanned one: another venue's is refused, the code stays unused.
     const HeadlessRun contradicted
         = pairWithTheApp({QStringLiteral("--server"), front.url(), QStringLiteral("--ca-fingerprint"), fingerprint(venue.otherTls)}, scanned, environment);
@@ -439,11 +446,7 @@ TEST(AppPairing, HeadlessPairsWithTheCodeFromStandardInputOnceAndTheAppStartsFro
     EXPECT_EQ(ca.status, 200);
     EXPECT_EQ(ca.body, contents(VenueTls::caCertificateFile(venue.tls)));
     QTemporaryDir home;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("XDG_DATA_HOME"), home.filePath(QStringLiteral("data")));
-    environment.remove(QStringLiteral("DISPLAY"));
-    environment.remove(QStringLiteral("WAYLAND_DISPLAY"));
-    environment.remove(QStringLiteral("QT_QPA_PLATFORM")); // needs no display
+    const QProcessEnvironment environment = headlessEnvironment(home);
     const QString defaultPath = home.filePath(QStringLiteral("data/Marquee/marquee/device.json"));
 
     // Another venue's fingerprint: refused, one line, nothing stored, the code still unused.
